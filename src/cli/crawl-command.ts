@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
+import { startCrawl } from '../crawl.js';
+import { FocusCrawlError } from '../errors.js';
+import { nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
+import { runToEnd } from './run-to-end.js';
+
+interface CrawlFlags {
+  seeds?: string[];
+  seedsFile?: string;
+  topic?: string;
+  strategy?: string;
+  maxPages?: number;
+  maxDepth?: number;
+  concurrency?: number;
+  perHost?: number;
+  delayMs?: number;
+  scope?: 'host' | 'domain' | 'any';
+  hosts?: string;
+  allow?: string[];
+  deny?: string[];
+  db?: string;
+  config?: string;
+  userAgent?: string;
+  robots?: boolean;
+}
+
+/** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
+export function readSeedsFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read seeds file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const seeds: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    if (!/^https?:\/\//i.test(line) || !URL.canParse(line)) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' is not an http(s) URL`);
+    seeds.push(line);
+  });
+  return seeds;
+}
+
+export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
+  const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
+  const seeds = [...(o.seeds ?? []), ...(o.seedsFile ? readSeedsFile(o.seedsFile) : [])];
+  for (const s of o.seeds ?? []) {
+    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
+  }
+  if (seeds.length) cfg.seeds = seeds;
+  const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
+    if (v !== undefined) cfg[k] = v;
+  };
+  set('topic', o.topic);
+  set('strategy', o.strategy);
+  set('maxPages', o.maxPages);
+  set('maxDepth', o.maxDepth);
+  set('concurrency', o.concurrency);
+  set('perHost', o.perHost);
+  set('delayMs', o.delayMs);
+  set('scope', o.scope);
+  set('hosts', o.hosts?.split(',').map((h) => h.trim()).filter(Boolean));
+  set('allow', o.allow);
+  set('deny', o.deny);
+  set('db', o.db);
+  set('userAgent', o.userAgent);
+  if (o.robots === false) cfg.robots = false;
+  return cfg;
+}
+
+export function registerCrawl(program: Command): void {
+  program
+    .command('crawl')
+    .description('crawl from seed URLs into a crawl database')
+    .option('--seeds <url...>', 'seed URLs')
+    .option('--seeds-file <file>', 'file of seed URLs, one per line')
+    .option('--topic <file>', 'topic file (YAML: name, keywords)')
+    .option('--strategy <name>', "crawl ordering (default best-first with a topic, else bfs)")
+    .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
+    .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
+    .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)
+    .option('--per-host <n>', 'requests in flight per host (default 2)', positiveInt)
+    .option('--delay-ms <n>', 'minimum delay between requests to a host (default 250)', nonNegativeInt)
+    .option('--scope <scope>', 'host | domain | any (default host)', oneOf(['host', 'domain', 'any'] as const))
+    .option('--hosts <list>', 'comma-separated hosts allowed besides the seeds')
+    .option('--allow <regex>', 'only URLs matching (repeatable)', regex)
+    .option('--deny <regex>', 'skip URLs matching (repeatable)', regex)
+    .option('--db <file>', 'crawl database (default focuscrawl.db)')
+    .option('--config <file>', 'config file (YAML or JSON); flags override it')
+    .option('--user-agent <ua>', 'User-Agent header')
+    .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .action(async (o: CrawlFlags) => {
+      const crawl = await startCrawl(crawlConfigFromFlags(o));
+      await runToEnd(crawl);
+    });
+}

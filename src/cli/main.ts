@@ -1,0 +1,42 @@
+import { Command, CommanderError } from 'commander';
+import { isUserError } from '../errors.js';
+import { registerCrawl } from './crawl-command.js';
+import { registerDemo } from './demo-command.js';
+import { registerExport } from './export-command.js';
+import { registerResume } from './resume-command.js';
+import { registerSearch } from './search-command.js';
+import { registerStatus } from './status-command.js';
+
+const program = new Command('focuscrawl')
+  .description('a focused web crawler: find the pages about one topic while fetching few others')
+  .version('0.1.0')
+  .exitOverride()
+  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? 'focuscrawl: ' + str : str) });
+
+registerCrawl(program);
+registerResume(program);
+registerStatus(program);
+registerSearch(program);
+registerExport(program);
+registerDemo(program);
+for (const c of program.commands) c.exitOverride();
+
+// `focuscrawl export ... | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
+  } else if (isUserError(err) || (err as { code?: string })?.code === 'STORE') {
+    process.stderr.write(`focuscrawl: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

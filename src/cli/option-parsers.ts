@@ -1,0 +1,29 @@
+import { InvalidArgumentError } from 'commander';
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
+}
+
+export function regex(value: string, previous: string[] = []): string[] {
+  try {
+    new RegExp(value);
+  } catch (err) {
+    throw new InvalidArgumentError(`not a valid regular expression: ${(err as Error).message}`);
+  }
+  return [...previous, value];
+}
+
+export function oneOf<T extends string>(choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
+    return value as T;
+  };
+}

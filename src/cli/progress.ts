@@ -1,0 +1,61 @@
+import cliProgress from 'cli-progress';
+import type { CrawlSummary } from '../engine/crawler.js';
+import { pagesPerSecond, type CrawlStats } from '../engine/crawl-stats.js';
+import type { FrontierCounts } from '../frontier/frontier.js';
+
+export interface ProgressSource {
+  stats: CrawlStats;
+  counts(): FrontierCounts;
+}
+
+function line(s: CrawlStats, c: FrontierCounts, topic: boolean): string {
+  const parts = [
+    `fetched ${s.fetched}`,
+    `${pagesPerSecond(s).toFixed(1)} pages/s`,
+    `frontier ${c.waiting}`,
+    `in flight ${c.fetching}`,
+    `errors ${s.errors}`,
+  ];
+  if (topic) parts.push(`relevant ${s.relevant}`);
+  return parts.join(' | ');
+}
+
+/**
+ * Shows progress while a crawl runs: a live line on a terminal, a plain log line every few
+ * seconds otherwise (CI logs, files). Returns a function that stops it.
+ */
+export function showProgress(src: ProgressSource, opts: { topic: boolean; maxPages: number; stream?: NodeJS.WriteStream }): () => void {
+  const stream = opts.stream ?? process.stderr;
+  if (stream.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: '{bar} {value}/{total} | {info}', stream, hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(opts.maxPages, 0, { info: '' });
+    const t = setInterval(() => bar.update(src.stats.fetched, { info: line(src.stats, src.counts(), opts.topic) }), 250);
+    return () => {
+      clearInterval(t);
+      bar.update(src.stats.fetched, { info: line(src.stats, src.counts(), opts.topic) });
+      bar.stop();
+    };
+  }
+  const t = setInterval(() => stream.write(`[focuscrawl] ${line(src.stats, src.counts(), opts.topic)}\n`), 5000);
+  return () => clearInterval(t);
+}
+
+export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null): string {
+  const s = summary.stats;
+  const c = s.frontier;
+  const secs = (Date.now() - s.startedAt) / 1000;
+  const why = { finished: 'nothing left to fetch', 'max-pages': 'page budget reached', stopped: 'stopped' }[summary.reason];
+  const lines = [
+    `crawl ended (${why}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${s.errors} errors, ${s.retries} retries), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
+    `frontier: ${c.waiting} waiting, ${c.done} done, ${c.error} error, ${c.discarded} discarded`,
+  ];
+  if (relevantTotal !== null) {
+    const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
+    lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);
+  }
+  lines.push(`repository: ${db}`);
+  return lines.join('\n');
+}

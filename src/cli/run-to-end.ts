@@ -1,0 +1,33 @@
+import type { OpenCrawl } from '../crawl.js';
+import { showProgress, summaryText } from './progress.js';
+
+/**
+ * Runs an open crawl with a progress display; Ctrl-C stops after the requests in flight (a second
+ * Ctrl-C exits at once: everything accepted is already journaled, and resume picks it up).
+ */
+export async function runToEnd(crawl: OpenCrawl): Promise<void> {
+  const topic = crawl.config.topic !== null;
+  const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.frontier.counts() }, { topic, maxPages: crawl.config.maxPages });
+  let interrupts = 0;
+  const onSignal = () => {
+    if (++interrupts > 1) {
+      crawl.db.flush();
+      process.exit(130);
+    }
+    process.stderr.write('\nstopping after the requests in flight (Ctrl-C again to quit now; resume continues)\n');
+    crawl.crawler.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const summary = await crawl.run();
+    stopProgress();
+    const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
+    const relevant = threshold !== null ? crawl.store.countRelevant(threshold) : null;
+    process.stdout.write(summaryText(summary, crawl.db.path, relevant) + '\n');
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await crawl.close();
+  }
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { urlStateName } from '../types.js';
+import { openExistingDb } from './open-existing-db.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('show the state of a crawl database')
+    .requiredOption('--db <file>', 'crawl database')
+    .option('--json', 'print JSON')
+    .action((o: { db: string; json?: boolean }) => {
+      const db = openExistingDb(o.db);
+      try {
+        const counts: Record<string, number> = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
+        for (const r of db.db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: number; n: number }[]) {
+          counts[urlStateName(r.state)] = r.n;
+        }
+        const pages = db.db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
+        const config = JSON.parse(db.getMeta('config') ?? '{}') as { strategy?: string | null; topic?: { name?: string; threshold?: number } | null; maxPages?: number };
+        const relevant = config.topic?.threshold !== undefined
+          ? (db.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(config.topic.threshold) as number)
+          : null;
+        const errors = db.db.prepare("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC LIMIT 5").all() as { error: string; n: number }[];
+        const finished = counts.waiting === 0 && counts.fetching === 0;
+        const report = { db: o.db, urls: counts, pages, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, topErrors: errors };
+        if (o.json) {
+          process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+          return;
+        }
+        const lines = [
+          `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} leased by an interrupted run (resume returns them)` : ''}`}`,
+          `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
+          `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
+        ];
+        if (errors.length) lines.push('most common errors:', ...errors.map((e) => `  ${e.n} × ${e.error}`));
+        process.stdout.write(lines.join('\n') + '\n');
+      } finally {
+        db.close();
+      }
+    });
+}

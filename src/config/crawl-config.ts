@@ -1,0 +1,70 @@
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { topicFileSchema } from '../relevance/topic.js';
+import { loadFile } from './load-file.js';
+
+const regex = z.string().refine((s) => {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'is not a valid regular expression');
+
+/**
+ * Every crawl setting, with its default. Config files use these names (YAML or JSON); the CLI's
+ * flags are the kebab-case forms (--max-pages for maxPages) and override the file.
+ */
+export const crawlConfigSchema = z.strictObject({
+  /** Start URLs (http or https). */
+  seeds: z.array(z.string().url()).default([]),
+  /** Topic file path (in a config file, relative to the config file) or an inline topic. */
+  topic: z.union([z.string(), topicFileSchema]).nullable().default(null),
+  /** Default 'best-first' when there is a topic, else 'bfs'. */
+  strategy: z.string().nullable().default(null),
+  /** Fetches (done + error) over the whole crawl, resumed runs included. Default 10,000. */
+  maxPages: z.number().int().positive().default(10_000),
+  /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */
+  maxDepth: z.number().int().min(0).default(20),
+  /** Requests in flight over all hosts. Default 16. */
+  concurrency: z.number().int().positive().default(16),
+  /** Requests in flight per host. Default 2. */
+  perHost: z.number().int().positive().default(2),
+  /** Minimum milliseconds between requests to one host; robots.txt Crawl-delay can raise it. Default 250. */
+  delayMs: z.number().int().min(0).default(250),
+  scope: z.enum(['host', 'domain', 'any']).default('host'),
+  /** Hosts allowed besides the seeds' (any scope). */
+  hosts: z.array(z.string()).default([]),
+  allow: z.array(regex).default([]),
+  deny: z.array(regex).default([]),
+  /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
+  db: z.string().default('focuscrawl.db'),
+  userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),
+  /** Obey robots.txt. Default true; turn off only for sites you own. */
+  robots: z.boolean().default(true),
+  connectTimeoutMs: z.number().int().positive().default(10_000),
+  headersTimeoutMs: z.number().int().positive().default(15_000),
+  bodyTimeoutMs: z.number().int().positive().default(15_000),
+  totalTimeoutMs: z.number().int().positive().default(60_000),
+  maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  maxDecompressedBytes: z.number().int().positive().default(20 * 1024 * 1024),
+  maxRedirects: z.number().int().min(0).default(5),
+  /** Retries of transient failures (reset, timeout, 429, 5xx). Default 2. */
+  retries: z.number().int().min(0).default(2),
+  /** First retry backoff, doubled each time; Retry-After wins when sent. Default 1000. */
+  retryBaseMs: z.number().int().min(0).default(1000),
+  /** After robots.txt answers 5xx or cannot be reached, the host is retried after this long. Default 60,000. */
+  robotsRetryMs: z.number().int().min(0).default(60_000),
+});
+
+export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;
+export type CrawlConfig = z.output<typeof crawlConfigSchema>;
+
+/** Reads a config file; a topic path in it is resolved against the file's folder. */
+export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
+  const cfg = loadFile(file, crawlConfigSchema.partial(), 'config') as Partial<CrawlConfig>;
+  if (typeof cfg.topic === 'string') cfg.topic = resolve(dirname(file), cfg.topic);
+  if (typeof cfg.db === 'string') cfg.db = resolve(dirname(file), cfg.db);
+  return cfg;
+}

@@ -1,0 +1,124 @@
+import { FocusCrawlError } from './errors.js';
+import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { CrawlScope } from './engine/crawl-scope.js';
+import { Crawler, type CrawlSummary } from './engine/crawler.js';
+import { HttpFetcher } from './fetch/http-fetcher.js';
+import type { Fetcher } from './fetch/fetcher.js';
+import { RobotsCache } from './fetch/robots-cache.js';
+import { SqliteFrontier } from './frontier/sqlite-frontier.js';
+import { hostOf, normalizeUrl } from './parse/normalize-url.js';
+import { loadFile } from './config/load-file.js';
+import { topicFileSchema, topicFromFile, type TopicFile } from './relevance/topic.js';
+import { SqliteDb } from './store/sqlite-db.js';
+import { SqliteStore } from './store/sqlite-store.js';
+import { createStrategy } from './strategies/registry.js';
+
+/** An open crawl: the crawler and the resources to release. */
+export interface OpenCrawl {
+  config: CrawlConfig;
+  crawler: Crawler;
+  db: SqliteDb;
+  store: SqliteStore;
+  frontier: SqliteFrontier;
+  run(): Promise<CrawlSummary>;
+  close(): Promise<void>;
+}
+
+function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
+  if (topic === null) return null;
+  return typeof topic === 'string' ? loadFile(topic, topicFileSchema, 'topic') : topic;
+}
+
+function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, fetcher?: Fetcher): OpenCrawl {
+  const topic = topicFile ? topicFromFile(topicFile) : null;
+  const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic);
+  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs });
+  const store = new SqliteStore(db);
+  const http =
+    fetcher ??
+    new HttpFetcher({
+      userAgent: config.userAgent,
+      connectTimeoutMs: config.connectTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      totalTimeoutMs: config.totalTimeoutMs,
+      maxBytes: config.maxBytes,
+      maxDecompressedBytes: config.maxDecompressedBytes,
+      maxRedirects: config.maxRedirects,
+      connectionsPerOrigin: Math.max(config.perHost, 1),
+    });
+  const robots = config.robots ? new RobotsCache(http, { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
+  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
+  const scope = new CrawlScope(seedHosts, {
+    mode: config.scope,
+    hosts: config.hosts,
+    allow: config.allow.map((r) => new RegExp(r)),
+    deny: config.deny.map((r) => new RegExp(r)),
+  });
+  const crawler = new Crawler({
+    frontier,
+    store,
+    fetcher: http,
+    robots,
+    strategy,
+    scope,
+    maxPages: config.maxPages,
+    maxDepth: config.maxDepth,
+    concurrency: config.concurrency,
+    retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
+    flush: () => db.flush(),
+  });
+  return {
+    config,
+    crawler,
+    db,
+    store,
+    frontier,
+    run: () => crawler.run(),
+    async close() {
+      await http.close();
+      db.close();
+    },
+  };
+}
+
+/**
+ * Starts a crawl into `config.db` (created if missing). Seeds are added to whatever the database
+ * already holds, so starting again on an existing database continues it.
+ */
+export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
+  const parsed = crawlConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new FocusCrawlError('CONFIG', `crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
+  }
+  const config = parsed.data;
+  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
+  const topicFile = resolveTopic(config.topic);
+  const db = new SqliteDb(config.db, { create: true });
+  try {
+    // Stored inline so that resume needs neither the config nor the topic file.
+    db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
+    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher);
+    await crawl.crawler.addSeeds(config.seeds);
+    return crawl;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
+export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
+  const db = new SqliteDb(dbPath, { create: false });
+  try {
+    const stored = db.getMeta('config');
+    if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);
+    const config = crawlConfigSchema.parse({ ...(JSON.parse(stored) as object), ...overrides, db: dbPath });
+    db.setMetaNow('config', JSON.stringify(config));
+    return build(config, db, config.topic as TopicFile | null, opts.fetcher);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+import { getDomain } from 'tldts';
+
+export type ScopeMode = 'host' | 'domain' | 'any';
+
+export interface ScopeOptions {
+  /** host: the seeds' hosts; domain: their registrable domains (example.co.uk); any: no limit. */
+  mode: ScopeMode;
+  /** Extra hosts allowed whatever the mode. */
+  hosts: string[];
+  /** If not empty, a URL must match one of these. */
+  allow: RegExp[];
+  /** A URL matching one of these is out of scope. */
+  deny: RegExp[];
+}
+
+function hostname(host: string): string {
+  // host[:port] -> hostname; IPv6 literals keep their brackets.
+  const i = host.lastIndexOf(':');
+  return i > 0 && !host.endsWith(']') ? host.slice(0, i) : host;
+}
+
+/** Decides which discovered URLs the crawl may fetch. Pure after construction. */
+export class CrawlScope {
+  readonly #mode: ScopeMode;
+  readonly #hosts = new Set<string>();
+  readonly #domains = new Set<string>();
+  readonly #allow: RegExp[];
+  readonly #deny: RegExp[];
+
+  constructor(seedHosts: Iterable<string>, opts: ScopeOptions) {
+    this.#mode = opts.mode;
+    this.#allow = opts.allow;
+    this.#deny = opts.deny;
+    for (const h of [...seedHosts, ...opts.hosts.map((h) => h.toLowerCase())]) this.addSeedHost(h);
+  }
+
+  /** Widens the scope to a seed added later (resume with more seeds). */
+  addSeedHost(host: string): void {
+    this.#hosts.add(host);
+    const hn = hostname(host);
+    this.#hosts.add(hn);
+    this.#domains.add(getDomain(hn) ?? hn);
+  }
+
+  /** Null when the URL is in scope, else the reason it is not. */
+  check(url: string, host: string): string | null {
+    if (this.#mode === 'host' && !this.#hosts.has(host)) return 'out of scope (host)';
+    if (this.#mode === 'domain' && !this.#hosts.has(host)) {
+      const hn = hostname(host);
+      if (!this.#domains.has(getDomain(hn) ?? hn)) return 'out of scope (domain)';
+    }
+    if (this.#allow.length && !this.#allow.some((r) => r.test(url))) return 'out of scope (allow)';
+    if (this.#deny.some((r) => r.test(url))) return 'out of scope (deny)';
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+import type { FrontierCounts } from '../frontier/frontier.js';
+
+/** Live statistics of a crawl, readable at any moment (progress display, dashboard). */
+export interface CrawlStats {
+  startedAt: number;
+  /** Fetches that reached a final state in this run (done or error). */
+  fetched: number;
+  done: number;
+  errors: number;
+  /** Links discarded in this run (scope, depth, robots, strategy). */
+  discarded: number;
+  retries: number;
+  /** Pages in this run with relevance >= the topic threshold. */
+  relevant: number;
+  bytes: number;
+  /** Links extracted from pages in this run (the stream the URL-seen test sees). */
+  links: number;
+  frontier: FrontierCounts;
+}
+
+export function newStats(): CrawlStats {
+  return {
+    startedAt: Date.now(),
+    fetched: 0,
+    done: 0,
+    errors: 0,
+    discarded: 0,
+    retries: 0,
+    relevant: 0,
+    bytes: 0,
+    links: 0,
+    frontier: { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 },
+  };
+}
+
+export function pagesPerSecond(s: CrawlStats, now = Date.now()): number {
+  const secs = (now - s.startedAt) / 1000;
+  return secs > 0 ? s.fetched / secs : 0;
+}

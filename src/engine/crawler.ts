@@ -1,0 +1,304 @@
+import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
+import type { Frontier, Outcome } from '../frontier/frontier.js';
+import type { Store } from '../store/store.js';
+import type { Strategy } from '../strategies/strategy.js';
+import { FetchError, type Fetcher } from '../fetch/fetcher.js';
+import type { RobotsCache } from '../fetch/robots-cache.js';
+import { retryDelay, type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
+import { decodeHtml } from '../fetch/decode-body.js';
+import { isHtmlType } from '../fetch/http-fetcher.js';
+import { parseHtml } from '../parse/html-page.js';
+import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+import { pageRelevance } from '../relevance/topic.js';
+import type { CrawlScope } from './crawl-scope.js';
+import { newStats, type CrawlStats } from './crawl-stats.js';
+
+export interface CrawlerOptions {
+  frontier: Frontier;
+  store: Store;
+  fetcher: Fetcher;
+  /** Null disables robots.txt (tests, replay). */
+  robots: RobotsCache | null;
+  strategy: Strategy;
+  scope: CrawlScope;
+  /** Fetches (done + error) over the whole crawl, resumed runs included. */
+  maxPages: number;
+  /** Links deeper than this are discarded; seeds are depth 0. */
+  maxDepth: number;
+  /** Requests in flight at once over all hosts. */
+  concurrency: number;
+  retry?: RetryPolicy;
+  /** Makes buffered writes durable; called about every `flushIntervalMs`. */
+  flush?: () => void;
+  flushIntervalMs?: number;
+}
+
+export interface CrawlSummary {
+  stats: CrawlStats;
+  /** Why the run ended. */
+  reason: 'finished' | 'max-pages' | 'stopped';
+}
+
+/**
+ * The crawl loop: claims URLs from the frontier, fetches them, parses, lets the strategy score
+ * the links, and hands everything to the frontier and store. It only moves work between those
+ * parts; politeness lives in the frontier, ordering in the strategy.
+ */
+export class Crawler {
+  readonly stats: CrawlStats = newStats();
+  readonly #o: Required<Omit<CrawlerOptions, 'robots'>> & { robots: RobotsCache | null };
+  #inflight = 0;
+  #finalBefore = 0;
+  #stopping = false;
+  #wake: (() => void) | null = null;
+  #lastFlush = Date.now();
+
+  constructor(options: CrawlerOptions) {
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, flushIntervalMs: 200, ...options };
+  }
+
+  /** Adds seed URLs (depth 0). Returns how many were new. */
+  async addSeeds(urls: string[]): Promise<number> {
+    const batch: NewRequest[] = [];
+    for (const raw of urls) {
+      const url = normalizeUrl(raw);
+      if (!url) continue;
+      const d = this.#o.strategy.seed(url);
+      batch.push({ url, host: hostOf(url), depth: 0, parentId: null, anchor: '', priority: d.priority, data: d.data ?? null });
+    }
+    const added = await this.#o.frontier.add(batch, Date.now());
+    this.#o.flush();
+    return added.filter(Boolean).length;
+  }
+
+  /** Asks the loop to stop after the requests in flight; run() then resolves with reason 'stopped'. */
+  stop(): void {
+    this.#stopping = true;
+    this.#wake?.();
+  }
+
+  async run(): Promise<CrawlSummary> {
+    const f = this.#o.frontier;
+    const c0 = f.counts();
+    this.#finalBefore = c0.done + c0.error;
+    let reason: CrawlSummary['reason'] = 'finished';
+    for (;;) {
+      this.#maybeFlush();
+      if (this.#stopping) {
+        reason = 'stopped';
+        if (this.#inflight === 0) break;
+        await this.#sleep(1000);
+        continue;
+      }
+      const budget = this.#o.maxPages - (this.#finalBefore + this.stats.fetched + this.#inflight);
+      if (budget <= 0) {
+        reason = 'max-pages';
+        if (this.#inflight === 0) break;
+        await this.#sleep(1000);
+        continue;
+      }
+      const now = Date.now();
+      const free = Math.min(this.#o.concurrency - this.#inflight, budget);
+      const claimed = free > 0 ? await f.claim(free, now) : [];
+      for (const req of claimed) this.#start(req);
+      if (claimed.length) continue;
+      if (this.#inflight === 0 && f.isFinished()) break;
+      const next = f.nextReadyAt(now);
+      const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
+      await this.#sleep(Math.min(wait, this.#o.flushIntervalMs));
+    }
+    this.stats.frontier = f.counts();
+    this.#o.flush();
+    return { stats: this.stats, reason };
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(t);
+        if (self.#wake === done) self.#wake = null;
+        resolve();
+      }
+      this.#wake = done;
+    });
+  }
+
+  #maybeFlush(): void {
+    const now = Date.now();
+    if (now - this.#lastFlush >= this.#o.flushIntervalMs) {
+      this.#o.flush();
+      this.#lastFlush = now;
+      this.stats.frontier = this.#o.frontier.counts();
+    }
+  }
+
+  #start(req: CrawlRequest): void {
+    this.#inflight++;
+    this.#process(req)
+      .catch((err) => this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null))
+      .finally(() => {
+        this.#inflight--;
+        this.#wake?.();
+      });
+  }
+
+  async #process(req: CrawlRequest): Promise<void> {
+    const robots = this.#o.robots;
+    if (robots) {
+      const v = await robots.check(req.url);
+      if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
+      if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
+      if (v.crawlDelayMs > 0) this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
+    }
+    let res: FetchResult;
+    try {
+      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to) });
+    } catch (err) {
+      if (err instanceof FetchError) return this.#failed(req, err);
+      throw err;
+    }
+    this.stats.bytes += res.bytes;
+    if (res.status >= 400) {
+      return this.#finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
+    }
+    if (res.finalUrl !== req.url) {
+      // Store a redirect target once: under the first URL that led to it.
+      const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parentId: req.id, anchor: req.anchor, priority: req.priority, data: null };
+      const [fresh] = await this.#o.frontier.discard([target], `fetched through a redirect from ${req.url}`);
+      if (!fresh) return this.#finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
+      this.#logDiscard(target, `fetched through a redirect from ${req.url}`);
+    }
+    if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
+
+    const { html, encoding } = decodeHtml(res.body, res.contentType);
+    const page = parseHtml(html, res.finalUrl, encoding);
+    const topic = this.#o.strategy.topic;
+    const relevance = topic ? pageRelevance(topic, page.title, page.text) : null;
+    this.stats.links += page.links.length;
+    if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance });
+    if (relevance !== null && topic && relevance >= topic.threshold) this.stats.relevant++;
+    // From here to #finish nothing awaits: the page, its log line and its state are written together.
+    this.#o.store.savePage({
+      urlId: req.id,
+      url: req.url,
+      finalUrl: res.finalUrl,
+      status: res.status,
+      contentType: res.contentType,
+      headers: res.headers,
+      redirects: res.redirects,
+      fetchedAt: new Date().toISOString(),
+      fetchMs: Math.round(res.fetchMs),
+      bytes: res.bytes,
+      encoding,
+      title: page.title,
+      text: page.noindex ? null : page.text,
+      canonical: page.canonical,
+      relevance,
+      noindex: page.noindex,
+      outlinks: page.links,
+    });
+    this.#finish(req, { state: 'done' }, res, { title: page.title, relevance });
+  }
+
+  async #redirectGuard(to: string): Promise<true | string> {
+    const reason = this.#o.scope.check(to, hostOf(to));
+    if (reason) return reason;
+    if (this.#o.robots) {
+      const v = await this.#o.robots.check(to);
+      if (v.kind !== 'allowed') return 'disallowed by robots.txt';
+    }
+    return true;
+  }
+
+  async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<void> {
+    const f = this.#o.frontier;
+    const depth = parent.depth + 1;
+    const local = new Set<string>();
+    const candidates: Link[] = [];
+    const discards: { req: NewRequest; reason: string }[] = [];
+    for (const link of links) {
+      // Cheap checks first: most extracted links are repeats (navigation), and stop here.
+      if (link.nofollow || local.has(link.url) || f.knownSeen(link.url)) continue;
+      local.add(link.url);
+      const host = hostOf(link.url);
+      const out = this.#o.scope.check(link.url, host);
+      const reason = out ?? (depth > this.#o.maxDepth ? `deeper than max depth ${this.#o.maxDepth}` : null);
+      if (reason) {
+        discards.push({ req: { url: link.url, host, depth, parentId: parent.id, anchor: link.anchor, priority: 0, data: null }, reason });
+      } else {
+        candidates.push(link);
+      }
+    }
+    const decisions = this.#o.strategy.scoreLinks(view, candidates);
+    const batch: NewRequest[] = [];
+    candidates.forEach((link, i) => {
+      const d = decisions[i];
+      const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parentId: parent.id, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
+      if (d) batch.push(req);
+      else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
+    });
+    if (batch.length) await f.add(batch, Date.now());
+    for (const { req, reason } of discards) {
+      const [fresh] = await f.discard([req], reason);
+      if (fresh) this.#logDiscard(req, reason, parent.url);
+    }
+  }
+
+  #logDiscard(req: NewRequest, reason: string, parentUrl: string | null = null): void {
+    this.stats.discarded++;
+    this.#o.store.log(
+      { url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason },
+      0,
+    );
+  }
+
+  async #failed(req: CrawlRequest, err: FetchError): Promise<void> {
+    if (err.transient) {
+      const delay = retryDelay(this.#o.retry, req.attempts + 1, err.retryAfterMs);
+      if (delay !== null) {
+        this.stats.retries++;
+        const now = Date.now();
+        await this.#o.frontier.retry(req, now + delay, now);
+        return;
+      }
+    }
+    const reason = err.transient && req.attempts > 0 ? `${err.message} (after ${req.attempts + 1} attempts)` : err.message;
+    this.#finish(req, { state: 'error', reason }, null, { status: err.status ?? null });
+  }
+
+  #finish(
+    req: CrawlRequest,
+    outcome: Outcome,
+    res: FetchResult | null,
+    extra: { title?: string; relevance?: number | null; status?: number | null; note?: string } = {},
+  ): void {
+    const fetched = outcome.state !== 'discarded';
+    if (fetched) {
+      this.stats.fetched++;
+      if (outcome.state === 'done') this.stats.done++;
+      else this.stats.errors++;
+    } else {
+      this.stats.discarded++;
+    }
+    this.#o.store.log(
+      {
+        url: req.url,
+        final_url: res?.finalUrl ?? null,
+        state: outcome.state,
+        status: res?.status ?? extra.status ?? null,
+        depth: req.depth,
+        parent: null,
+        anchor: req.anchor,
+        title: extra.title ?? null,
+        relevance: extra.relevance ?? null,
+        priority: req.priority,
+        fetched_at: fetched ? new Date().toISOString() : null,
+        error: outcome.state === 'done' ? (extra.note ?? null) : outcome.reason,
+      },
+      req.id,
+    );
+    void this.#o.frontier.complete(req, outcome, Date.now());
+  }
+}

@@ -1,0 +1,44 @@
+import type { FetchResult } from '../types.js';
+
+/** Why a fetch failed; `transient` failures are retried by the engine with backoff. */
+export class FetchError extends Error {
+  readonly url: string;
+  readonly transient: boolean;
+  /** Milliseconds the server asked us to wait (Retry-After), if it did. */
+  readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+  constructor(
+    url: string,
+    message: string,
+    opts: { transient: boolean; retryAfterMs?: number; status?: number; cause?: unknown },
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'FetchError';
+    this.url = url;
+    this.transient = opts.transient;
+    this.retryAfterMs = opts.retryAfterMs;
+    this.status = opts.status;
+  }
+}
+
+/**
+ * Decides whether a redirect hop may be followed: return true, or the reason it may not
+ * (out of scope, disallowed by robots.txt). Called before the hop is requested.
+ */
+export type RedirectGuard = (from: string, to: string) => Promise<true | string> | true | string;
+
+export interface FetchOptions {
+  redirectGuard?: RedirectGuard;
+  signal?: AbortSignal;
+  /** Read the body whatever its content type (robots.txt, capabilities documents). */
+  anyContentType?: boolean;
+}
+
+/**
+ * Fetches one URL. Resolves with the response (any HTTP status the engine records: 2xx, 4xx) or
+ * rejects with a FetchError. Implementations: HttpFetcher (undici), replay fetchers later.
+ */
+export interface Fetcher {
+  fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  close(): Promise<void>;
+}

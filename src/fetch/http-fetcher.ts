@@ -1,0 +1,194 @@
+import { Agent, request } from 'undici';
+import type { FetchResult, RedirectHop } from '../types.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
+import { decompress, isSizeError } from './decompress.js';
+import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
+
+export interface HttpFetcherOptions {
+  /** Sent on every request. Default 'focuscrawl/0.1 (+https://github.com/focuscrawl)'. */
+  userAgent: string;
+  /** TCP connect timeout. Default 10 s. */
+  connectTimeoutMs: number;
+  /** Time to the response headers. Default 15 s. */
+  headersTimeoutMs: number;
+  /** Longest silence while reading the body. Default 15 s. */
+  bodyTimeoutMs: number;
+  /** Whole request including the body, so a slow drip cannot hold a slot forever. Default 60 s. */
+  totalTimeoutMs: number;
+  /** Bytes read off the wire before the response fails. Default 5 MiB. */
+  maxBytes: number;
+  /** Bytes after Content-Encoding is undone. Default 20 MiB. */
+  maxDecompressedBytes: number;
+  /** Redirect hops followed before failing. Default 5. */
+  maxRedirects: number;
+  /** Connections kept per origin. Default 8. */
+  connectionsPerOrigin: number;
+}
+
+export const defaultHttpFetcherOptions: HttpFetcherOptions = {
+  userAgent: 'focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)',
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 15_000,
+  totalTimeoutMs: 60_000,
+  maxBytes: 5 * 1024 * 1024,
+  maxDecompressedBytes: 20 * 1024 * 1024,
+  maxRedirects: 5,
+  connectionsPerOrigin: 8,
+};
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED', 'UND_ERR_ABORTED', 'ABORT_ERR',
+]);
+
+/** True for content types the parser reads; a missing type is sniffed as HTML, as browsers do. */
+export function isHtmlType(contentType: string): boolean {
+  return contentType === '' || HTML_TYPES.test(contentType);
+}
+
+/** Drops a body we will not read; the connection is closed rather than drained. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function headerValue(h: string | string[] | undefined): string {
+  return Array.isArray(h) ? h.join(', ') : (h ?? '');
+}
+
+/** Fetches over HTTP(S) with undici's `request` (about half the CPU per page of its `fetch`). */
+export class HttpFetcher implements Fetcher {
+  readonly options: HttpFetcherOptions;
+  readonly #agent: Agent;
+
+  constructor(options: Partial<HttpFetcherOptions> = {}) {
+    this.options = { ...defaultHttpFetcherOptions, ...options };
+    this.#agent = new Agent({
+      connect: { timeout: this.options.connectTimeoutMs },
+      headersTimeout: this.options.headersTimeoutMs,
+      bodyTimeout: this.options.bodyTimeoutMs,
+      connections: this.options.connectionsPerOrigin,
+    });
+  }
+
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    const started = performance.now();
+    const redirects: RedirectHop[] = [];
+    const visited = new Set([url]);
+    let current = url;
+    const timeout = AbortSignal.timeout(this.options.totalTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    for (;;) {
+      const res = await this.#requestOnce(current, signal);
+      const location = headerValue(res.headers.location);
+      if (REDIRECTS.has(res.statusCode) && location) {
+        await res.body.dump();
+        const next = normalizeUrl(location, current);
+        redirects.push({ url: current, status: res.statusCode });
+        if (!next) throw new FetchError(url, `redirect to an unusable location '${location}'`, { transient: false, status: res.statusCode });
+        if (visited.has(next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: res.statusCode });
+        if (redirects.length > this.options.maxRedirects) {
+          throw new FetchError(url, `more than ${this.options.maxRedirects} redirects`, { transient: false, status: res.statusCode });
+        }
+        const verdict = options.redirectGuard ? await options.redirectGuard(current, next) : true;
+        if (verdict !== true) throw new FetchError(url, `redirect to ${next} not followed: ${verdict}`, { transient: false, status: res.statusCode });
+        visited.add(next);
+        current = next;
+        continue;
+      }
+      return this.#finish(url, current, res, redirects, started, options.anyContentType === true);
+    }
+  }
+
+  async #requestOnce(url: string, signal: AbortSignal) {
+    try {
+      return await request(url, {
+        method: 'GET',
+        dispatcher: this.#agent,
+        signal,
+        headers: {
+          'user-agent': this.options.userAgent,
+          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      });
+    } catch (err) {
+      throw this.#networkError(url, err);
+    }
+  }
+
+  #networkError(url: string, err: unknown): FetchError {
+    const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code ?? e.name ?? 'ERROR';
+    const transient = TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError';
+    const what = e.name === 'TimeoutError' ? `timed out after ${this.options.totalTimeoutMs} ms` : (e.message ?? String(err));
+    return new FetchError(url, `${code}: ${what}`, { transient, cause: err });
+  }
+
+  async #finish(
+    url: string,
+    finalUrl: string,
+    res: Awaited<ReturnType<typeof request>>,
+    redirects: RedirectHop[],
+    started: number,
+    anyContentType: boolean,
+  ): Promise<FetchResult> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v);
+    const status = res.statusCode;
+    const contentType = headers['content-type'] ?? '';
+    if (isTransientStatus(status)) {
+      await res.body.dump();
+      throw new FetchError(url, `HTTP ${status}`, { transient: true, status, retryAfterMs: parseRetryAfter(headers['retry-after']) });
+    }
+    const announced = Number(headers['content-length'] ?? NaN);
+    const wanted = status >= 200 && status < 300 && (anyContentType || isHtmlType(contentType));
+    if (!wanted) {
+      // Recorded but not parsed: there is no need to download it.
+      discard(res.body);
+      return { url, finalUrl, status, headers, redirects, contentType, body: null, bytes: Number.isFinite(announced) ? announced : 0, fetchMs: performance.now() - started };
+    }
+    const max = this.options.maxBytes;
+    if (announced > max) {
+      discard(res.body);
+      throw new FetchError(url, `body of ${announced} bytes exceeds the limit of ${max} bytes`, { transient: false, status });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > max) {
+          discard(res.body);
+          throw new FetchError(url, `body exceeds the limit of ${max} bytes`, { transient: false, status });
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      throw this.#networkError(url, err);
+    }
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    let body: Uint8Array | null;
+    const coding = headers['content-encoding'] ?? '';
+    try {
+      body = decompress(raw, coding, this.options.maxDecompressedBytes);
+    } catch (err) {
+      const msg = isSizeError(err)
+        ? `decompressed body exceeds the limit of ${this.options.maxDecompressedBytes} bytes (${coding})`
+        : `corrupt ${coding} body: ${(err as Error).message}`;
+      throw new FetchError(url, msg, { transient: false, status, cause: err });
+    }
+    if (body === null) throw new FetchError(url, `unsupported content-encoding '${coding}'`, { transient: false, status });
+    return { url, finalUrl, status, headers, redirects, contentType, body, bytes: body.length, fetchMs: performance.now() - started };
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}

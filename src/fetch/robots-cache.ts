@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import { FetchError, type Fetcher } from './fetcher.js';
+
+const require = createRequire(import.meta.url);
+interface Robot {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+}
+const robotsParser = require('robots-parser') as (url: string, text: string) => Robot;
+
+export interface RobotsOptions {
+  /** The product token matched against User-agent lines (RFC 9309 2.2.1). Default 'focuscrawl'. */
+  agent: string;
+  /** How long a fetched robots.txt is trusted (RFC 9309 2.4: at most 24 hours). Default 24 h. */
+  ttlMs: number;
+  /** After a 5xx or network failure the host counts as disallowed this long. Default 60 s. */
+  unreachableRetryMs: number;
+  /** Longest Crawl-delay honoured; larger values are capped. Default 30 s. */
+  maxCrawlDelayMs: number;
+}
+
+export const defaultRobotsOptions: RobotsOptions = {
+  agent: 'focuscrawl',
+  ttlMs: 24 * 3600_000,
+  unreachableRetryMs: 60_000,
+  maxCrawlDelayMs: 30_000,
+};
+
+/** What robots.txt says about one URL. */
+export type RobotsVerdict =
+  | { kind: 'allowed'; crawlDelayMs: number }
+  | { kind: 'disallowed' }
+  /** robots.txt could not be read (5xx, network): retry the URL after `retryAfterMs`. */
+  | { kind: 'unreachable'; retryAfterMs: number; reason: string };
+
+interface HostRules {
+  robot: Robot | null; // null: allow everything (4xx or empty)
+  crawlDelayMs: number;
+  unreachable: string | null;
+  expires: number;
+}
+
+/**
+ * robots.txt per scheme+host, fetched once and shared by concurrent requests for that host.
+ * RFC 9309: 2xx is parsed; 4xx means no restrictions; 5xx or an unreachable host means complete
+ * disallow, which here is temporary: the verdict 'unreachable' makes the engine retry later.
+ */
+export class RobotsCache {
+  readonly #fetcher: Fetcher;
+  readonly #options: RobotsOptions;
+  readonly #rules = new Map<string, HostRules>();
+  readonly #pending = new Map<string, Promise<HostRules>>();
+
+  constructor(fetcher: Fetcher, options: Partial<RobotsOptions> = {}) {
+    this.#fetcher = fetcher;
+    this.#options = { ...defaultRobotsOptions, ...options };
+  }
+
+  async check(url: string, now = Date.now()): Promise<RobotsVerdict> {
+    const origin = new URL(url).origin;
+    let rules = this.#rules.get(origin);
+    if (!rules || rules.expires <= now) rules = await this.#load(origin);
+    if (rules.unreachable !== null) {
+      return { kind: 'unreachable', retryAfterMs: Math.max(1, rules.expires - now), reason: rules.unreachable };
+    }
+    if (rules.robot && rules.robot.isAllowed(url, this.#options.agent) === false) return { kind: 'disallowed' };
+    return { kind: 'allowed', crawlDelayMs: rules.crawlDelayMs };
+  }
+
+  #load(origin: string): Promise<HostRules> {
+    let p = this.#pending.get(origin);
+    if (!p) {
+      p = this.#fetchRules(origin).finally(() => this.#pending.delete(origin));
+      this.#pending.set(origin, p);
+    }
+    return p;
+  }
+
+  async #fetchRules(origin: string): Promise<HostRules> {
+    const robotsUrl = origin + '/robots.txt';
+    const now = Date.now();
+    let rules: HostRules;
+    try {
+      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true });
+      if (res.status >= 200 && res.status < 300 && res.body) {
+        const text = new TextDecoder('utf-8').decode(res.body);
+        const robot = robotsParser(robotsUrl, text);
+        const delay = robot.getCrawlDelay(this.#options.agent);
+        rules = {
+          robot,
+          crawlDelayMs: delay && delay > 0 ? Math.min(delay * 1000, this.#options.maxCrawlDelayMs) : 0,
+          unreachable: null,
+          expires: now + this.#options.ttlMs,
+        };
+      } else {
+        // 4xx (and a 2xx without a readable body): no restrictions.
+        rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
+      }
+    } catch (err) {
+      const status = err instanceof FetchError ? err.status : undefined;
+      if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+        rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
+      } else {
+        rules = {
+          robot: null,
+          crawlDelayMs: 0,
+          unreachable: `robots.txt unreachable (${(err as Error).message})`,
+          expires: now + this.#options.unreachableRetryMs,
+        };
+      }
+    }
+    this.#rules.set(origin, rules);
+    return rules;
+  }
+}

@@ -1,0 +1,56 @@
+import type { CrawlRequest, NewRequest } from '../types.js';
+
+/** How a claimed URL ended. */
+export type Outcome =
+  | { state: 'done' }
+  | { state: 'error'; reason: string }
+  | { state: 'discarded'; reason: string };
+
+export interface FrontierCounts {
+  waiting: number;
+  fetching: number;
+  done: number;
+  error: number;
+  discarded: number;
+}
+
+/**
+ * The crawl frontier: every URL the crawl has seen, in exactly one state (waiting, fetching,
+ * done, error, discarded), plus per-host politeness.
+ *
+ * Lifecycle: add() -> claim() leases a URL (state fetching) -> complete() or retry().
+ * A lease that is never completed (crash, kill -9) returns to waiting: on resume for the embedded
+ * backends, on lease expiry for shared ones. Implementations: MemoryFrontier, SqliteFrontier;
+ * the Redis frontier of SCALE.md implements the same contract.
+ */
+export interface Frontier {
+  /**
+   * Adds URLs as waiting. Returns, per URL, true when it was new and false for a duplicate
+   * (already waiting, fetching, final, or earlier in the same batch), which is dropped.
+   */
+  add(batch: NewRequest[], now: number): Promise<boolean[]>;
+  /** Records URLs that will never be fetched (out of scope, too deep) as discarded; same return as add(). */
+  discard(batch: NewRequest[], reason: string): Promise<boolean[]>;
+  /**
+   * A cheap local answer to the URL-seen test: true means certainly seen; false means "not known
+   * here" and add() gives the authoritative answer.
+   */
+  knownSeen(url: string): boolean;
+  /**
+   * Leases up to `max` waiting URLs from hosts whose politeness delay is over, best priority first.
+   * An empty result with isFinished() false means "nothing ready now": see nextReadyAt().
+   */
+  claim(max: number, now: number): Promise<CrawlRequest[]>;
+  /** Ends a lease with a final state; the host may be contacted again after its delay. */
+  complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void>;
+  /** Ends a lease by returning the URL to waiting with attempts + 1; its host waits until `notBefore`. */
+  retry(req: CrawlRequest, notBefore: number, now: number): Promise<void>;
+  /** Sets a host's politeness delay (robots.txt Crawl-delay); never below the configured delay. */
+  setHostDelay(host: string, delayMs: number): void;
+  /** When claim() may next return something: `now`, a later time, or null when nothing waits. */
+  nextReadyAt(now: number): number | null;
+  counts(): FrontierCounts;
+  /** Nothing waiting and nothing leased: the crawl is over. */
+  isFinished(): boolean;
+  close(): Promise<void>;
+}

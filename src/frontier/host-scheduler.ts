@@ -1,0 +1,161 @@
+import type { CrawlRequest } from '../types.js';
+import { BinaryHeap } from './binary-heap.js';
+
+/** Politeness limits applied to every host. */
+export interface PolitenessOptions {
+  /** Requests in flight per host at once. Default 2. */
+  perHost: number;
+  /** Minimum time between two request starts to one host, and from a completion to the next start. Default 250 ms. */
+  delayMs: number;
+}
+
+export const defaultPoliteness: PolitenessOptions = { perHost: 2, delayMs: 250 };
+
+/** Better first: higher priority, then earlier discovery. */
+const better = (a: CrawlRequest, b: CrawlRequest) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
+
+interface HostQueue {
+  host: string;
+  queue: BinaryHeap<CrawlRequest>;
+  inflight: number;
+  /** Earliest time the next request may start. */
+  nextAt: number;
+  /** Crawl-delay from robots.txt, if larger than the default delay. */
+  delayMs: number;
+  /** Bumped whenever the host is (re)placed in a heap; heap entries with an old token are stale. */
+  token: number;
+}
+
+interface HeapEntry {
+  h: HostQueue;
+  token: number;
+  /** wait heap: nextAt; ready heap: unused. */
+  at: number;
+  head: CrawlRequest | null;
+}
+
+/**
+ * The in-memory scheduling core shared by the embedded frontiers: one priority queue per host,
+ * a `ready` heap of hosts that may start a request now (ordered by their best URL) and a `wait`
+ * heap of hosts whose politeness delay is running (ordered by when it ends). Best-first thus means
+ * the best URL among hosts that may be contacted now, the Mercator front/back split that the Redis
+ * frontier also uses (SCALE.md). Knows nothing of relevance beyond the priority number.
+ */
+export class HostScheduler {
+  readonly #hosts = new Map<string, HostQueue>();
+  readonly #ready = new BinaryHeap<HeapEntry>((a, b) => better(a.head!, b.head!));
+  readonly #wait = new BinaryHeap<HeapEntry>((a, b) => a.at < b.at);
+  readonly #opts: PolitenessOptions;
+  #queued = 0;
+  #inflight = 0;
+
+  constructor(opts: Partial<PolitenessOptions> = {}) {
+    this.#opts = { ...defaultPoliteness, ...opts };
+  }
+
+  /** URLs waiting in all host queues. */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  /** Requests handed out and not yet released. */
+  get inflight(): number {
+    return this.#inflight;
+  }
+
+  #host(host: string): HostQueue {
+    let h = this.#hosts.get(host);
+    if (!h) {
+      h = { host, queue: new BinaryHeap(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0 };
+      this.#hosts.set(host, h);
+    }
+    return h;
+  }
+
+  push(req: CrawlRequest, now: number): void {
+    const h = this.#host(req.host);
+    const oldHead = h.queue.peek();
+    h.queue.push(req);
+    this.#queued++;
+    if (oldHead === undefined || h.queue.peek() !== oldHead) this.#place(h, now);
+  }
+
+  /** Hands out up to `max` requests from hosts that may be contacted at `now`, best first. */
+  take(max: number, now: number): CrawlRequest[] {
+    this.#promote(now);
+    const out: CrawlRequest[] = [];
+    while (out.length < max) {
+      const e = this.#ready.pop();
+      if (!e) break;
+      const h = e.h;
+      if (e.token !== h.token) continue;
+      const req = h.queue.pop()!;
+      this.#queued--;
+      h.inflight++;
+      this.#inflight++;
+      h.nextAt = now + h.delayMs;
+      out.push(req);
+      this.#place(h, now);
+    }
+    return out;
+  }
+
+  /**
+   * A request handed out by take() is finished (whatever its outcome): the host may start another
+   * after its delay. `notBefore` blocks the host longer (Retry-After, backoff, robots unreachable).
+   */
+  release(host: string, now: number, notBefore = 0): void {
+    const h = this.#host(host);
+    if (h.inflight > 0) {
+      h.inflight--;
+      this.#inflight--;
+    }
+    h.nextAt = Math.max(h.nextAt, now + h.delayMs, notBefore);
+    this.#place(h, now);
+  }
+
+  /** Raises the host's delay (robots.txt Crawl-delay); never lowers it below the default. */
+  setHostDelay(host: string, delayMs: number): void {
+    const h = this.#host(host);
+    h.delayMs = Math.max(this.#opts.delayMs, delayMs);
+  }
+
+  /** Earliest time a take() could return something: `now` if ready, null if nothing is queued. */
+  nextReadyAt(now: number): number | null {
+    this.#promote(now);
+    for (;;) {
+      const top = this.#ready.peek();
+      if (!top) break;
+      if (top.token === top.h.token) return now;
+      this.#ready.pop();
+    }
+    for (;;) {
+      const top = this.#wait.peek();
+      if (!top) return null;
+      if (top.token === top.h.token) return top.at;
+      this.#wait.pop();
+    }
+  }
+
+  /** Every queued request (for persistence checks and tests); order unspecified. */
+  *queuedRequests(): Iterable<CrawlRequest> {
+    for (const h of this.#hosts.values()) yield* h.queue.values();
+  }
+
+  #promote(now: number): void {
+    for (;;) {
+      const top = this.#wait.peek();
+      if (!top || top.at > now) return;
+      this.#wait.pop();
+      if (top.token === top.h.token) this.#place(top.h, now);
+    }
+  }
+
+  #place(h: HostQueue, now: number): void {
+    h.token++;
+    const head = h.queue.peek();
+    if (!head || h.inflight >= this.#opts.perHost) return;
+    if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
+    else this.#ready.push({ h, token: h.token, at: 0, head });
+  }
+}

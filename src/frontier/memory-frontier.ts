@@ -1,0 +1,89 @@
+import type { CrawlRequest, NewRequest } from '../types.js';
+import { FingerprintSet } from '../seen/fingerprint-set.js';
+import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
+import { HostScheduler, type PolitenessOptions } from './host-scheduler.js';
+
+/**
+ * A frontier held in memory only: for benchmarks and tests, and the scheduling core that
+ * SqliteFrontier extends with durable writes. Nothing survives the process.
+ */
+export class MemoryFrontier implements Frontier {
+  protected readonly scheduler: HostScheduler;
+  protected readonly seen: FingerprintSet;
+  protected nextId = 1;
+  protected readonly tally = { done: 0, error: 0, discarded: 0 };
+
+  constructor(politeness: Partial<PolitenessOptions> = {}) {
+    this.scheduler = new HostScheduler(politeness);
+    this.seen = new FingerprintSet();
+  }
+
+  async add(batch: NewRequest[], now: number): Promise<boolean[]> {
+    return batch.map((r) => {
+      if (!this.seen.add(r.url)) return false;
+      const req: CrawlRequest = { ...r, id: this.nextId++, attempts: 0 };
+      delete (req as { fp?: bigint }).fp;
+      this.onAdded(req);
+      this.scheduler.push(req, now);
+      return true;
+    });
+  }
+
+  async discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
+    return batch.map((r) => {
+      if (!this.seen.add(r.url)) return false;
+      const req: CrawlRequest = { ...r, id: this.nextId++, attempts: 0 };
+      this.tally.discarded++;
+      this.onDiscarded(req, reason);
+      return true;
+    });
+  }
+
+  knownSeen(url: string): boolean {
+    return this.seen.has(url);
+  }
+
+  async claim(max: number, now: number): Promise<CrawlRequest[]> {
+    const out = this.scheduler.take(max, now);
+    if (out.length) this.onClaimed(out, now);
+    return out;
+  }
+
+  async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
+    this.scheduler.release(req.host, now);
+    this.tally[outcome.state]++;
+    this.onCompleted(req, outcome);
+  }
+
+  async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
+    req.attempts++;
+    this.scheduler.release(req.host, now, notBefore);
+    this.scheduler.push(req, now);
+    this.onRetried(req);
+  }
+
+  setHostDelay(host: string, delayMs: number): void {
+    this.scheduler.setHostDelay(host, delayMs);
+  }
+
+  nextReadyAt(now: number): number | null {
+    return this.scheduler.nextReadyAt(now);
+  }
+
+  counts(): FrontierCounts {
+    return { waiting: this.scheduler.queued, fetching: this.scheduler.inflight, ...this.tally };
+  }
+
+  isFinished(): boolean {
+    return this.scheduler.queued === 0 && this.scheduler.inflight === 0;
+  }
+
+  async close(): Promise<void> {}
+
+  // Persistence hooks: SqliteFrontier records each transition; here they do nothing.
+  protected onAdded(_req: CrawlRequest): void {}
+  protected onDiscarded(_req: CrawlRequest, _reason: string): void {}
+  protected onClaimed(_reqs: CrawlRequest[], _now: number): void {}
+  protected onCompleted(_req: CrawlRequest, _outcome: Outcome): void {}
+  protected onRetried(_req: CrawlRequest): void {}
+}

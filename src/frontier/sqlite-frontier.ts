@@ -1,0 +1,119 @@
+import type Database from 'better-sqlite3';
+import type { CrawlRequest } from '../types.js';
+import { UrlState } from '../types.js';
+import { fingerprint, fingerprintFromBigInt, fingerprintToBigInt } from '../seen/fingerprint.js';
+import type { SqliteDb } from '../store/sqlite-db.js';
+import type { Outcome } from './frontier.js';
+import type { PolitenessOptions } from './host-scheduler.js';
+import { MemoryFrontier } from './memory-frontier.js';
+
+interface UrlRow {
+  id: number;
+  fp: bigint;
+  url: string;
+  host: string;
+  depth: number;
+  parent: number | null;
+  anchor: string;
+  priority: number;
+  data: string | null;
+  state: number;
+  attempts: number;
+}
+
+/**
+ * The embedded durable frontier: scheduling happens in memory (MemoryFrontier's host queues), and
+ * every transition is journaled to the `urls` table of the crawl database. Opening a database that
+ * holds a crawl reloads its seen set and waiting URLs; leases left open by a crash return to waiting.
+ */
+export class SqliteFrontier extends MemoryFrontier {
+  readonly #sql: SqliteDb;
+  readonly #insert: Database.Statement;
+  readonly #setState: Database.Statement;
+  readonly #setWaiting: Database.Statement;
+
+  constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}) {
+    super(politeness);
+    this.#sql = sql;
+    const db = sql.db;
+    this.#insert = db.prepare(
+      'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason) VALUES (?,?,?,?,?,?,?,?,?,?,0,?)',
+    );
+    this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
+    this.#setWaiting = db.prepare('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
+    this.#load();
+  }
+
+  #load(): void {
+    const db = this.#sql.db;
+    const now = Date.now();
+    // Leases are in-process: whatever was fetching when the last process died is waiting again.
+    db.prepare('UPDATE urls SET state = 0 WHERE state = 1').run();
+    const fps = db.prepare('SELECT fp FROM urls').pluck().safeIntegers(true);
+    for (const fp of fps.iterate() as Iterable<bigint>) {
+      const f = fingerprintFromBigInt(fp);
+      this.seen.addFingerprint(f.hi, f.lo);
+    }
+    const open = db.prepare('SELECT * FROM urls WHERE state < 2').safeIntegers(false);
+    for (const r of open.iterate() as Iterable<UrlRow>) {
+      this.scheduler.push(
+        {
+          id: r.id,
+          url: r.url,
+          host: r.host,
+          depth: r.depth,
+          parentId: r.parent,
+          anchor: r.anchor,
+          priority: r.priority,
+          data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
+          attempts: r.attempts,
+        },
+        now,
+      );
+    }
+    const max = db.prepare('SELECT max(id) FROM urls').pluck().get() as number | null;
+    this.nextId = (max ?? 0) + 1;
+    for (const { state, n } of db.prepare('SELECT state, count(*) AS n FROM urls WHERE state >= 2 GROUP BY state').all() as {
+      state: number;
+      n: number;
+    }[]) {
+      if (state === UrlState.done) this.tally.done = n;
+      else if (state === UrlState.error) this.tally.error = n;
+      else if (state === UrlState.discarded) this.tally.discarded = n;
+    }
+  }
+
+  #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
+    const fp = fingerprintToBigInt(fingerprint(req.url));
+    const data = req.data ? JSON.stringify(req.data) : null;
+    this.#sql.enqueue(() =>
+      this.#insert.run(req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason),
+    );
+  }
+
+  protected override onAdded(req: CrawlRequest): void {
+    this.#insertRow(req, UrlState.waiting, null);
+  }
+
+  protected override onDiscarded(req: CrawlRequest, reason: string): void {
+    this.#insertRow(req, UrlState.discarded, reason);
+  }
+
+  protected override onClaimed(reqs: CrawlRequest[]): void {
+    const ids = reqs.map((r) => r.id);
+    this.#sql.enqueue(() => {
+      for (const id of ids) this.#setState.run(UrlState.fetching, null, id);
+    });
+  }
+
+  protected override onCompleted(req: CrawlRequest, outcome: Outcome): void {
+    const reason = outcome.state === 'done' ? null : outcome.reason;
+    const id = req.id;
+    this.#sql.enqueue(() => this.#setState.run(UrlState[outcome.state], reason, id));
+  }
+
+  protected override onRetried(req: CrawlRequest): void {
+    const { id, attempts } = req;
+    this.#sql.enqueue(() => this.#setWaiting.run(attempts, id));
+  }
+}

@@ -1,0 +1,21 @@
+/** The library API: start or resume a crawl, and the parts to build your own. */
+export { startCrawl, resumeCrawl, type OpenCrawl } from './crawl.js';
+export { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+export { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
+export type { CrawlStats } from './engine/crawl-stats.js';
+export type { Frontier, FrontierCounts, Outcome } from './frontier/frontier.js';
+export { MemoryFrontier } from './frontier/memory-frontier.js';
+export { SqliteFrontier } from './frontier/sqlite-frontier.js';
+export type { Store, PageRecord, LogEntry, SearchHit } from './store/store.js';
+export { SqliteStore } from './store/sqlite-store.js';
+export { SqliteDb } from './store/sqlite-db.js';
+export type { Strategy, LinkDecision, PageView } from './strategies/strategy.js';
+export { createStrategy, strategyNames } from './strategies/registry.js';
+export type { Fetcher, FetchOptions } from './fetch/fetcher.js';
+export { FetchError } from './fetch/fetcher.js';
+export { HttpFetcher } from './fetch/http-fetcher.js';
+export { parseHtml } from './parse/html-page.js';
+export { normalizeUrl } from './parse/normalize-url.js';
+export { loadTopic, pageRelevance, type Topic } from './relevance/topic.js';
+export { FocusCrawlError } from './errors.js';
+export type * from './types.js';

@@ -1,0 +1,140 @@
+import { Parser } from 'htmlparser2';
+import type { Link, Page } from '../types.js';
+import { normalizeUrl } from './normalize-url.js';
+
+/** Elements whose text is never visible. */
+const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'head']);
+/** Inline elements: entering or leaving them does not separate words. */
+const INLINE = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark',
+  'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
+]);
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function relTokens(rel: string | undefined): string[] {
+  return rel ? rel.toLowerCase().split(/\s+/) : [];
+}
+
+/**
+ * Parses decoded HTML into a Page: title, visible text, links with anchor text.
+ * Honours <base href>, rel=nofollow on links and <meta name=robots>; records rel=canonical.
+ * Never throws on malformed markup: htmlparser2 recovers the way browsers mostly do.
+ */
+export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
+  let base: URL | string = url;
+  let baseSet = false;
+  let title = '';
+  let inTitle = 0;
+  let hidden = 0;
+  const text: string[] = [];
+  const links: Link[] = [];
+  let canonical: string | null = null;
+  let noindex = false;
+  let nofollow = false;
+  // The open <a>, if any: its text is collected as the anchor.
+  let anchor: { href: string; parts: string[]; nofollow: boolean } | null = null;
+
+  const addLink = (href: string, anchorText: string, linkNofollow: boolean) => {
+    const abs = normalizeUrl(href, base);
+    if (abs) links.push({ url: abs, anchor: anchorText, nofollow: linkNofollow });
+  };
+  const closeAnchor = () => {
+    if (!anchor) return;
+    addLink(anchor.href, collapse(anchor.parts.join('')), anchor.nofollow);
+    anchor = null;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (!INLINE.has(name)) text.push(' ');
+        switch (name) {
+          case 'title':
+            if (!title) inTitle++;
+            return;
+          case 'base':
+            if (!baseSet && attrs.href) {
+              try {
+                base = new URL(attrs.href, url);
+                baseSet = true;
+              } catch {
+                /* an unusable <base> is ignored, as browsers do */
+              }
+            }
+            return;
+          case 'meta': {
+            const n = (attrs.name ?? '').toLowerCase();
+            if (n === 'robots' || n === 'focuscrawl') {
+              const c = (attrs.content ?? '').toLowerCase();
+              if (c.includes('noindex') || c.includes('none')) noindex = true;
+              if (c.includes('nofollow') || c.includes('none')) nofollow = true;
+            }
+            return;
+          }
+          case 'link':
+            if (attrs.href && relTokens(attrs.rel).includes('canonical') && canonical === null) {
+              canonical = normalizeUrl(attrs.href, base);
+            }
+            return;
+          case 'a':
+            closeAnchor();
+            if (attrs.href !== undefined) {
+              anchor = { href: attrs.href, parts: [], nofollow: relTokens(attrs.rel).includes('nofollow') };
+            }
+            return;
+          case 'area':
+            if (attrs.href !== undefined) {
+              addLink(attrs.href, collapse(attrs.alt ?? ''), relTokens(attrs.rel).includes('nofollow'));
+            }
+            return;
+          case 'frame':
+          case 'iframe':
+            if (attrs.src) addLink(attrs.src, collapse(attrs.title ?? ''), false);
+            if (name === 'iframe') hidden++; // fallback content of an iframe is not rendered
+            return;
+          case 'img':
+            if (anchor && attrs.alt) anchor.parts.push(' ' + attrs.alt + ' ');
+            return;
+        }
+        if (HIDDEN.has(name)) hidden++;
+      },
+      ontext(data) {
+        if (inTitle) {
+          title += data;
+          return;
+        }
+        if (hidden) return;
+        text.push(data);
+        if (anchor) anchor.parts.push(data);
+      },
+      onclosetag(name, implied) {
+        if (!INLINE.has(name)) text.push(' ');
+        if (name === 'title') {
+          if (inTitle) inTitle--;
+        } else if (name === 'a') {
+          closeAnchor();
+        } else if (name === 'iframe' || HIDDEN.has(name)) {
+          if (hidden) hidden--;
+        }
+        void implied;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  closeAnchor();
+
+  return {
+    url,
+    title: collapse(title),
+    text: collapse(text.join('')),
+    links,
+    canonical,
+    noindex,
+    nofollow,
+    encoding,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * URL normalisation for dedup (RFC 3986 section 6 plus WHATWG URL parsing):
+ * scheme and host lower-cased, default ports dropped, dot segments removed, fragment dropped,
+ * percent-escapes upper-cased and unreserved ones decoded, non-ASCII percent-encoded, IDN hosts
+ * in punycode. Query parameter order is kept: reordering changes meaning on some servers.
+ */
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+function fixPercentEscapes(s: string): string {
+  return s.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
+    const ch = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(ch) ? ch : '%' + hex.toUpperCase();
+  });
+}
+
+/**
+ * Resolves `href` against `base` and normalises it.
+ * Returns null for anything that is not an http(s) URL or does not parse.
+ */
+export function normalizeUrl(href: string, base?: string | URL): string | null {
+  let u: URL;
+  try {
+    u = new URL(href.trim(), base);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (!u.hostname) return null;
+  u.hash = '';
+  let out = u.href;
+  // An empty query reads as '' yet serialises as a trailing '?'.
+  if (out.endsWith('?')) {
+    u.search = '';
+    out = u.href;
+  }
+  if (out.includes('%')) {
+    // Only the path and query may carry escapes; the host is already canonical.
+    u.pathname = fixPercentEscapes(u.pathname);
+    if (u.search) u.search = fixPercentEscapes(u.search);
+    out = u.href;
+  }
+  if (out.endsWith('#')) out = out.slice(0, -1);
+  return out;
+}
+
+/** host[:port] of a normalised URL, the unit of politeness. */
+export function hostOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  const authority = url.slice(start, end);
+  const at = authority.lastIndexOf('@');
+  return at >= 0 ? authority.slice(at + 1) : authority;
+}

@@ -1,0 +1,3 @@
+export { fingerprint, fingerprintInto, fingerprintToBigInt, fingerprintFromBigInt, fingerprintHex } from './fingerprint.js';
+export type { Fingerprint } from './fingerprint.js';
+export { FingerprintSet } from './fingerprint-set.js';

@@ -1,0 +1,25 @@
+import type { LogEntry } from './store.js';
+
+export const LOG_FIELDS: (keyof LogEntry)[] = [
+  'seq', 'url', 'final_url', 'state', 'status', 'depth', 'parent', 'anchor', 'title', 'relevance', 'priority', 'fetched_at', 'error',
+];
+
+function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+}
+
+/** Writes the crawl log as JSON lines or RFC 4180 CSV (with a header row). */
+export function* formatLog(entries: Iterable<LogEntry>, format: 'jsonl' | 'csv'): Iterable<string> {
+  if (format === 'csv') {
+    yield LOG_FIELDS.join(',') + '\r\n';
+    for (const e of entries) yield LOG_FIELDS.map((f) => csvField(e[f])).join(',') + '\r\n';
+  } else {
+    for (const e of entries) {
+      const o: Record<string, unknown> = {};
+      for (const f of LOG_FIELDS) o[f] = e[f];
+      yield JSON.stringify(o) + '\n';
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { CarriedState, CrawlRequest, Link, Page } from '../types.js';
+import type { Topic } from '../relevance/topic.js';
+
+/** What a strategy sees of a fetched page. */
+export interface PageView {
+  request: CrawlRequest;
+  page: Page;
+  /** rel(p) under the crawl's topic, or null when the crawl has no topic. */
+  relevance: number | null;
+}
+
+/** Priority (higher is fetched earlier) and the state carried to the child. */
+export interface LinkDecision {
+  priority: number;
+  data?: CarriedState | null;
+}
+
+/**
+ * A crawl ordering. Pure: no I/O, no clock, no randomness that is not seeded; the same code runs
+ * in the embedded crawler, a distributed worker and the offline benchmark.
+ */
+export interface Strategy {
+  readonly name: string;
+  /** The topic the strategy scores with, or null for topic-blind strategies. */
+  readonly topic: Topic | null;
+  /** Priority and state of a seed URL. */
+  seed(url: string): LinkDecision;
+  /**
+   * Decides each link of a fetched page that passed scope, depth and dedup; returns one entry per
+   * link in the same order: a decision, or null to discard the link.
+   */
+  scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[];
+}

@@ -1,0 +1,84 @@
+/**
+ * The plain, JSON-serialisable records that flow through a crawl:
+ * CrawlRequest (frontier) -> FetchResult (fetcher) -> Page (parser).
+ * Nothing here holds a handle, so a durable or remote frontier loses nothing.
+ */
+
+/** Strategy state carried by a URL (m value, anchor path, parent score, ...). Must survive JSON. */
+export type CarriedState = Record<string, unknown>;
+
+export interface CrawlRequest {
+  /** Stable id assigned by the frontier when the URL is first added (discovery order). */
+  id: number;
+  /** Normalised absolute URL. */
+  url: string;
+  /** Lower-case host[:port] used for politeness. */
+  host: string;
+  /** Seeds are depth 0. */
+  depth: number;
+  /** Id of the page that discovered this URL; null for seeds. */
+  parentId: number | null;
+  /** Anchor text of the discovering link ('' for seeds). */
+  anchor: string;
+  /** Higher is fetched earlier; ties go to the earlier discovered URL. */
+  priority: number;
+  /** Strategy state, passed back to the strategy when the page is evaluated. */
+  data: CarriedState | null;
+  /** Failed attempts so far (transient failures are retried). */
+  attempts: number;
+}
+
+/** A URL offered to the frontier: everything except what the frontier assigns. */
+export type NewRequest = Omit<CrawlRequest, 'id' | 'attempts'> & { fp?: bigint };
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+export interface FetchResult {
+  /** URL asked for. */
+  url: string;
+  /** URL after redirects. */
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Redirect hops followed, in order (empty when none). */
+  redirects: RedirectHop[];
+  contentType: string;
+  /** Decoded (decompressed) body; null when the content type is not parsed. */
+  body: Uint8Array | null;
+  /** Bytes received after decompression (or announced, for bodies not read). */
+  bytes: number;
+  fetchMs: number;
+}
+
+export interface Link {
+  /** Normalised absolute URL. */
+  url: string;
+  /** Visible anchor text, whitespace collapsed ('' for frames or image-only links). */
+  anchor: string;
+  /** rel=nofollow on the link itself. */
+  nofollow: boolean;
+}
+
+export interface Page {
+  url: string;
+  title: string;
+  /** Visible text (no script/style), whitespace collapsed. */
+  text: string;
+  links: Link[];
+  canonical: string | null;
+  /** <meta name=robots> noindex: the page is recorded but not indexed for search. */
+  noindex: boolean;
+  /** <meta name=robots> nofollow: no link of the page is followed. */
+  nofollow: boolean;
+  /** Encoding used to decode the body (WHATWG name). */
+  encoding: string;
+}
+
+/** Final or in-between state of every URL the crawl has seen. */
+export const UrlState = { waiting: 0, fetching: 1, done: 2, error: 3, discarded: 4 } as const;
+export type UrlStateName = keyof typeof UrlState;
+export const urlStateName = (n: number): UrlStateName =>
+  (['waiting', 'fetching', 'done', 'error', 'discarded'] as const)[n] ?? 'waiting';

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-cli-'));
+
+async function fails(args: string[], message: RegExp): Promise<void> {
+  const r = await runCli(args, { cwd: dir });
+  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
+  assert.match(lines[0]!, message);
+}
+
+test('bad flags exit 2 with one line naming the flag', async () => {
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--max-pages', 'lots'], /--max-pages.*'lots' is invalid/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--scope', 'planet'], /--scope.*expected one of host, domain, any/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--deny', '(unclosed'], /--deny.*not a valid regular expression/);
+  await fails(['crawl', '--seeds', 'gopher://x/'], /--seeds: 'gopher:\/\/x\/' is not an http\(s\) URL/);
+  await fails(['crawl', '--bogus'], /unknown option '--bogus'/);
+  await fails(['crawl'], /no seed URLs/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--strategy', 'psychic'], /unknown strategy 'psychic'/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--strategy', 'best-first'], /needs a topic/);
+});
+
+test('unreadable and invalid files are named, with the line', async () => {
+  await fails(['crawl', '--seeds-file', join(dir, 'missing.txt')], /cannot read seeds file .*missing\.txt: ENOENT/);
+  writeFileSync(join(dir, 'seeds.txt'), '# seeds\nhttp://127.0.0.1:9/\nnot a url\n');
+  await fails(['crawl', '--seeds-file', join(dir, 'seeds.txt')], /seeds\.txt:3: 'not a url' is not an http\(s\) URL/);
+  writeFileSync(join(dir, 'topic.yaml'), 'name: t\nkeywords:\n  solar: 2\n  panel: lots\n');
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'topic.yaml')], /topic\.yaml:4: topic field 'keywords\.panel'/);
+  writeFileSync(join(dir, 'bad.yaml'), 'name: [unclosed\n');
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'bad.yaml')], /bad\.yaml:\d+: invalid YAML/);
+  writeFileSync(join(dir, 'config.yaml'), 'seeds: [http://127.0.0.1:9/]\nmaxPagez: 3\n');
+  await fails(['crawl', '--config', join(dir, 'config.yaml')], /config\.yaml:\d+: config field .*maxPagez|config\.yaml.*Unrecognized key.*maxPagez/);
+  await fails(['status', '--db', join(dir, 'none.db')], /no crawl database at .*none\.db/);
+  writeFileSync(join(dir, 'junk.db'), 'this is not sqlite at all, just text padding '.repeat(200));
+  await fails(['status', '--db', join(dir, 'junk.db')], /junk\.db is not a usable focuscrawl database/);
+});

@@ -1,0 +1,66 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
+import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let site: RunningSite;
+const dir = mkdtempSync(join(tmpdir(), 'fc-cli-crawl-'));
+const db = join(dir, 'c.db');
+let crawlOut: string;
+
+before(async () => {
+  site = await serveSite({ pages: 120, seed: 3, words: [150, 300], links: [8, 15] });
+  const r = await runCli(['crawl', '--seeds', site.origin + '/', '--topic', DEMO_TOPIC, '--db', db, '--max-pages', '60', '--delay-ms', '0', '--per-host', '4']);
+  assert.equal(r.code, 0, r.stderr);
+  crawlOut = r.stdout;
+});
+after(() => site.close());
+
+test('crawl prints a summary with the budget reason and relevance', () => {
+  assert.match(crawlOut, /crawl ended \(page budget reached\)/);
+  assert.match(crawlOut, /60 fetched this run/);
+  assert.match(crawlOut, /relevant: \d+ this run \(harvest rate/);
+});
+
+test('status reports the stored crawl', async () => {
+  const r = await runCli(['status', '--db', db, '--json']);
+  const s = JSON.parse(r.stdout) as { urls: { done: number; waiting: number }; pages: number; topic: string; finished: boolean };
+  assert.equal(s.urls.done, 60);
+  assert.equal(s.pages, 60);
+  assert.equal(s.topic, 'solar energy');
+  assert.equal(s.finished, false);
+});
+
+test('search finds English and Chinese words', async () => {
+  const en = await runCli(['search', '--db', db, '--json', 'photovoltaic']);
+  const hits = en.stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; title: string });
+  assert.ok(hits.length > 0);
+  assert.ok(hits.every((h) => h.url.startsWith(site.origin)));
+  const none = await runCli(['search', '--db', db, 'xylophonist']);
+  assert.match(none.stdout, /no page matches/);
+});
+
+test('export writes the crawl log in fetch order as JSONL and CSV', async () => {
+  const j = await runCli(['export', '--db', db, '--format', 'jsonl']);
+  const rows = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(Object.keys(rows[0]!), ['seq', 'url', 'final_url', 'state', 'status', 'depth', 'parent', 'anchor', 'title', 'relevance', 'priority', 'fetched_at', 'error']);
+  assert.equal(rows[0]!.url, site.origin + '/');
+  assert.equal(rows.filter((r) => r.state === 'done').length, 60);
+  assert.ok(rows.slice(1).every((r) => r.state !== 'done' || typeof r.parent === 'string'), 'fetched non-seeds name their parent');
+  const out = join(dir, 'log.csv');
+  const c = await runCli(['export', '--db', db, '--format', 'csv', '--out', out]);
+  assert.equal(c.code, 0, c.stderr);
+  const lines = readFileSync(out, 'utf8').trim().split('\r\n');
+  assert.equal(lines[0], 'seq,url,final_url,state,status,depth,parent,anchor,title,relevance,priority,fetched_at,error');
+  assert.equal(lines.length, rows.length + 1);
+});
+
+test('resume with a larger budget continues the same crawl', async () => {
+  const r = await runCli(['resume', '--db', db, '--max-pages', '80']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /20 fetched this run/);
+});

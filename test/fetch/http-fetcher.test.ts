@@ -1,0 +1,106 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
+import { FetchError } from '../../src/fetch/fetcher.js';
+import { startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
+
+let srv: TestServer;
+let fetcher: HttpFetcher;
+before(async () => {
+  srv = await startTestServer();
+  fetcher = new HttpFetcher({ headersTimeoutMs: 300, bodyTimeoutMs: 300, totalTimeoutMs: 2000, maxBytes: 1024 * 1024, maxDecompressedBytes: 4 * 1024 * 1024 });
+});
+after(async () => {
+  await fetcher.close();
+  await srv.close();
+});
+
+async function failure(path: string): Promise<FetchError> {
+  const err = await fetcher.fetch(srv.origin + path).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof FetchError, `${path} should fail with a FetchError, got ${String(err)}`);
+  return err;
+}
+
+const text = (b: Uint8Array | null) => new TextDecoder().decode(b!);
+
+test('redirect chains are followed with every hop recorded', async () => {
+  const r = await fetcher.fetch(srv.origin + '/redirect/2');
+  assert.equal(r.finalUrl, srv.origin + '/html/landed');
+  assert.deepEqual(r.redirects, [
+    { url: srv.origin + '/redirect/2', status: 302 },
+    { url: srv.origin + '/redirect/1', status: 302 },
+    { url: srv.origin + '/redirect/0', status: 302 },
+  ]);
+  assert.equal(r.status, 200);
+});
+
+test('redirect loops and over-long chains fail without retry', async () => {
+  const loop = await failure('/loop/a');
+  assert.match(loop.message, /redirect loop/);
+  assert.equal(loop.transient, false);
+  const long = await failure('/redirect/9');
+  assert.match(long.message, /more than 5 redirects/);
+});
+
+test('a redirect guard can refuse a hop', async () => {
+  const err = await fetcher.fetch(srv.origin + '/redirect/0', { redirectGuard: () => 'out of scope (host)' }).catch((e: FetchError) => e);
+  assert.ok(err instanceof FetchError);
+  assert.match(err.message, /not followed: out of scope/);
+});
+
+test('4xx comes back as a response; 5xx and 429 are transient errors carrying Retry-After', async () => {
+  const r = await fetcher.fetch(srv.origin + '/status/404');
+  assert.equal(r.status, 404);
+  assert.equal(r.body, null);
+  const e = await failure('/flaky/x');
+  assert.equal(e.transient, true);
+  assert.equal(e.status, 503);
+  assert.equal(e.retryAfterMs, 0);
+});
+
+test('resets, hanging headers and refused connections are transient', async () => {
+  assert.equal((await failure('/drop')).transient, true);
+  const hang = await failure('/hang');
+  assert.equal(hang.transient, true);
+  assert.match(hang.message, /HEADERS_TIMEOUT|timed out/);
+  const refused = await fetcher.fetch('http://127.0.0.1:1/').catch((e: FetchError) => e);
+  assert.ok(refused instanceof FetchError && refused.transient);
+});
+
+test('gzip, deflate and br bodies are decoded', async () => {
+  assert.match(text((await fetcher.fetch(srv.origin + '/gzip')).body), /compressed gzip body/);
+  assert.match(text((await fetcher.fetch(srv.origin + '/deflate')).body), /compressed deflate body/);
+  assert.match(text((await fetcher.fetch(srv.origin + '/br')).body), /compressed brotli body/);
+});
+
+test('a decompression bomb stops at the decompressed-size limit', async () => {
+  const e = await failure('/bomb');
+  assert.match(e.message, /decompressed body exceeds the limit of 4194304 bytes/);
+  assert.equal(e.transient, false);
+});
+
+test('announced and endless oversized bodies fail at maxBytes', async () => {
+  assert.match((await failure('/big')).message, /50000000 bytes exceeds the limit/);
+  assert.match((await failure('/endless')).message, /exceeds the limit of 1048576 bytes/);
+});
+
+test('non-HTML content is recorded but not downloaded', async () => {
+  const r = await fetcher.fetch(srv.origin + '/pdf');
+  assert.equal(r.status, 200);
+  assert.equal(r.contentType, 'application/pdf');
+  assert.equal(r.body, null);
+  assert.equal(r.bytes, 5000);
+});
+
+test('the configured user agent is sent', async () => {
+  const seen: string[] = [];
+  const s = await startTestServer([[/^\/ua$/, (q, res) => { seen.push(q.headers['user-agent']!); res.end('<p>x</p>'); }]]);
+  const f = new HttpFetcher({ userAgent: 'testbot/1.0' });
+  await f.fetch(s.origin + '/ua');
+  await f.close();
+  await s.close();
+  assert.deepEqual(seen, ['testbot/1.0']);
+});

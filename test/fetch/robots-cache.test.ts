@@ -1,0 +1,55 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
+import { RobotsCache } from '../../src/fetch/robots-cache.js';
+import { startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
+
+let srv: TestServer;
+let fetcher: HttpFetcher;
+before(async () => {
+  srv = await startTestServer();
+  fetcher = new HttpFetcher({ totalTimeoutMs: 2000 });
+});
+after(async () => {
+  await fetcher.close();
+  await srv.close();
+});
+
+test('RFC 9309: the most specific group, longest match, Allow wins ties, wildcards and $', async () => {
+  srv.robots = [
+    'User-agent: *',
+    'Disallow: /',
+    '',
+    'User-agent: focuscrawl',
+    'Disallow: /private/',
+    'Allow: /private/public/',
+    'Disallow: /*.pdf$',
+    'Disallow: /tmp',
+    'Allow: /tmp',
+    'Crawl-delay: 2',
+  ].join('\n');
+  const robots = new RobotsCache(fetcher);
+  const v = async (p: string) => (await robots.check(srv.origin + p)).kind;
+  assert.equal(await v('/html/a'), 'allowed');
+  assert.equal(await v('/private/x'), 'disallowed');
+  assert.equal(await v('/private/public/x'), 'allowed');
+  assert.equal(await v('/doc.pdf'), 'disallowed');
+  assert.equal(await v('/doc.pdf?x=1'), 'allowed');
+  assert.equal(await v('/tmp/x'), 'allowed');
+  assert.deepEqual(await robots.check(srv.origin + '/'), { kind: 'allowed', crawlDelayMs: 2000 });
+  assert.equal(srv.hits.get('/robots.txt'), 1, 'robots.txt is fetched once per host');
+});
+
+test('4xx means allow all; 5xx means unreachable (disallow for a while)', async () => {
+  srv.robots = 404;
+  assert.equal((await new RobotsCache(fetcher).check(srv.origin + '/private/x')).kind, 'allowed');
+  srv.robots = 503;
+  const v = await new RobotsCache(fetcher, { unreachableRetryMs: 5000 }).check(srv.origin + '/html/a');
+  assert.equal(v.kind, 'unreachable');
+  assert.ok(v.kind === 'unreachable' && v.retryAfterMs > 0 && v.retryAfterMs <= 5000);
+});
+
+test('an unreachable host counts as unreachable, not allowed', async () => {
+  const v = await new RobotsCache(fetcher).check('http://127.0.0.1:1/x');
+  assert.equal(v.kind, 'unreachable');
+});

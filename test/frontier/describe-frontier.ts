@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Frontier } from '../../src/frontier/frontier.js';
+import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
+import type { NewRequest } from '../../src/types.js';
+
+export const req = (url: string, priority = 0, extra: Partial<NewRequest> = {}): NewRequest => ({
+  url,
+  host: new URL(url).host,
+  depth: 1,
+  parentId: null,
+  anchor: '',
+  priority,
+  data: null,
+  ...extra,
+});
+
+/** The Frontier contract, run once per backend. `make` returns a fresh, empty frontier. */
+export function describeFrontier(name: string, make: (p: Partial<PolitenessOptions>) => Promise<Frontier>): void {
+  const T = 1_000_000; // a fixed clock: the contract is tested without waiting
+
+  test(`${name}: add reports duplicates, including within one batch`, async () => {
+    const f = await make({});
+    assert.deepEqual(await f.add([req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/1')], T), [true, true, false]);
+    assert.deepEqual(await f.add([req('http://a.test/2')], T), [false]);
+    assert.deepEqual(await f.discard([req('http://a.test/2'), req('http://b.test/x')], 'out of scope'), [false, true]);
+    assert.equal(f.knownSeen('http://b.test/x'), true);
+    assert.equal(f.knownSeen('http://c.test/'), false);
+    assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
+    await f.close();
+  });
+
+  test(`${name}: claim hands out the best priority first, ties in discovery order`, async () => {
+    const f = await make({ perHost: 10, delayMs: 0 });
+    await f.add([req('http://a.test/low', 0.1), req('http://a.test/high', 0.9), req('http://a.test/mid1', 0.5), req('http://a.test/mid2', 0.5)], T);
+    const got = [];
+    for (let i = 0; i < 4; i++) got.push(...(await f.claim(1, T)).map((r) => r.url));
+    assert.deepEqual(got, ['http://a.test/high', 'http://a.test/mid1', 'http://a.test/mid2', 'http://a.test/low']);
+    await f.close();
+  });
+
+  test(`${name}: a leased URL is neither waiting nor finished until completed`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/1')], T);
+    const [r] = await f.claim(5, T);
+    assert.ok(r);
+    assert.equal(f.isFinished(), false);
+    assert.deepEqual(await f.claim(5, T), []);
+    assert.equal(f.counts().fetching, 1);
+    await f.complete(r, { state: 'done' }, T);
+    assert.equal(f.isFinished(), true);
+    assert.deepEqual(f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0 });
+    await f.close();
+  });
+
+  test(`${name}: per-host limit and delay; other hosts are served meanwhile`, async () => {
+    const f = await make({ perHost: 1, delayMs: 1000 });
+    await f.add([req('http://a.test/1', 0.9), req('http://a.test/2', 0.8), req('http://b.test/1', 0.1)], T);
+    const first = await f.claim(10, T);
+    assert.deepEqual(first.map((r) => r.url), ['http://a.test/1', 'http://b.test/1']);
+    await f.complete(first[0]!, { state: 'done' }, T + 10);
+    // "Nothing ready now" is not "finished": a.test waits until its delay is over.
+    assert.deepEqual(await f.claim(10, T + 500), []);
+    assert.equal(f.isFinished(), false);
+    assert.equal(f.nextReadyAt(T + 500), T + 1010);
+    assert.deepEqual((await f.claim(10, T + 1010)).map((r) => r.url), ['http://a.test/2']);
+    await f.close();
+  });
+
+  test(`${name}: retry returns the URL with attempts + 1 and blocks its host until notBefore`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/1')], T);
+    const [r] = await f.claim(1, T);
+    await f.retry(r!, T + 5000, T);
+    assert.deepEqual(await f.claim(1, T + 4999), []);
+    const [again] = await f.claim(1, T + 5000);
+    assert.equal(again?.url, 'http://a.test/1');
+    assert.equal(again?.attempts, 1);
+    await f.close();
+  });
+
+  test(`${name}: a Crawl-delay raises the host delay`, async () => {
+    const f = await make({ perHost: 1, delayMs: 100 });
+    f.setHostDelay('a.test', 3000);
+    await f.add([req('http://a.test/1'), req('http://a.test/2')], T);
+    const [r] = await f.claim(1, T);
+    await f.complete(r!, { state: 'error', reason: 'HTTP 404' }, T);
+    assert.equal(f.nextReadyAt(T), T + 3000);
+    assert.equal(f.counts().error, 1);
+    await f.close();
+  });
+
+  test(`${name}: carried strategy state survives the frontier`, async () => {
+    const f = await make({});
+    await f.add([req('http://a.test/1', 1, { data: { m: 80, path: ['Home', 'Scores'] }, depth: 3, anchor: 'Scores' })], T);
+    const [r] = await f.claim(1, T);
+    assert.deepEqual(r?.data, { m: 80, path: ['Home', 'Scores'] });
+    assert.equal(r?.depth, 3);
+    assert.equal(r?.anchor, 'Scores');
+    await f.close();
+  });
+}

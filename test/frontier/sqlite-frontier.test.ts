@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { describeFrontier, req } from './describe-frontier.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-frontier-'));
+let n = 0;
+
+describeFrontier('SqliteFrontier', async (p) => {
+  const db = new SqliteDb(join(dir, `f${n++}.db`), { create: true });
+  const f = new SqliteFrontier(db, p);
+  const close = f.close.bind(f);
+  f.close = async () => {
+    await close();
+    db.close();
+  };
+  return f;
+});
+
+test('SqliteFrontier: reopening restores seen set, waiting URLs, counts; open leases return to waiting', async () => {
+  const path = join(dir, 'reopen.db');
+  const T = 1000;
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 0.5, { data: { m: 100 } }), req('http://a.test/2', 0.4), req('http://a.test/3', 0.3)], T);
+    await f.discard([req('http://z.test/')], 'out of scope');
+    const [r1, r2] = await f.claim(2, T);
+    await f.complete(r1!, { state: 'done' }, T);
+    void r2; // leased when the "crash" happens
+    db.flush();
+    db.db.close(); // no further flush: like kill -9 after the last commit
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+  assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
+  assert.deepEqual(await f.add([req('http://a.test/1'), req('http://z.test/'), req('http://a.test/4')], T), [false, false, true]);
+  const got = await f.claim(10, T);
+  assert.deepEqual(got.map((r) => [r.url, r.id]), [['http://a.test/2', 2], ['http://a.test/3', 3], ['http://a.test/4', 5]]);
+  db.close();
+});
+
+test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
+  const path = join(dir, 'unflushed.db');
+  const db = new SqliteDb(path, { create: true });
+  const f = new SqliteFrontier(db, {});
+  await f.add([req('http://a.test/1')], 0);
+  db.flush();
+  await f.add([req('http://a.test/2')], 0);
+  db.db.close();
+  const again = new SqliteDb(path, { create: false });
+  assert.equal(new SqliteFrontier(again, {}).counts().waiting, 1);
+  again.close();
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseHtml } from '../../src/parse/html-page.js';
+
+test('title, visible text without script/style, links with anchor text', () => {
+  const p = parseHtml(
+    `<html><head><title> Solar  Power </title><style>.x{color:red}</style><script>var hidden = 1;</script></head>
+     <body><h1>Heading</h1><p>Some <b>bold</b>text &amp; more</p>
+     <a href="/a">First <i>link</i></a> <a href="b.html"><img alt="Picture link"></a>
+     <area href="/map-area" alt="Area"><iframe src="/frame">fallback</iframe><a href="#top">top</a></body></html>`,
+    'http://x.org/dir/page.html',
+  );
+  assert.equal(p.title, 'Solar Power');
+  assert.equal(p.text, 'Heading Some boldtext & more First link top');
+  assert.deepEqual(
+    p.links.map((l) => [l.url, l.anchor]),
+    [
+      ['http://x.org/a', 'First link'],
+      ['http://x.org/dir/b.html', 'Picture link'],
+      ['http://x.org/map-area', 'Area'],
+      ['http://x.org/frame', ''],
+      ['http://x.org/dir/page.html', 'top'],
+    ],
+  );
+});
+
+test('<base href>, rel=nofollow, canonical and meta robots are honoured', () => {
+  const p = parseHtml(
+    `<head><base href="http://other.org/base/"><link rel="canonical" href="/canon">
+     <meta name="robots" content="NOINDEX, follow"></head>
+     <body><a href="x" rel="nofollow ugc">no</a><a href="y">yes</a></body>`,
+    'http://x.org/',
+  );
+  assert.equal(p.canonical, 'http://other.org/canon');
+  assert.equal(p.noindex, true);
+  assert.equal(p.nofollow, false);
+  assert.deepEqual(p.links.map((l) => [l.url, l.nofollow]), [['http://other.org/base/x', true], ['http://other.org/base/y', false]]);
+  assert.equal(parseHtml('<meta name="robots" content="none">', 'http://x.org/').nofollow, true);
+});
+
+test('malformed markup does not throw and keeps what it can', () => {
+  const p = parseHtml('<title>Broken</title><p>unclosed <a href="/one">one<a href="/two">two</div></span><<<>>> &bogus; text', 'http://x.org/');
+  assert.equal(p.title, 'Broken');
+  assert.match(p.text, /&bogus; text$/);
+  assert.deepEqual(p.links.map((l) => l.url), ['http://x.org/one', 'http://x.org/two']);
+  assert.equal(parseHtml('', 'http://x.org/').text, '');
+});

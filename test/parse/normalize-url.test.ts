@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hostOf, normalizeUrl } from '../../src/parse/normalize-url.js';
+
+test('scheme and host case, default ports, dot segments and fragments are normalised', () => {
+  assert.equal(normalizeUrl('HTTP://Example.COM:80/a/./b/../c#frag'), 'http://example.com/a/c');
+  assert.equal(normalizeUrl('https://example.com:443/'), 'https://example.com/');
+  assert.equal(normalizeUrl('https://example.com:8443/x'), 'https://example.com:8443/x');
+  assert.equal(normalizeUrl('http://example.com'), 'http://example.com/');
+  assert.equal(normalizeUrl('http://example.com/a?'), 'http://example.com/a');
+});
+
+test('percent-encoding: unreserved escapes decoded, others upper-cased, non-ASCII encoded', () => {
+  assert.equal(normalizeUrl('http://example.com/%7euser/%41b%2fc?q=%e4'), 'http://example.com/~user/Ab%2Fc?q=%E4');
+  assert.equal(normalizeUrl('http://example.com/地图?q=服务'), 'http://example.com/%E5%9C%B0%E5%9B%BE?q=%E6%9C%8D%E5%8A%A1');
+  assert.equal(normalizeUrl('http://例子.中国/'), 'http://xn--fsqu00a.xn--fiqs8s/');
+});
+
+test('relative links resolve against the base; non-http schemes and junk are rejected', () => {
+  assert.equal(normalizeUrl('../x.html', 'http://a.com/b/c/d.html'), 'http://a.com/b/x.html');
+  assert.equal(normalizeUrl('//cdn.a.com/y', 'https://a.com/'), 'https://cdn.a.com/y');
+  assert.equal(normalizeUrl('mailto:x@y.z', 'http://a.com/'), null);
+  assert.equal(normalizeUrl('javascript:void(0)', 'http://a.com/'), null);
+  assert.equal(normalizeUrl('http://'), null);
+  assert.equal(normalizeUrl('  /spaced  ', 'http://a.com/'), 'http://a.com/spaced');
+});
+
+test('query parameter order is kept', () => {
+  assert.equal(normalizeUrl('http://a.com/?b=2&a=1'), 'http://a.com/?b=2&a=1');
+});
+
+test('hostOf returns host[:port] without credentials', () => {
+  assert.equal(hostOf('http://a.com:8080/x?y'), 'a.com:8080');
+  assert.equal(hostOf('http://u:p@a.com/x'), 'a.com');
+  assert.equal(hostOf('http://a.com'), 'a.com');
+});
