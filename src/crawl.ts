@@ -67,6 +67,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, f
     concurrency: config.concurrency,
     retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
     flush: () => db.flush(),
+    congested: () => db.congested,
   });
   return {
     config,
@@ -77,7 +78,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, f
     run: () => crawler.run(),
     async close() {
       await http.close();
-      db.close();
+      await db.close();
     },
   };
 }
@@ -95,7 +96,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetc
   const config = parsed.data;
   if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
   const topicFile = resolveTopic(config.topic);
-  const db = new SqliteDb(config.db, { create: true });
+  const db = new SqliteDb(config.db, { create: true, writer: 'thread' });
   try {
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
@@ -103,14 +104,14 @@ export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetc
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
-    db.close();
+    await db.close();
     throw err;
   }
 }
 
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
 export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
-  const db = new SqliteDb(dbPath, { create: false });
+  const db = new SqliteDb(dbPath, { create: false, writer: 'thread' });
   try {
     const stored = db.getMeta('config');
     if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);
@@ -118,7 +119,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     db.setMetaNow('config', JSON.stringify(config));
     return build(config, db, config.topic as TopicFile | null, opts.fetcher);
   } catch (err) {
-    db.close();
+    await db.close();
     throw err;
   }
 }

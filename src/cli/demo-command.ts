@@ -46,7 +46,7 @@ export function registerDemo(program: Command): void {
         const reopened = await import('./open-existing-db.js').then((m) => m.openExistingDb(o.db));
         const found = (reopened.db.prepare("SELECT url FROM crawl_log WHERE state = 'done'").pluck().all() as string[]).filter((u) => targets.has(u) || (u === site.origin + '/' && targets.has(site.origin + '/p/0')));
         const fetched = reopened.db.prepare("SELECT count(*) FROM crawl_log WHERE state != 'discarded'").pluck().get() as number;
-        reopened.close();
+        await reopened.close();
         void store;
         process.stdout.write(
           `ground truth: ${found.length} of the site's ${targets.size} solar pages fetched among ${fetched} fetches ` +

@@ -30,7 +30,7 @@ export function registerExport(program: Command): void {
           if (!out.write(chunk)) await once(out, 'drain');
         }
       } finally {
-        db.close();
+        await db.close();
         if (o.out) await new Promise<void>((r) => out.end(() => r()));
       }
     });

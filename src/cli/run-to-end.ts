@@ -23,7 +23,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
     const summary = await crawl.run();
     stopProgress();
     const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
-    const relevant = threshold !== null ? crawl.store.countRelevant(threshold) : null;
+    const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
     process.stdout.write(summaryText(summary, crawl.db.path, relevant) + '\n');
   } finally {
     process.off('SIGINT', onSignal);

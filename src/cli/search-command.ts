@@ -11,10 +11,10 @@ export function registerSearch(program: Command): void {
     .option('--limit <n>', 'results to show (default 10)', positiveInt, 10)
     .option('--json', 'print JSON lines')
     .argument('<query>', 'words to look for')
-    .action((query: string, o: { db: string; limit: number; json?: boolean }) => {
+    .action(async (query: string, o: { db: string; limit: number; json?: boolean }) => {
       const db = openExistingDb(o.db);
       try {
-        const hits = new SqliteStore(db).search(query, o.limit);
+        const hits = await new SqliteStore(db).search(query, o.limit);
         if (o.json) {
           for (const h of hits) process.stdout.write(JSON.stringify(h) + '\n');
           return;
@@ -22,7 +22,7 @@ export function registerSearch(program: Command): void {
         if (!hits.length) process.stdout.write(`no page matches '${query}'\n`);
         hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${h.snippet}\n`));
       } finally {
-        db.close();
+        await db.close();
       }
     });
 }

@@ -8,7 +8,7 @@ export function registerStatus(program: Command): void {
     .description('show the state of a crawl database')
     .requiredOption('--db <file>', 'crawl database')
     .option('--json', 'print JSON')
-    .action((o: { db: string; json?: boolean }) => {
+    .action(async (o: { db: string; json?: boolean }) => {
       const db = openExistingDb(o.db);
       try {
         const counts: Record<string, number> = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
@@ -35,7 +35,7 @@ export function registerStatus(program: Command): void {
         if (errors.length) lines.push('most common errors:', ...errors.map((e) => `  ${e.n} × ${e.error}`));
         process.stdout.write(lines.join('\n') + '\n');
       } finally {
-        db.close();
+        await db.close();
       }
     });
 }

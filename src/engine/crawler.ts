@@ -30,6 +30,8 @@ export interface CrawlerOptions {
   retry?: RetryPolicy;
   /** Makes buffered writes durable; called about every `flushIntervalMs`. */
   flush?: () => void;
+  /** True while the store cannot keep up: the loop stops claiming until it can (back-pressure). */
+  congested?: () => boolean;
   flushIntervalMs?: number;
 }
 
@@ -54,7 +56,7 @@ export class Crawler {
   #lastFlush = Date.now();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, flushIntervalMs: 200, ...options };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, ...options };
   }
 
   /** Adds seed URLs (depth 0). Returns how many were new. */
@@ -95,6 +97,10 @@ export class Crawler {
         reason = 'max-pages';
         if (this.#inflight === 0) break;
         await this.#sleep(1000);
+        continue;
+      }
+      if (this.#o.congested()) {
+        await this.#sleep(5);
         continue;
       }
       const now = Date.now();

@@ -56,10 +56,12 @@ export class RobotsCache {
     this.#options = { ...defaultRobotsOptions, ...options };
   }
 
-  async check(url: string, now = Date.now()): Promise<RobotsVerdict> {
+  async check(url: string): Promise<RobotsVerdict> {
     const origin = new URL(url).origin;
     let rules = this.#rules.get(origin);
-    if (!rules || rules.expires <= now) rules = await this.#load(origin);
+    if (!rules || rules.expires <= Date.now()) rules = await this.#load(origin);
+    // Read the clock after the (possible) fetch: the wait is counted from when the rules were stored.
+    const now = Date.now();
     if (rules.unreachable !== null) {
       return { kind: 'unreachable', retryAfterMs: Math.max(1, rules.expires - now), reason: rules.unreachable };
     }

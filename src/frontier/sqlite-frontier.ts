@@ -1,8 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprint, fingerprintFromBigInt, fingerprintToBigInt } from '../seen/fingerprint.js';
-import type { SqliteDb } from '../store/sqlite-db.js';
+import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
 import type { Outcome } from './frontier.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import { MemoryFrontier } from './memory-frontier.js';
@@ -28,19 +27,18 @@ interface UrlRow {
  */
 export class SqliteFrontier extends MemoryFrontier {
   readonly #sql: SqliteDb;
-  readonly #insert: Database.Statement;
-  readonly #setState: Database.Statement;
-  readonly #setWaiting: Database.Statement;
+  readonly #insert: WriteStatement;
+  readonly #setState: WriteStatement;
+  readonly #setWaiting: WriteStatement;
 
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}) {
     super(politeness);
     this.#sql = sql;
-    const db = sql.db;
-    this.#insert = db.prepare(
+    this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason) VALUES (?,?,?,?,?,?,?,?,?,?,0,?)',
     );
-    this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
-    this.#setWaiting = db.prepare('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
+    this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
+    this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
     this.#load();
   }
 
@@ -86,9 +84,7 @@ export class SqliteFrontier extends MemoryFrontier {
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
     const fp = fingerprintToBigInt(fingerprint(req.url));
     const data = req.data ? JSON.stringify(req.data) : null;
-    this.#sql.enqueue(() =>
-      this.#insert.run(req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason),
-    );
+    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason]);
   }
 
   protected override onAdded(req: CrawlRequest): void {
@@ -100,20 +96,15 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onClaimed(reqs: CrawlRequest[]): void {
-    const ids = reqs.map((r) => r.id);
-    this.#sql.enqueue(() => {
-      for (const id of ids) this.#setState.run(UrlState.fetching, null, id);
-    });
+    for (const r of reqs) this.#sql.write(this.#setState, [UrlState.fetching, null, r.id]);
   }
 
   protected override onCompleted(req: CrawlRequest, outcome: Outcome): void {
     const reason = outcome.state === 'done' ? null : outcome.reason;
-    const id = req.id;
-    this.#sql.enqueue(() => this.#setState.run(UrlState[outcome.state], reason, id));
+    this.#sql.write(this.#setState, [UrlState[outcome.state], reason, req.id]);
   }
 
   protected override onRetried(req: CrawlRequest): void {
-    const { id, attempts } = req;
-    this.#sql.enqueue(() => this.#setWaiting.run(attempts, id));
+    this.#sql.write(this.#setWaiting, [req.attempts, req.id]);
   }
 }

@@ -59,3 +59,34 @@ export function hostOf(url: string): string {
   const at = authority.lastIndexOf('@');
   return at >= 0 ? authority.slice(at + 1) : authority;
 }
+
+/** A page's base URL, parsed once for all of its links. */
+export interface BaseUrl {
+  url: URL;
+  /** scheme://host[:port] as normalizeUrl writes it. */
+  origin: string;
+}
+
+export function baseUrl(href: string | URL): BaseUrl {
+  const url = typeof href === 'string' ? new URL(href) : href;
+  return { url, origin: url.origin };
+}
+
+// Characters WHATWG serialisation never changes in a path or a query of an http(s) URL.
+const SAFE_PATH_QUERY = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]+)?$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
+
+/**
+ * normalizeUrl for a link on a page. Most links are same-origin absolute paths ("/p/12") already
+ * in normal form; those skip URL parsing, which is most of the cost of link extraction. Anything
+ * else takes the full path. test/parse/normalize-url.test.ts checks both paths agree.
+ */
+export function resolveLink(href: string, base: BaseUrl): string | null {
+  const c0 = href.charCodeAt(0);
+  if (c0 === 47 /* / */ && SAFE_PATH_QUERY.test(href) && !DOT_SEGMENT.test(href)) return base.origin + href;
+  if (c0 === 104 /* h */ && href.startsWith(base.origin) && href.charCodeAt(base.origin.length) === 47) {
+    const rest = href.slice(base.origin.length);
+    if (SAFE_PATH_QUERY.test(rest) && !DOT_SEGMENT.test(rest)) return href;
+  }
+  return normalizeUrl(href, base.url);
+}

@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
+import type { WriterInit, WriterMessage, WriterReply } from './sqlite-writer.js';
 
 type Db = Database.Database;
 
@@ -61,24 +63,51 @@ CREATE TABLE IF NOT EXISTS pages (
   noindex INTEGER NOT NULL DEFAULT 0,
   outlinks TEXT
 );
--- Full-text index over title and text, CJK runs pre-segmented (see space-cjk.ts); contentless,
+-- Full-text index over title and text, CJK runs as bigrams (see cjk-bigrams.ts); contentless,
 -- since the text lives in pages.
 CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(title, text, content='', contentless_delete=1);
 `;
 
+/** A write statement registered with SqliteDb.prepareWrite(). */
+export interface WriteStatement {
+  readonly id: number;
+  readonly sql: string;
+}
+
+export interface SqliteDbOptions {
+  /** Create the file if missing (crawl) or insist that it exists (resume, status, search). */
+  create: boolean;
+  /**
+   * Where journal batches are written: 'thread', a writer thread with its own connection (the
+   * crawl's choice: the writes use the second core), or 'inline', on this thread (default).
+   */
+  writer?: 'thread' | 'inline';
+}
+
+/** Batches handed to the writer thread and not yet committed, before flush() makes callers wait. */
+const MAX_BACKLOG = 8;
+
 /**
  * One SQLite database holding a whole crawl (frontier, crawl log, repository) and a write-behind
- * journal: every write is queued and flushed in one transaction, in the order it happened, so
- * the file always holds a state the crawl really passed through. A crash loses only the unflushed
- * tail, whose leases were still open and are fetched again on resume.
+ * journal: every write is queued as data (statement id and parameters) and a flush writes the
+ * queue in one transaction, batches in the order they were flushed. The file therefore always
+ * holds a state the crawl really passed through; a crash loses only the unwritten tail, whose
+ * leases were still open and are fetched again on resume.
  */
 export class SqliteDb {
   readonly db: Db;
   readonly path: string;
-  #ops: Array<() => void> = [];
-  readonly #flushTx: () => void;
+  #ops: [number, unknown[]][] = [];
+  readonly #writes: WriteStatement[] = [];
+  readonly #inline: Database.Statement[] = [];
+  readonly #worker: Worker | null = null;
+  #seq = 0;
+  #acked = 0;
+  #failure: Error | null = null;
+  #waiters: { seq: number; resolve: () => void }[] = [];
+  #closed = false;
 
-  constructor(path: string, opts: { create: boolean }) {
+  constructor(path: string, opts: SqliteDbOptions) {
     this.path = path;
     try {
       this.db = new Database(path, { fileMustExist: !opts.create });
@@ -100,25 +129,86 @@ export class SqliteDb {
       this.db.close();
       throw new FocusCrawlError('STORE', `${path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
     }
-    this.#flushTx = this.db.transaction(() => {
-      const ops = this.#ops;
-      this.#ops = [];
-      for (const op of ops) op();
-    });
+    if (opts.writer === 'thread') {
+      this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { path } satisfies WriterInit });
+      this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
+      this.#worker.on('error', (err) => this.#fail(err));
+    }
   }
 
-  /** Queues a write; it reaches the file at the next flush(). */
-  enqueue(op: () => void): void {
-    this.#ops.push(op);
+  /** Registers a write statement; use it with write(). */
+  prepareWrite(sql: string): WriteStatement {
+    const stmt = { id: this.#writes.length, sql };
+    this.#writes.push(stmt);
+    if (this.#worker) this.#worker.postMessage({ type: 'prepare', id: stmt.id, sql } satisfies WriterMessage);
+    else this.#inline[stmt.id] = this.db.prepare(sql);
+    return stmt;
   }
 
+  /** Queues a write; it reaches the file at a later flush(). Parameters must be cloneable. */
+  write(stmt: WriteStatement, params: unknown[]): void {
+    this.#ops.push([stmt.id, params]);
+  }
+
+  /** Writes queued and not yet flushed. */
   get pending(): number {
     return this.#ops.length;
   }
 
-  /** Writes every queued operation in one transaction. */
+  /** Flushed batches the writer thread has not committed yet. */
+  get backlog(): number {
+    return this.#seq - this.#acked;
+  }
+
+  /**
+   * Hands the queued writes over as one transaction: committed here (inline) or by the writer
+   * thread. Throws if an earlier batch failed.
+   */
   flush(): void {
-    if (this.#ops.length) this.#flushTx();
+    if (this.#failure) throw this.#failure;
+    if (!this.#ops.length) return;
+    const ops = this.#ops;
+    this.#ops = [];
+    if (!this.#worker) {
+      this.#runInline(ops);
+      return;
+    }
+    this.#worker.postMessage({ type: 'batch', seq: ++this.#seq, ops } satisfies WriterMessage);
+  }
+
+  /** True when the writer is so far behind that the producer should wait (see settle()). */
+  get congested(): boolean {
+    return this.backlog >= MAX_BACKLOG;
+  }
+
+  /** Flushes and waits until everything flushed so far is committed. */
+  async settle(): Promise<void> {
+    this.flush();
+    const target = this.#seq;
+    if (this.#acked >= target) return;
+    await new Promise<void>((resolve) => this.#waiters.push({ seq: target, resolve }));
+    if (this.#failure) throw this.#failure;
+  }
+
+  #runInline(ops: [number, unknown[]][]): void {
+    this.db.transaction(() => {
+      for (const [id, params] of ops) this.#inline[id]!.run(params);
+    })();
+  }
+
+  #onReply(m: WriterReply): void {
+    if (m.type === 'failed') this.#fail(new Error(m.message));
+    if (m.type === 'done' || m.type === 'failed') this.#acked = Math.max(this.#acked, m.seq);
+    this.#waiters = this.#waiters.filter((w) => {
+      if (w.seq > this.#acked && !this.#failure) return true;
+      w.resolve();
+      return false;
+    });
+  }
+
+  #fail(err: Error): void {
+    this.#failure ??= new FocusCrawlError('STORE', `writing to ${this.path} failed: ${err.message}`, { cause: err });
+    this.#acked = this.#seq;
   }
 
   getMeta(key: string): string | null {
@@ -130,8 +220,23 @@ export class SqliteDb {
     this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
-  close(): void {
-    this.flush();
-    if (this.db.open) this.db.close();
+  /** Writes everything queued, stops the writer thread and closes the file. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.settle();
+    } finally {
+      if (this.#worker) {
+        const w = this.#worker;
+        await new Promise<void>((resolve) => {
+          w.on('message', (m: WriterReply) => m.type === 'closed' && resolve());
+          w.on('exit', () => resolve());
+          w.postMessage({ type: 'close' } satisfies WriterMessage);
+        });
+        await w.terminate();
+      }
+      if (this.db.open) this.db.close();
+    }
   }
 }

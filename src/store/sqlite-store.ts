@@ -1,16 +1,16 @@
-import type Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
-import { spaceCjk } from '../text/space-cjk.js';
-import type { SqliteDb } from './sqlite-db.js';
+import { cjkBigrams, cjkQueryTerm } from '../text/cjk-bigrams.js';
+import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, PageRecord, SearchHit, Store } from './store.js';
 
-/** Turns free text into an FTS5 query that cannot be a syntax error: every word quoted, all required. */
+/**
+ * Turns free text into an FTS5 query that cannot be a syntax error: every word quoted (CJK words
+ * as phrases of bigrams, see cjk-bigrams.ts), all words required.
+ */
 export function ftsQuery(query: string): string {
-  const words = spaceCjk(query.normalize('NFKC'))
-    .split(/[^\p{L}\p{N}_]+/u)
-    .filter(Boolean);
+  const words = query.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
   if (!words.length) throw new FocusCrawlError('USAGE', `search query '${query}' has no words to look for`);
-  return words.map((w) => '"' + w.replace(/"/g, '""') + '"').join(' ');
+  return words.map(cjkQueryTerm).join(' ');
 }
 
 function snippet(text: string, query: string, width = 80): string {
@@ -29,16 +29,16 @@ function snippet(text: string, query: string, width = 80): string {
 /** The embedded repository: pages, crawl log and FTS5 index in the crawl database. */
 export class SqliteStore implements Store {
   readonly #sql: SqliteDb;
-  readonly #upsertPage: Database.Statement;
-  readonly #ftsDelete: Database.Statement;
-  readonly #ftsInsert: Database.Statement;
-  readonly #insertLog: Database.Statement;
+  readonly #upsertPage: WriteStatement;
+  readonly #ftsDelete: WriteStatement;
+  readonly #ftsInsert: WriteStatement;
+  readonly #insertLog: WriteStatement;
   #nextSeq: number;
 
   constructor(sql: SqliteDb) {
     this.#sql = sql;
     const db = sql.db;
-    this.#upsertPage = db.prepare(`INSERT INTO pages(url_id, url, final_url, status, content_type, headers, redirects, fetched_at,
+    this.#upsertPage = sql.prepareWrite(`INSERT INTO pages(url_id, url, final_url, status, content_type, headers, redirects, fetched_at,
       fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks)
       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
       ON CONFLICT(url_id) DO UPDATE SET url=excluded.url, final_url=excluded.final_url, status=excluded.status,
@@ -46,9 +46,9 @@ export class SqliteStore implements Store {
         fetched_at=excluded.fetched_at, fetch_ms=excluded.fetch_ms, bytes=excluded.bytes, encoding=excluded.encoding,
         title=excluded.title, text=excluded.text, canonical=excluded.canonical, relevance=excluded.relevance,
         noindex=excluded.noindex, outlinks=excluded.outlinks`);
-    this.#ftsDelete = db.prepare('DELETE FROM pages_fts WHERE rowid = ?');
-    this.#ftsInsert = db.prepare('INSERT INTO pages_fts(rowid, title, text) VALUES (?,?,?)');
-    this.#insertLog = db.prepare(`INSERT INTO crawl_log(seq, url_id, url, final_url, state, status, depth, parent, anchor, title,
+    this.#ftsDelete = sql.prepareWrite('DELETE FROM pages_fts WHERE rowid = ?');
+    this.#ftsInsert = sql.prepareWrite('INSERT INTO pages_fts(rowid, title, text) VALUES (?,?,?)');
+    this.#insertLog = sql.prepareWrite(`INSERT INTO crawl_log(seq, url_id, url, final_url, state, status, depth, parent, anchor, title,
       relevance, priority, fetched_at, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
     this.#nextSeq = ((db.prepare('SELECT max(seq) FROM crawl_log').pluck().get() as number | null) ?? 0) + 1;
   }
@@ -59,24 +59,20 @@ export class SqliteStore implements Store {
       p.fetchedAt, p.fetchMs, p.bytes, p.encoding, p.title, p.text, p.canonical, p.relevance, p.noindex ? 1 : 0,
       JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))),
     ];
-    const indexed = !p.noindex && (p.title || p.text) ? [spaceCjk(p.title ?? ''), spaceCjk(p.text ?? '')] : null;
-    this.#sql.enqueue(() => {
-      this.#upsertPage.run(row);
-      this.#ftsDelete.run(p.urlId);
-      if (indexed) this.#ftsInsert.run(p.urlId, indexed[0], indexed[1]);
-    });
+    const indexed = !p.noindex && (p.title || p.text) ? [cjkBigrams(p.title ?? ''), cjkBigrams(p.text ?? '')] : null;
+    this.#sql.write(this.#upsertPage, row);
+    this.#sql.write(this.#ftsDelete, [p.urlId]);
+    if (indexed) this.#sql.write(this.#ftsInsert, [p.urlId, indexed[0], indexed[1]]);
   }
 
   log(e: Omit<LogEntry, 'seq'>, urlId: number): number {
     const seq = this.#nextSeq++;
-    this.#sql.enqueue(() =>
-      this.#insertLog.run(seq, urlId, e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error),
-    );
+    this.#sql.write(this.#insertLog, [seq, urlId, e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error]);
     return seq;
   }
 
-  search(query: string, limit: number): SearchHit[] {
-    this.#sql.flush();
+  async search(query: string, limit: number): Promise<SearchHit[]> {
+    await this.#sql.settle();
     const rows = this.#sql.db
       .prepare(
         `SELECT p.url, p.title, p.text, p.relevance FROM pages_fts f JOIN pages p ON p.url_id = f.rowid
@@ -86,8 +82,8 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ url: r.url, title: r.title ?? '', snippet: snippet(r.text ?? '', query), relevance: r.relevance }));
   }
 
+  /** The crawl log as committed: call `await db.settle()` first to include recent writes. */
   *logEntries(): Iterable<LogEntry> {
-    this.#sql.flush();
     const stmt = this.#sql.db.prepare(
       `SELECT l.seq, l.url, l.final_url, l.state, l.status, l.depth, COALESCE(l.parent, pu.url) AS parent, l.anchor, l.title,
          l.relevance, l.priority, l.fetched_at, l.error
@@ -96,8 +92,8 @@ export class SqliteStore implements Store {
     yield* stmt.iterate() as Iterable<LogEntry>;
   }
 
-  countRelevant(threshold: number): number {
-    this.#sql.flush();
+  async countRelevant(threshold: number): Promise<number> {
+    await this.#sql.settle();
     return this.#sql.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(threshold) as number;
   }
 }

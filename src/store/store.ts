@@ -56,9 +56,9 @@ export interface Store {
   savePage(page: PageRecord): void;
   /** Appends to the crawl log; `seq` is assigned by the store and returned. */
   log(entry: Omit<LogEntry, 'seq'>, urlId: number): number;
-  search(query: string, limit: number): SearchHit[];
-  /** The crawl log in seq order. */
+  search(query: string, limit: number): Promise<SearchHit[]>;
+  /** The crawl log in seq order, as committed. */
   logEntries(): Iterable<LogEntry>;
   /** Pages whose relevance reached the threshold. */
-  countRelevant(threshold: number): number;
+  countRelevant(threshold: number): Promise<number>;
 }

@@ -41,9 +41,10 @@ before(async () => {
     maxDecompressedBytes: 8 * 1024 * 1024,
   });
   await crawl.run();
+  await crawl.db.settle();
   entries = [...crawl.store.logEntries()];
   log = new Map(entries.map((e) => [e.url.slice(srv.origin.length) || e.url, e]));
-  searchGbk = crawl.store.search('光伏', 10).map((h) => h.url);
+  searchGbk = (await crawl.store.search('光伏', 10)).map((h) => h.url);
   pagesStored = crawl.db.db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   await crawl.close();
 });

@@ -16,7 +16,7 @@ describeFrontier('SqliteFrontier', async (p) => {
   const close = f.close.bind(f);
   f.close = async () => {
     await close();
-    db.close();
+    await db.close();
   };
   return f;
 });
@@ -41,7 +41,7 @@ test('SqliteFrontier: reopening restores seen set, waiting URLs, counts; open le
   assert.deepEqual(await f.add([req('http://a.test/1'), req('http://z.test/'), req('http://a.test/4')], T), [false, false, true]);
   const got = await f.claim(10, T);
   assert.deepEqual(got.map((r) => [r.url, r.id]), [['http://a.test/2', 2], ['http://a.test/3', 3], ['http://a.test/4', 5]]);
-  db.close();
+  await db.close();
 });
 
 test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
@@ -54,5 +54,5 @@ test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
   db.db.close();
   const again = new SqliteDb(path, { create: false });
   assert.equal(new SqliteFrontier(again, {}).counts().waiting, 1);
-  again.close();
+  await again.close();
 });

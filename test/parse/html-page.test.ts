@@ -45,3 +45,8 @@ test('malformed markup does not throw and keeps what it can', () => {
   assert.deepEqual(p.links.map((l) => l.url), ['http://x.org/one', 'http://x.org/two']);
   assert.equal(parseHtml('', 'http://x.org/').text, '');
 });
+
+test('whitespace of every kind collapses to single spaces', () => {
+  const p = parseHtml('<p>a\u00a0b \t c\n\nd\u3000e  f</p><div> g </div>', 'http://x.org/');
+  assert.equal(p.text, 'a b c d e f g');
+});

@@ -34,3 +34,17 @@ test('hostOf returns host[:port] without credentials', () => {
   assert.equal(hostOf('http://u:p@a.com/x'), 'a.com');
   assert.equal(hostOf('http://a.com'), 'a.com');
 });
+
+test('resolveLink fast path agrees with normalizeUrl', async () => {
+  const { baseUrl, resolveLink } = await import('../../src/parse/normalize-url.js');
+  const bases = ['http://a.com/dir/page.html', 'https://Example.org:443/x/', 'http://127.0.0.1:8080/p/1'];
+  const hrefs = [
+    '/p/12', '/p/12?x=1&y=2', '/a b', '/a/./b', '/a/../b', '/a/..', '/.', '/%7e', '/%zz', "/it's", '/q?', '/q?a#f', '/#top',
+    '//other.org/x', 'http://a.com/x', 'http://A.com/x', 'http://a.com:80/x', 'https://example.org/y?z', 'http://127.0.0.1:8080/p/2',
+    'http://127.0.0.1:8080/p/../3', 'relative', '../up', '?only=query', '/地图', '/a{b}', '/a|b', '/a\\b', '/ok/path/', '/x?a=b?c',
+    "/x?a='q'", '/x?a=%41', '/x?a=b c',
+  ];
+  for (const b of bases) {
+    for (const h of hrefs) assert.equal(resolveLink(h, baseUrl(b)), normalizeUrl(h, b), `${h} on ${b}`);
+  }
+});

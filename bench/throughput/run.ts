@@ -1,0 +1,112 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNginx } from './nginx.js';
+import type { ContenderResult } from './report.js';
+import { BENCH_SITE, writeSite } from './site.js';
+
+/**
+ * bench/throughput: focuscrawl, Crawlee's CheerioCrawler and a ceiling loop crawl the same
+ * 20,000-page site served by nginx, at the same concurrency, each in its own process.
+ *
+ *   npm run bench:throughput -- [--concurrency 32] [--only ceiling,focuscrawl,...] [--no-record] [--profile]
+ *
+ * --profile writes a V8 CPU profile of each contender to bench/throughput/out/profiles/.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..', '..');
+const out = join(repo, 'bench', 'throughput', 'out');
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = argv.indexOf('--' + name);
+  return i >= 0 ? argv[i + 1]! : fallback;
+};
+const concurrency = Number(opt('concurrency', '32'));
+const port = Number(opt('port', '18080'));
+const only = opt('only', 'ceiling,focuscrawl,focuscrawl-best-first,crawlee-nopersist,crawlee').split(',');
+const record = !argv.includes('--no-record');
+
+const CONTENDERS: Record<string, { script: string; args: string[] }> = {
+  ceiling: { script: 'contender-ceiling.js', args: [] },
+  focuscrawl: { script: 'contender-focuscrawl.js', args: ['--strategy', 'bfs'] },
+  'focuscrawl-best-first': { script: 'contender-focuscrawl.js', args: ['--strategy', 'best-first'] },
+  'crawlee-nopersist': { script: 'contender-crawlee.js', args: ['--persist', 'false'] },
+  crawlee: { script: 'contender-crawlee.js', args: ['--persist', 'true'] },
+};
+
+function runContender(name: string, origin: string): Promise<ContenderResult> {
+  const c = CONTENDERS[name];
+  if (!c) throw new Error(`unknown contender ${name} (known: ${Object.keys(CONTENDERS).join(', ')})`);
+  return new Promise((resolve, reject) => {
+    const prof = argv.includes('--profile') ? ['--cpu-prof', '--cpu-prof-dir', join(out, 'profiles')] : [];
+    const child = spawn(process.execPath, [...prof, join(here, c.script), '--origin', origin, '--concurrency', String(concurrency), '--max-pages', String(BENCH_SITE.pages), ...c.args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => {
+      const last = stdout.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${name} exited with ${code}: ${stdout.slice(-500)}`));
+      resolve(JSON.parse(last) as ContenderResult);
+    });
+  });
+}
+
+mkdirSync(out, { recursive: true });
+process.stderr.write(`writing the ${BENCH_SITE.pages}-page site...\n`);
+const root = writeSite(join(out, 'site'));
+const stop = await startNginx(root, port, join(out, 'nginx'));
+const origin = `http://127.0.0.1:${port}`;
+const results: ContenderResult[] = [];
+try {
+  for (const name of only) {
+    process.stderr.write(`running ${name}...\n`);
+    const r = await runContender(name, origin);
+    process.stderr.write(`  ${r.pages} pages in ${r.seconds.toFixed(1)} s\n`);
+    results.push(r);
+  }
+} finally {
+  stop();
+}
+
+const rows = results.map((r) => {
+  const pps = r.pages / r.seconds;
+  return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
+});
+const ceiling = results.find((r) => r.name.startsWith('ceiling'));
+const fc = results.find((r) => r.name.startsWith('focuscrawl bfs'));
+const crawlee = results.filter((r) => r.name.startsWith('Crawlee'));
+const ratios: string[] = [];
+if (fc && ceiling) ratios.push(`focuscrawl bfs / ceiling: ${((100 * (fc.pages / fc.seconds)) / (ceiling.pages / ceiling.seconds)).toFixed(0)}% (target >= 60%)`);
+for (const c of crawlee) ratios.push(`focuscrawl bfs / ${c.name}: ${((fc!.pages / fc!.seconds) / (c.pages / c.seconds)).toFixed(1)}x (target >= 10x)`);
+if (fc) ratios.push(`focuscrawl bfs peak RSS: ${fc.peakRssMb.toFixed(0)} MB (target < 300 MB)`);
+const node = process.version;
+const cpu = cpus()[0]?.model ?? 'unknown cpu';
+let nginx = 'nginx';
+try {
+  // nginx -v prints to standard error.
+  nginx = execFileSync('sh', ['-c', 'nginx -v 2>&1'], { encoding: 'utf8' }).trim().replace('nginx version: ', '');
+} catch {
+  /* keep the plain name */
+}
+const section = `
+## ${new Date().toISOString().slice(0, 10)}: ${BENCH_SITE.pages} pages, concurrency ${concurrency}
+
+Command: \`npm run bench:throughput -- --concurrency ${concurrency}${argv.includes('--only') ? ' --only ' + only.join(',') : ''}\`
+Machine: ${cpus().length} cores (${cpu}), Node ${node}, ${nginx.replace(/\n/g, ' ')} with one worker, all on 127.0.0.1.
+
+| contender | pages | seconds | pages/s | CPU s per 1,000 pages | peak RSS MB |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${ratios.map((r) => '- ' + r).join('\n')}
+`;
+process.stdout.write(section);
+writeFileSync(join(out, 'last.json'), JSON.stringify(results, null, 2));
+if (record) {
+  const file = join(repo, 'bench', 'RESULTS.md');
+  if (!existsSync(file)) writeFileSync(file, '# Benchmark results\n\nFigures recorded by the scripts in bench/, newest last.\n');
+  appendFileSync(file, section);
+}

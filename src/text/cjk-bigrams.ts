@@ -1,0 +1,42 @@
+/**
+ * Full-text indexing form of CJK text: every run of CJK characters becomes its overlapping
+ * character bigrams ("太阳能" -> "太阳 阳能"), the scheme of Lucene's CJKAnalyzer. FTS5's
+ * unicode61 tokenizer would otherwise index a whole run of Chinese (no spaces) as one token.
+ * Bigrams need no dictionary, cost a few string operations, and find any word of two or more
+ * characters as a phrase of its bigrams; a one-character query becomes a prefix query.
+ * Text without CJK costs one regex test.
+ */
+const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
+const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
+
+function bigrams(run: string): string {
+  if (run.length === 1) return run;
+  let out = '';
+  for (let i = 0; i + 1 < run.length; i++) out += (i ? ' ' : '') + run[i]! + run[i + 1]!;
+  return out;
+}
+
+/** The text as it is given to the full-text index. */
+export function cjkBigrams(text: string): string {
+  if (!CJK.test(text)) return text;
+  return text.replace(CJK_RUN, (run) => ' ' + bigrams(run) + ' ');
+}
+
+/**
+ * A query word as an FTS5 query expression: a quoted phrase of bigrams for CJK words, a prefix
+ * query for a single CJK character, a quoted term otherwise.
+ */
+export function cjkQueryTerm(word: string): string {
+  const quote = (s: string) => '"' + s.replace(/"/g, '""') + '"';
+  if (!CJK.test(word)) return quote(word);
+  const parts = word.split(CJK_RUN);
+  const runs = word.match(CJK_RUN) ?? [];
+  const tokens: string[] = [];
+  parts.forEach((p, i) => {
+    if (p) tokens.push(p);
+    const run = runs[i];
+    if (run) tokens.push(bigrams(run));
+  });
+  if (tokens.length === 1 && runs.length === 1 && runs[0]!.length === 1 && !parts.some(Boolean)) return quote(runs[0]!) + '*';
+  return quote(tokens.join(' '));
+}
