@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
 import type { WriterInit, WriterMessage, WriterReply } from './sqlite-writer.js';
+import { registerFunctions } from './sql-functions.js';
 
 type Db = Database.Database;
 
@@ -84,8 +85,12 @@ export interface SqliteDbOptions {
   writer?: 'thread' | 'inline';
 }
 
-/** Batches handed to the writer thread and not yet committed, before flush() makes callers wait. */
-const MAX_BACKLOG = 8;
+/**
+ * Batches handed to the writer thread and not yet committed before `congested` asks producers to
+ * wait. The writer commits about every 250 ms and the crawl flushes about every 25 ms, so a
+ * healthy backlog is around 10; 40 means the disk or FTS5 is not keeping up.
+ */
+const MAX_BACKLOG = 40;
 
 /**
  * One SQLite database holding a whole crawl (frontier, crawl log, repository) and a write-behind
@@ -118,6 +123,7 @@ export class SqliteDb {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('busy_timeout = 5000');
+      registerFunctions(this.db);
       this.db.exec(SCHEMA);
     } catch (err) {
       this.db.close();
@@ -130,7 +136,12 @@ export class SqliteDb {
       throw new FocusCrawlError('STORE', `${path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
     }
     if (opts.writer === 'thread') {
-      this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { path } satisfies WriterInit });
+      this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), {
+        workerData: { path } satisfies WriterInit,
+        // The writer keeps almost nothing alive; a small heap makes V8 collect its garbage (page
+        // texts, bigram strings) early instead of letting the process grow (bench/throughput).
+        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
+      });
       this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
       this.#worker.on('error', (err) => this.#fail(err));
     }
@@ -186,6 +197,7 @@ export class SqliteDb {
     this.flush();
     const target = this.#seq;
     if (this.#acked >= target) return;
+    this.#worker?.postMessage({ type: 'sync' } satisfies WriterMessage);
     await new Promise<void>((resolve) => this.#waiters.push({ seq: target, resolve }));
     if (this.#failure) throw this.#failure;
   }

@@ -1,5 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
-import { cjkBigrams, cjkQueryTerm } from '../text/cjk-bigrams.js';
+import { cjkQueryTerm } from '../text/cjk-bigrams.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, PageRecord, SearchHit, Store } from './store.js';
 
@@ -47,7 +47,8 @@ export class SqliteStore implements Store {
         title=excluded.title, text=excluded.text, canonical=excluded.canonical, relevance=excluded.relevance,
         noindex=excluded.noindex, outlinks=excluded.outlinks`);
     this.#ftsDelete = sql.prepareWrite('DELETE FROM pages_fts WHERE rowid = ?');
-    this.#ftsInsert = sql.prepareWrite('INSERT INTO pages_fts(rowid, title, text) VALUES (?,?,?)');
+    // cjk_bigrams() runs where the statement runs: on the writer thread (see sql-functions.ts).
+    this.#ftsInsert = sql.prepareWrite('INSERT INTO pages_fts(rowid, title, text) VALUES (?, cjk_bigrams(?), cjk_bigrams(?))');
     this.#insertLog = sql.prepareWrite(`INSERT INTO crawl_log(seq, url_id, url, final_url, state, status, depth, parent, anchor, title,
       relevance, priority, fetched_at, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
     this.#nextSeq = ((db.prepare('SELECT max(seq) FROM crawl_log').pluck().get() as number | null) ?? 0) + 1;
@@ -59,7 +60,7 @@ export class SqliteStore implements Store {
       p.fetchedAt, p.fetchMs, p.bytes, p.encoding, p.title, p.text, p.canonical, p.relevance, p.noindex ? 1 : 0,
       JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))),
     ];
-    const indexed = !p.noindex && (p.title || p.text) ? [cjkBigrams(p.title ?? ''), cjkBigrams(p.text ?? '')] : null;
+    const indexed = !p.noindex && (p.title || p.text) ? [p.title ?? '', p.text ?? ''] : null;
     this.#sql.write(this.#upsertPage, row);
     this.#sql.write(this.#ftsDelete, [p.urlId]);
     if (indexed) this.#sql.write(this.#ftsInsert, [p.urlId, indexed[0], indexed[1]]);
