@@ -10,7 +10,7 @@ const concurrency = Number(arg('concurrency'));
 const maxPages = Number(arg('max-pages'));
 const persist = arg('persist', 'true') === 'true';
 process.env.CRAWLEE_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
-process.env.CRAWLEE_LOG_LEVEL = 'WARNING';
+process.env.CRAWLEE_LOG_LEVEL ??= 'WARNING';
 const m = measure(`Crawlee CheerioCrawler (persistence ${persist ? 'default' : 'off'})`);
 let pages = 0;
 const config = new Configuration({ persistStorage: persist, purgeOnStart: true });

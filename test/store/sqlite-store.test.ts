@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
+import type { PageRecord } from '../../src/store/store.js';
+
+const record = (urlId: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
+  urlId, url: `http://a.test/${urlId}`, finalUrl: `http://a.test/${urlId}`, status: 200, contentType: 'text/html', headers: {}, redirects: [],
+  fetchedAt: '2026-01-01T00:00:00Z', fetchMs: 1, bytes: 10, encoding: 'UTF-8', title, text, canonical: null, relevance: 0.5, noindex: false, outlinks: [], ...extra,
+});
+
+for (const writer of ['inline', 'thread'] as const) {
+  test(`search over Chinese and English, saving twice keeps one page (${writer} writer)`, async () => {
+    const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-store-')), 's.db'), { create: true, writer });
+    const store = new SqliteStore(db);
+    store.savePage(record(1, '太阳能光伏', '光伏发电系统的安装'));
+    store.savePage(record(2, 'Solar inverter guide', 'How a solar inverter works'));
+    store.savePage(record(3, 'Hidden', 'solar secret', { noindex: true, text: null }));
+    store.savePage(record(2, 'Solar inverter guide, second edition', 'How a solar inverter works'));
+    assert.deepEqual((await store.search('光伏发电', 10)).map((h) => h.url), ['http://a.test/1']);
+    assert.deepEqual((await store.search('光', 10)).map((h) => h.url), ['http://a.test/1']);
+    assert.deepEqual((await store.search('阳能', 10)).map((h) => h.url), ['http://a.test/1']);
+    const en = await store.search('solar inverter', 10);
+    assert.deepEqual(en.map((h) => [h.url, h.title]), [['http://a.test/2', 'Solar inverter guide, second edition']]);
+    assert.equal(db.db.prepare('SELECT count(*) FROM pages').pluck().get(), 3);
+    assert.deepEqual(await store.search('secret', 10), [], 'noindex pages are not searchable');
+    await db.close();
+  });
+}
+
+test('search input that would be FTS5 syntax is quoted', () => {
+  assert.equal(ftsQuery('solar AND (NOT "x"'), '"solar" "AND" "NOT" "x"');
+  assert.throws(() => ftsQuery('  ()  '), /has no words/);
+});
