@@ -7,8 +7,7 @@ import type { Fetcher } from './fetch/fetcher.js';
 import { RobotsCache } from './fetch/robots-cache.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
-import { loadFile } from './config/load-file.js';
-import { topicFileSchema, topicFromFile, type TopicFile } from './relevance/topic.js';
+import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { createStrategy } from './strategies/registry.js';
@@ -26,7 +25,7 @@ export interface OpenCrawl {
 
 function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
   if (topic === null) return null;
-  return typeof topic === 'string' ? loadFile(topic, topicFileSchema, 'topic') : topic;
+  return typeof topic === 'string' ? loadTopicFile(topic) : topic;
 }
 
 function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, fetcher?: Fetcher): OpenCrawl {

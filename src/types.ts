@@ -60,6 +60,8 @@ export interface Link {
   anchor: string;
   /** rel=nofollow on the link itself. */
   nofollow: boolean;
+  /** Visible text around the link (anchor included), when the parser was asked for it. */
+  context?: string;
 }
 
 export interface Page {
@@ -67,6 +69,8 @@ export interface Page {
   title: string;
   /** Visible text (no script/style), whitespace collapsed. */
   text: string;
+  /** Text of the h1-h6 headings, whitespace collapsed (also part of `text`). */
+  headings: string;
   links: Link[];
   canonical: string | null;
   /** <meta name=robots> noindex: the page is recorded but not indexed for search. */

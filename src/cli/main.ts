@@ -6,6 +6,8 @@ import { registerExport } from './export-command.js';
 import { registerResume } from './resume-command.js';
 import { registerSearch } from './search-command.js';
 import { registerStatus } from './status-command.js';
+import { registerScore } from './score-command.js';
+import { registerTopic } from './topic-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -19,7 +21,10 @@ registerStatus(program);
 registerSearch(program);
 registerExport(program);
 registerDemo(program);
-for (const c of program.commands) c.exitOverride();
+registerScore(program);
+registerTopic(program);
+const overrideAll = (c: Command) => c.commands.forEach((sub) => (sub.exitOverride(), overrideAll(sub)));
+overrideAll(program);
 
 // `focuscrawl export ... | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -26,10 +26,13 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map(String);
+    // An unknown key is reported at its own line, not at the line of the map holding it.
+    const keys = (issue as { keys?: string[] }).keys;
+    const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
     let line: number | null = null;
     // The deepest node that exists on the path gives the line.
-    for (let n = path.length; n >= 0 && line === null; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    for (let n = linePath.length; n >= 0 && line === null; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(linePath.slice(0, n), true);
       if (isNode(node) && node.range) line = lines.linePos(node.range[0]).line;
     }
     const where = line !== null ? `${file}:${line}` : file;

@@ -9,7 +9,7 @@ import { decodeHtml } from '../fetch/decode-body.js';
 import { isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
-import { pageRelevance } from '../relevance/topic.js';
+import { pageRelevance } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
 
@@ -181,7 +181,7 @@ export class Crawler {
     const { html, encoding } = decodeHtml(res.body, res.contentType);
     const page = parseHtml(html, res.finalUrl, encoding);
     const topic = this.#o.strategy.topic;
-    const relevance = topic ? pageRelevance(topic, page.title, page.text) : null;
+    const relevance = topic ? pageRelevance(topic, page) : null;
     this.stats.links += page.links.length;
     if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance });
     if (relevance !== null && topic && relevance >= topic.threshold) this.stats.relevant++;

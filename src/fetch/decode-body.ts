@@ -8,6 +8,15 @@ const sniff = require('html-encoding-sniffer') as (
 ) => string;
 
 const NO_DECLARATION = 'x-focuscrawl-undeclared';
+const chardet = require('chardet') as { analyse(bytes: Uint8Array): { name: string; confidence: number }[] };
+
+/** Legacy encodings chardet may pick for an undeclared page, as WHATWG names. */
+const LEGACY: Record<string, string> = {
+  GB18030: 'GB18030', Big5: 'Big5', Shift_JIS: 'Shift_JIS', 'EUC-JP': 'EUC-JP', 'EUC-KR': 'EUC-KR',
+  'windows-1252': 'windows-1252', 'ISO-8859-1': 'windows-1252', 'windows-1251': 'windows-1251',
+};
+/** Below this chardet confidence (0-100) its guess is not trusted. */
+const MIN_CONFIDENCE = 30;
 
 /** The charset parameter of a Content-Type header value, if any. */
 export function charsetOf(contentType: string): string | undefined {
@@ -19,8 +28,9 @@ const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Chooses the encoding of an HTML body: BOM, then the HTTP charset, then the <meta> prescan of the
- * first 1024 bytes; with none of these, valid UTF-8 is taken as UTF-8 and anything else as GB18030
- * when it decodes cleanly (a superset of GBK: the Chinese pages the sources crawled), else windows-1252.
+ * first 1024 bytes. With none of these, valid UTF-8 is UTF-8; anything else goes to chardet's
+ * statistical detection (GB18030 vs Big5 vs the Japanese and Korean encodings), and to
+ * windows-1252 when chardet is unsure.
  */
 export function detectEncoding(bytes: Uint8Array, contentType: string): string {
   const label = charsetOf(contentType);
@@ -52,15 +62,34 @@ function isSupported(enc: string): boolean {
 }
 
 function guessLegacy(bytes: Uint8Array): string {
-  for (const candidate of ['gb18030', 'big5']) {
-    try {
-      new TextDecoder(candidate, { fatal: true }).decode(bytes);
-      return candidate === 'gb18030' ? 'GB18030' : 'Big5';
-    } catch {
-      /* try the next */
-    }
+  for (const c of chardet.analyse(bytes)) {
+    const name = LEGACY[c.name];
+    if (name && c.confidence >= MIN_CONFIDENCE) return name;
   }
-  return 'windows-1252';
+  // chardet is unsure (short texts): double-byte Chinese shows as high bytes in pairs, Latin-1 as
+  // lone high bytes between ASCII letters. GB18030 is the encoding of most undeclared Chinese pages.
+  return pairedHighBytes(bytes) >= 0.9 && decodesAs(bytes, 'gb18030') ? 'GB18030' : 'windows-1252';
+}
+
+/** Share of bytes >= 0x80 that are part of a run of at least two such bytes. */
+function pairedHighBytes(bytes: Uint8Array): number {
+  let high = 0;
+  let paired = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! < 0x80) continue;
+    high++;
+    if ((i > 0 && bytes[i - 1]! >= 0x80) || (i + 1 < bytes.length && bytes[i + 1]! >= 0x80)) paired++;
+  }
+  return high ? paired / high : 0;
+}
+
+function decodesAs(bytes: Uint8Array, encoding: string): boolean {
+  try {
+    new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Decodes an HTML body to a string with the detected encoding. Returns the encoding used too. */

@@ -22,12 +22,23 @@ function relTokens(rel: string | undefined): string[] {
   return rel ? rel.toLowerCase().split(/\s+/) : [];
 }
 
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export interface ParseOptions {
+  /**
+   * Characters of visible text kept on each side of a link as its context (shark-search's
+   * anchor context). 0, the default, keeps none and costs nothing.
+   */
+  linkContext?: number;
+}
+
 /**
- * Parses decoded HTML into a Page: title, visible text, links with anchor text.
+ * Parses decoded HTML into a Page: title, visible text, headings, links with anchor text.
  * Honours <base href>, rel=nofollow on links and <meta name=robots>; records rel=canonical.
  * Never throws on malformed markup: htmlparser2 recovers the way browsers mostly do.
  */
-export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
+export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: ParseOptions = {}): Page {
+  const contextChars = opts.linkContext ?? 0;
   let base: BaseUrl | null = null;
   const getBase = () => (base ??= baseUrl(url));
   let baseSet = false;
@@ -35,27 +46,41 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
   let inTitle = 0;
   let hidden = 0;
   const text: string[] = [];
+  const headings: string[] = [];
+  let inHeading = 0;
+  // Characters of raw (uncollapsed) text so far: link context offsets point into it.
+  let rawLength = 0;
+  const spans: [number, number][] = [];
   const links: Link[] = [];
   let canonical: string | null = null;
   let noindex = false;
   let nofollow = false;
   // The open <a>, if any: its text is collected as the anchor.
-  let anchor: { href: string; parts: string[]; nofollow: boolean } | null = null;
+  let anchor: { href: string; parts: string[]; nofollow: boolean; start: number } | null = null;
 
-  const addLink = (href: string, anchorText: string, linkNofollow: boolean) => {
+  const addLink = (href: string, anchorText: string, linkNofollow: boolean, start = rawLength) => {
     const abs = resolveLink(href, getBase());
-    if (abs) links.push({ url: abs, anchor: anchorText, nofollow: linkNofollow });
+    if (!abs) return;
+    links.push({ url: abs, anchor: anchorText, nofollow: linkNofollow });
+    if (contextChars) spans.push([start, rawLength]);
   };
   const closeAnchor = () => {
     if (!anchor) return;
-    addLink(anchor.href, collapse(anchor.parts.join('')), anchor.nofollow);
+    addLink(anchor.href, collapse(anchor.parts.join('')), anchor.nofollow, anchor.start);
     anchor = null;
   };
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (!INLINE.has(name)) text.push(' ');
+        if (!INLINE.has(name)) {
+          text.push(' ');
+          rawLength++;
+        }
+        if (HEADINGS.has(name)) {
+          inHeading++;
+          headings.push(' ');
+        }
         switch (name) {
           case 'title':
             if (!title) inTitle++;
@@ -87,7 +112,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
           case 'a':
             closeAnchor();
             if (attrs.href !== undefined) {
-              anchor = { href: attrs.href, parts: [], nofollow: relTokens(attrs.rel).includes('nofollow') };
+              anchor = { href: attrs.href, parts: [], nofollow: relTokens(attrs.rel).includes('nofollow'), start: rawLength };
             }
             return;
           case 'area':
@@ -113,10 +138,19 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
         }
         if (hidden) return;
         text.push(data);
+        rawLength += data.length;
+        if (inHeading) headings.push(data);
         if (anchor) anchor.parts.push(data);
       },
       onclosetag(name, implied) {
-        if (!INLINE.has(name)) text.push(' ');
+        if (!INLINE.has(name)) {
+          text.push(' ');
+          rawLength++;
+        }
+        if (HEADINGS.has(name) && inHeading) {
+          inHeading--;
+          headings.push(' ');
+        }
         if (name === 'title') {
           if (inTitle) inTitle--;
         } else if (name === 'a') {
@@ -131,11 +165,19 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8'): Page {
   );
   parser.end(html);
   closeAnchor();
+  const raw = text.join('');
+  if (contextChars) {
+    links.forEach((l, i) => {
+      const [s, e] = spans[i]!;
+      l.context = collapse(raw.slice(Math.max(0, s - contextChars), e + contextChars));
+    });
+  }
 
   return {
     url,
     title: collapse(title),
-    text: collapse(text.join('')),
+    text: collapse(raw),
+    headings: collapse(headings.join('')),
     links,
     canonical,
     noindex,

@@ -1,41 +1,90 @@
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { loadFile } from '../config/load-file.js';
-import { termCounts, tokenize } from '../text/tokenize.js';
-import { cosine } from './cosine.js';
+import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
+import type { Position } from '../text/position-terms.js';
 
-/** The topic file. Its minimal form is `name:` and `keywords:`; later fields are optional. */
+const weight = z.number().min(0);
+
+/**
+ * The topic file. Its minimal form is `name:` and `keywords:`; every other field is optional
+ * and documented in docs/topics.md.
+ */
 export const topicFileSchema = z.strictObject({
   name: z.string().min(1),
   /** Term (or phrase) -> weight > 0. A phrase's words each get its weight. */
   keywords: z.record(z.string().min(1), z.number().positive()).refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
   /** Relevance at or above which a page counts as relevant in statistics. Default 0.2. */
   threshold: z.number().min(0).max(1).default(0.2),
+  /** Porter-stem English words in pages and keywords. Default false. */
+  stem: z.boolean().default(false),
+  /** Weight of a term occurrence by where it occurs (method C; title/body is method B's ratio). */
+  positions: z
+    .strictObject({ title: weight.default(3), headings: weight.default(2), anchor: weight.default(2), body: weight.default(1), url: weight.default(1) })
+    .prefault({}),
+  /** Relevance levels of method B: 2 at or above `high`, 1 at or above `low`, else 0. */
+  levels: z.strictObject({ high: z.number().min(0).max(1).default(0.68), low: z.number().min(0).max(1).default(0.01) }).prefault({}),
+  /** Method B's link evidence: keywords (level 2) and abbreviations (level 1) in a link's URL or anchor. */
+  links: z.strictObject({ keywords: z.array(z.string().min(1)).default([]), abbreviations: z.array(z.string().min(1)).default([]) }).prefault({}),
+  /** Example pages about the topic: URLs or HTML files (relative to the topic file). */
+  examples: z.array(z.string().min(1)).default([]),
+  /** Pages that look close but are not about the topic. */
+  negatives: z.array(z.string().min(1)).default([]),
 });
 export type TopicFile = z.output<typeof topicFileSchema>;
+export type TopicFileInput = z.input<typeof topicFileSchema>;
 
-/** A topic ready for scoring: the topic vector T and the relevance threshold. */
+/** A topic ready for scoring. */
 export interface Topic {
   name: string;
+  /** The topic vector T: term -> weight. */
   vector: ReadonlyMap<string, number>;
   threshold: number;
+  tokenizeOptions: TokenizeOptions;
+  positions: Record<Position, number>;
+  levels: { high: number; low: number };
+  /** Link keywords and abbreviations, as single lower-case words or phrases. */
+  linkKeywords: string[];
+  linkAbbreviations: string[];
+  /** Example and negative page references, resolved against the topic file's folder. */
+  examples: string[];
+  negatives: string[];
 }
 
-export function topicFromFile(t: TopicFile): Topic {
+function resolveRef(ref: string, base: string | null): string {
+  return /^https?:\/\//i.test(ref) || base === null ? ref : resolve(base, ref);
+}
+
+/** Compiles a topic file (already validated, or an input object that is validated here). */
+export function topicFromFile(input: TopicFileInput, baseDir: string | null = null): Topic {
+  const t = topicFileSchema.parse(input);
+  const tokenizeOptions = { stem: t.stem };
   const vector = new Map<string, number>();
-  for (const [term, weight] of Object.entries(t.keywords)) {
-    for (const w of tokenize(term)) vector.set(w, Math.max(vector.get(w) ?? 0, weight));
+  for (const [term, w] of Object.entries(t.keywords)) {
+    for (const word of tokenize(term, tokenizeOptions)) vector.set(word, Math.max(vector.get(word) ?? 0, w));
   }
-  return { name: t.name, vector, threshold: t.threshold };
+  const lower = (xs: string[]) => xs.map((x) => x.normalize('NFKC').toLowerCase().trim());
+  return {
+    name: t.name,
+    vector,
+    threshold: t.threshold,
+    tokenizeOptions,
+    positions: t.positions,
+    levels: t.levels,
+    linkKeywords: lower(t.links.keywords),
+    linkAbbreviations: lower(t.links.abbreviations),
+    examples: t.examples.map((r) => resolveRef(r, baseDir)),
+    negatives: t.negatives.map((r) => resolveRef(r, baseDir)),
+  };
+}
+
+export function loadTopicFile(file: string): TopicFile {
+  const t = loadFile(file, topicFileSchema, 'topic');
+  // Example files are stored resolved, so a topic copied into a crawl database keeps working.
+  const base = dirname(resolve(file));
+  return { ...t, examples: t.examples.map((r) => resolveRef(r, base)), negatives: t.negatives.map((r) => resolveRef(r, base)) };
 }
 
 export function loadTopic(file: string): Topic {
-  return topicFromFile(loadFile(file, topicFileSchema, 'topic'));
-}
-
-/**
- * rel(p) = cos(T, P) with P the term frequencies of the page's title and text (the whole page
- * vector, so a long page that mentions a keyword once scores low). In [0, 1].
- */
-export function pageRelevance(topic: Topic, title: string, text: string): number {
-  return cosine(topic.vector, termCounts(title + ' ' + text));
+  return topicFromFile(loadTopicFile(file));
 }

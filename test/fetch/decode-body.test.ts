@@ -19,7 +19,9 @@ test('a <meta charset> prescan finds GBK and Big5', () => {
   assert.equal(decodeHtml(big5, 'text/html').html.includes('地圖服務'), true);
 });
 
-test('with no declaration, valid UTF-8 is UTF-8 and GBK bytes decode as GB18030', () => {
+test('with no declaration: valid UTF-8, short GBK, Latin-1 and Cyrillic are told apart', () => {
+  assert.equal(decodeHtml(iconv.encode('<p>Café résumé naïve, déjà vu</p>', 'latin1'), '').html, '<p>Café résumé naïve, déjà vu</p>');
+  assert.equal(decodeHtml(iconv.encode('<p>Привет мир, как у вас дела сегодня</p>', 'win1251'), '').html, '<p>Привет мир, как у вас дела сегодня</p>');
   assert.equal(detectEncoding(Buffer.from(`<p>${zh}</p>`), ''), 'UTF-8');
   const gbk = iconv.encode(`<p>${zh}</p>`, 'gbk');
   assert.equal(decodeHtml(gbk, 'text/html').html, `<p>${zh}</p>`);

@@ -1,35 +1,75 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cosine } from '../../src/relevance/cosine.js';
-import { pageRelevance, topicFromFile } from '../../src/relevance/topic.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { loadTopicFile, topicFromFile } from '../../src/relevance/topic.js';
+import { pageRelevance, vsmScore } from '../../src/relevance/vsm-scorer.js';
+import { positionTerms } from '../../src/text/position-terms.js';
+import { tokenize, urlTokens } from '../../src/text/tokenize.js';
+
+const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
+const page = (title: string, text: string, extra: object = {}) => ({ url: 'http://example.org/page', title, headings: '', text, links: [], ...extra });
 
 test('cosine on hand-computed vectors', () => {
-  // (1,2,0)·(2,1,1) = 4; |a| = √5, |b| = √6; 4/√30 = 0.7303
-  const a = new Map([['x', 1], ['y', 2]]);
-  const b = new Map([['x', 2], ['y', 1], ['z', 1]]);
-  assert.ok(Math.abs(cosine(a, b) - 4 / Math.sqrt(30)) < 1e-12);
-  assert.equal(cosine(a, new Map()), 0);
-  assert.equal(cosine(a, a), 1);
+  // (1,2,0)·(2,1,1) = 4; |a| = √5, |b| = √6
+  close(cosine(new Map([['x', 1], ['y', 2]]), new Map([['x', 2], ['y', 1], ['z', 1]])), 4 / Math.sqrt(30));
+  assert.equal(cosine(new Map([['x', 1]]), new Map()), 0);
 });
 
-test('page relevance is the cosine of the topic vector and the page term frequencies', () => {
-  const topic = topicFromFile({ name: 't', keywords: { solar: 2, panel: 1 }, threshold: 0.2 });
-  // Page terms: solar 2, panel 1, roof 1 -> (2·2 + 1·1) / (√5 · √6) = 5/√30
-  assert.ok(Math.abs(pageRelevance(topic, 'Solar', 'solar panel roof') - 5 / Math.sqrt(30)) < 1e-12);
-  assert.equal(pageRelevance(topic, 'Cooking', 'garlic sauce'), 0);
+test('position-weighted VSM (method C): title counts 3x, body 1x, url off', () => {
+  const topic = topicFromFile({ name: 't', keywords: { solar: 2, panel: 1 }, positions: { url: 0 } });
+  // W = solar 3·1 + 1·1 = 4, panel 1, roof 1; T = (2, 1): 9 / (√18 · √5) = 9/√90
+  const s = vsmScore(topic, positionTerms(page('Solar', 'solar panel roof')));
+  close(s.score, 9 / Math.sqrt(90));
+  assert.deepEqual(s.terms.map(([t]) => t), ['solar', 'panel']);
+  close(s.terms[0]![1] + s.terms[1]![1], s.score);
 });
 
-test('tokenize: case folding, stopwords, Chinese words', () => {
+test('headings and anchors weigh 2x by default, URL words 1x', () => {
+  const topic = topicFromFile({ name: 't', keywords: { wms: 1 } });
+  const p = page('', 'maps', { headings: 'WMS', links: [{ url: 'http://x/', anchor: 'wms list', nofollow: false }] });
+  const terms = positionTerms(p);
+  assert.equal(terms.headings.get('wms'), 1);
+  assert.equal(terms.anchor.get('wms'), 1);
+  assert.deepEqual(urlTokens('http://example.org/geoserver/ows?service=WMS&request=GetCapabilities'), ['example', 'org', 'geoserver', 'ows', 'service', 'wms', 'request', 'getcapabilities']);
+  // W = wms 2 + 2 = 4, maps 1, list 2 (anchor), example/org/page 1 each: 4 / √(16+1+4+3)
+  close(pageRelevance(topic, p), 4 / Math.sqrt(24));
+});
+
+test('tokenize: case folding, maintained stopword lists, optional stemming', () => {
   assert.deepEqual(tokenize('The Solar PANELS of the roof'), ['solar', 'panels', 'roof']);
-  const zh = tokenize('太阳能光伏发电是一种可再生能源');
-  assert.ok(zh.includes('太阳能') || zh.includes('太阳'), zh.join('|'));
-  assert.ok(!zh.includes('是'), 'stopword removed');
+  assert.deepEqual(tokenize('The Solar PANELS of the roof', { stem: true }), ['solar', 'panel', 'roof']);
+  const stemmed = topicFromFile({ name: 't', keywords: { 'mapping services': 1 }, stem: true });
+  assert.deepEqual([...stemmed.vector.keys()], ['map', 'servic']);
 });
 
-test('a Chinese topic scores a Chinese page about it above an unrelated one', () => {
-  const topic = topicFromFile({ name: '光伏', keywords: { 光伏: 3, 太阳能: 2, 发电: 1 }, threshold: 0.2 });
-  const on = pageRelevance(topic, '光伏发电', '太阳能光伏发电系统的安装与维护，光伏组件效率');
-  const off = pageRelevance(topic, '足球比赛', '昨天的足球比赛非常精彩，球队赢得了联赛冠军');
-  assert.ok(on > 0.2 && off === 0, `${on} vs ${off}`);
+test('Chinese sentences are segmented into words', () => {
+  const words = tokenize('国家地理信息公共服务平台提供在线地图服务');
+  for (const w of ['国家', '地理', '信息', '服务', '平台', '地图']) assert.ok(words.includes(w), `${w} in ${words.join('|')}`);
+  assert.ok(!tokenize('太阳能发电是一种能源').includes('是'), 'Chinese stopwords are removed');
+});
+
+test('a Chinese topic scores a Chinese page about it above an unrelated Chinese page', () => {
+  const topic = topicFromFile({ name: '地图服务', keywords: { 地图: 3, 服务: 2, 地理信息: 2 } });
+  const on = pageRelevance(topic, page('在线地图服务', '国家地理信息公共服务平台提供在线地图服务和地图数据下载'));
+  const off = pageRelevance(topic, page('足球比赛', '昨天的足球比赛非常精彩，球队赢得了联赛冠军'));
+  assert.ok(on > 0.3, String(on));
+  assert.equal(off, 0);
+});
+
+test('topic files: the minimal form works, errors name the field and the line, examples resolve', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-topic-'));
+  writeFileSync(join(dir, 'min.yaml'), 'name: t\nkeywords:\n  solar: 1\n');
+  const t = loadTopicFile(join(dir, 'min.yaml'));
+  assert.equal(t.threshold, 0.2);
+  assert.deepEqual(t.positions, { title: 3, headings: 2, anchor: 2, body: 1, url: 1 });
+  assert.deepEqual(t.levels, { high: 0.68, low: 0.01 });
+  writeFileSync(join(dir, 'full.yaml'), 'name: t\nkeywords: {solar: 1}\nexamples: [ex/one.html, "http://a.org/x"]\npositions:\n  title: 5\n  bodyy: 1\n');
+  assert.throws(() => loadTopicFile(join(dir, 'full.yaml')), /full\.yaml:6: topic field 'positions': Unrecognized key.*bodyy/);
+  writeFileSync(join(dir, 'ok.yaml'), 'name: t\nkeywords: {solar: 1}\nexamples: [ex/one.html, "http://a.org/x"]\n');
+  assert.deepEqual(loadTopicFile(join(dir, 'ok.yaml')).examples, [join(dir, 'ex/one.html'), 'http://a.org/x']);
+  writeFileSync(join(dir, 'bad.yaml'), 'name: t\nkeywords: {solar: 1}\nlevels:\n  high: 2\n');
+  assert.throws(() => loadTopicFile(join(dir, 'bad.yaml')), /bad\.yaml:4: topic field 'levels\.high'/);
 });

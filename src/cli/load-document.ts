@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FocusCrawlError } from '../errors.js';
+import { decodeHtml } from '../fetch/decode-body.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import { parseHtml, type ParseOptions } from '../parse/html-page.js';
+import type { Page } from '../types.js';
+
+const isUrl = (ref: string) => /^https?:\/\//i.test(ref);
+
+/**
+ * Reads one page for the tools that score or learn from pages: an http(s) URL (fetched, robots.txt
+ * not consulted: the user asked for this one page) or an HTML file. `pageUrl` gives a file the URL
+ * its relative links resolve against.
+ */
+export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: string; parse?: ParseOptions } = {}): Promise<Page> {
+  if (isUrl(ref)) {
+    const res = await fetcher.fetch(ref).catch((err: Error) => {
+      throw new FocusCrawlError('IO', `cannot fetch ${ref}: ${err.message}`);
+    });
+    if (res.status >= 400) throw new FocusCrawlError('IO', `cannot fetch ${ref}: HTTP ${res.status}`);
+    if (!res.body) throw new FocusCrawlError('IO', `${ref} is not HTML (${res.contentType || 'no content type'})`);
+    const { html, encoding } = decodeHtml(res.body, res.contentType);
+    return parseHtml(html, res.finalUrl, encoding, opts.parse);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(ref);
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read ${ref}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const { html, encoding } = decodeHtml(bytes, '');
+  return parseHtml(html, opts.pageUrl ?? pathToFileURL(resolve(ref)).href, encoding, opts.parse);
+}
+
+/** Expands arguments into page references: a folder stands for the .html/.htm files in it. */
+export function expandRefs(args: string[]): string[] {
+  return args.flatMap((a) => {
+    if (isUrl(a)) return [a];
+    try {
+      if (statSync(a).isDirectory()) {
+        return readdirSync(a).filter((f) => /\.html?$/i.test(f)).sort().map((f) => join(a, f));
+      }
+    } catch {
+      /* loadPage names the missing file */
+    }
+    return [a];
+  });
+}

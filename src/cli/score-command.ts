@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { HttpFetcher } from '../fetch/http-fetcher.js';
+import { ExampleScorer } from '../relevance/example-scorer.js';
+import { levelScore } from '../relevance/level-scorer.js';
+import { anchorScore, contextScore, linkLevel } from '../relevance/link-scorers.js';
+import type { Scored } from '../relevance/scored.js';
+import { loadTopic, type Topic } from '../relevance/topic.js';
+import { vsmScore } from '../relevance/vsm-scorer.js';
+import { positionTerms, weightedTerms } from '../text/position-terms.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import { loadPage } from './load-document.js';
+import { positiveInt } from './option-parsers.js';
+
+const CONTEXT_CHARS = 60;
+
+const fmt = (s: Scored) => `${s.score.toFixed(3)}${s.terms.length ? '  ' + s.terms.map(([t, v]) => `${t} ${v.toFixed(3)}`).join(', ') : ''}`;
+
+async function exampleScorer(topic: Topic, fetcher: Fetcher): Promise<ExampleScorer | null> {
+  if (!topic.examples.length) return null;
+  const scorer = new ExampleScorer();
+  for (const [refs, negative] of [[topic.examples, false], [topic.negatives, true]] as const) {
+    for (const ref of refs) {
+      const p = await loadPage(ref, fetcher);
+      scorer.addExample(ref, weightedTerms(positionTerms(p, topic.tokenizeOptions), topic.positions), negative);
+    }
+  }
+  return scorer;
+}
+
+export function registerScore(program: Command): void {
+  program
+    .command('score')
+    .description('score one page and its links under a topic, with the terms that produced each score')
+    .requiredOption('--topic <file>', 'topic file')
+    .option('--url <url>', 'the URL of a page given as a file (for its links)')
+    .option('--links <n>', 'links to show, best first (default 20)', positiveInt, 20)
+    .option('--json', 'print JSON')
+    .argument('<page>', 'URL or HTML file')
+    .action(async (ref: string, o: { topic: string; url?: string; links: number; json?: boolean }) => {
+      const topic = loadTopic(o.topic);
+      const fetcher = new HttpFetcher();
+      try {
+        const page = await loadPage(ref, fetcher, { pageUrl: o.url, parse: { linkContext: CONTEXT_CHARS } });
+        const terms = positionTerms(page, topic.tokenizeOptions);
+        const vsm = vsmScore(topic, terms);
+        const level = levelScore(topic, terms);
+        const examples = await exampleScorer(topic, fetcher);
+        const example = examples?.score(weightedTerms(terms, topic.positions)) ?? null;
+        const seen = new Set<string>();
+        const links = page.links
+          .filter((l) => !seen.has(l.url) && seen.add(l.url))
+          .map((l) => ({ url: l.url, anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, l.url, l.anchor) }))
+          .sort((a, b) => b.anchorScore.score - a.anchorScore.score || b.level - a.level || b.contextScore.score - a.contextScore.score);
+        if (o.json) {
+          process.stdout.write(JSON.stringify({ url: page.url, title: page.title, relevance: vsm, level, example, links: links.slice(0, o.links) }, null, 2) + '\n');
+          return;
+        }
+        const out = [
+          `${page.url}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
+          `relevance (position-weighted VSM, method C): ${fmt(vsm)}${vsm.score >= topic.threshold ? '  [relevant]' : ''}`,
+          `level (method B, topic terms in title and body): ${level.level}  r = ${fmt(level)}`,
+        ];
+        if (example) out.push(`example similarity (method D): ${fmt(example)}  nearest: ${String(example.detail?.nearestExample)}`);
+        out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by anchor score`);
+        out.push('  anchor  context  level  url  "anchor text"  [terms]');
+        for (const l of links.slice(0, o.links)) {
+          const why = [...l.anchorScore.terms, ...l.contextScore.terms].map(([t]) => t);
+          out.push(`  ${l.anchorScore.score.toFixed(3)}   ${l.contextScore.score.toFixed(3)}   ${l.level}${l.matched ? ` (${l.matched})` : ''}  ${l.url}  "${l.anchor}"${why.length ? `  [${[...new Set(why)].join(', ')}]` : ''}`);
+        }
+        process.stdout.write(out.join('\n') + '\n');
+      } finally {
+        await fetcher.close();
+      }
+    });
+}

@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { FocusCrawlError } from '../errors.js';
+import { HttpFetcher } from '../fetch/http-fetcher.js';
+import { rankTerms } from '../relevance/tfidf-ranking.js';
+import { expandRefs, loadPage } from './load-document.js';
+import { positiveInt } from './option-parsers.js';
+
+function readCandidates(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read candidates file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const terms = text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+  if (!terms.length) throw new FocusCrawlError('USAGE', `candidates file ${file} lists no terms`);
+  return terms;
+}
+
+export function registerTopic(program: Command): void {
+  const topic = program.command('topic').description('build topic files');
+  topic
+    .command('learn')
+    .description('rank terms by TF-IDF over sample pages and write a topic file (method B)')
+    .requiredOption('--samples <refs...>', 'sample pages: URLs, HTML files, or folders of HTML files')
+    .option('--candidates <file>', 'candidate terms, one per line; without it every sample word is a candidate')
+    .option('--background <refs...>', 'pages not about the topic, for document frequencies (needed without --candidates)')
+    .option('--top <n>', 'terms to keep (default 10, as in the source)', positiveInt, 10)
+    .option('--name <name>', 'topic name (default: the best term)')
+    .option('--stem', 'Porter-stem English words')
+    .requiredOption('--out <file>', 'topic file to write')
+    .action(async (o: { samples: string[]; candidates?: string; background?: string[]; top: number; name?: string; stem?: boolean; out: string }) => {
+      const candidates = o.candidates ? readCandidates(o.candidates) : null;
+      if (!candidates && !o.background?.length) {
+        throw new FocusCrawlError('USAGE', 'without --candidates, give --background pages so that common words rank low');
+      }
+      const fetcher = new HttpFetcher();
+      try {
+        const text = async (refs: string[]) => {
+          const out: string[] = [];
+          for (const ref of expandRefs(refs)) {
+            const p = await loadPage(ref, fetcher);
+            out.push(`${p.title} ${p.text}`);
+          }
+          return out;
+        };
+        const samples = await text(o.samples);
+        if (!samples.length) throw new FocusCrawlError('USAGE', `no sample pages found in ${o.samples.join(' ')}`);
+        const background = await text(o.background ?? []);
+        const ranked = rankTerms(samples, { candidates, background, tokenize: { stem: o.stem === true } }).slice(0, o.top);
+        if (!ranked.length) throw new FocusCrawlError('USAGE', 'no candidate term occurs in the samples');
+        const max = ranked[0]!.weight;
+        const keywords = Object.fromEntries(ranked.map((r) => [r.term, Math.round((10_000 * r.weight) / max) / 10_000]));
+        const header = `# Written by focuscrawl topic learn from ${samples.length} sample pages${background.length ? ` and ${background.length} background pages` : ''}.\n# Weights: TF-IDF, scaled so the best term is 1.\n`;
+        const body: Record<string, unknown> = { name: o.name ?? ranked[0]!.term, keywords };
+        if (o.stem) body.stem = true;
+        try {
+          writeFileSync(o.out, header + stringify(body));
+        } catch (err) {
+          throw new FocusCrawlError('IO', `cannot write ${o.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+        process.stdout.write(ranked.map((r) => `${r.term}\t${r.weight.toFixed(5)}\t(in ${r.df} of ${samples.length} samples)`).join('\n') + `\nwrote ${o.out}\n`);
+      } finally {
+        await fetcher.close();
+      }
+    });
+}

@@ -1,0 +1,33 @@
+import { termCounts, urlTokens } from '../text/tokenize.js';
+import { explainedCosine, type Scored } from './scored.js';
+import type { Topic } from './topic.js';
+import type { Level } from './level-scorer.js';
+
+/** Method A: link relevance r = cos(anchor-text term vector, T). Only the anchor is read. */
+export function anchorScore(topic: Topic, anchor: string): Scored {
+  return explainedCosine(termCounts(anchor, topic.tokenizeOptions), topic.vector);
+}
+
+/**
+ * Shark-search's anchor context: cos(term vector of the text around the link, T). The parser
+ * provides the context when asked (ParseOptions.linkContext).
+ */
+export function contextScore(topic: Topic, context: string): Scored {
+  return explainedCosine(termCounts(context, topic.tokenizeOptions), topic.vector);
+}
+
+/**
+ * Method B's link level over the URL string and the anchor text: 2 when a link keyword occurs,
+ * 1 when only an abbreviation does, 0 otherwise. A one-word keyword must match a whole word of
+ * the URL or anchor (so 'wms' does not match 'wmsx'); a phrase must occur in their text.
+ */
+export function linkLevel(topic: Topic, url: string, anchor: string): { level: Level; matched: string | null } {
+  const words = new Set([...urlTokens(url), ...anchor.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)]);
+  const haystack = (url + ' ' + anchor).normalize('NFKC').toLowerCase();
+  const hit = (k: string) => (/^[\p{L}\p{N}]+$/u.test(k) && !/\p{Script=Han}/u.test(k) ? words.has(k) : haystack.includes(k));
+  const k = topic.linkKeywords.find(hit);
+  if (k) return { level: 2, matched: k };
+  const s = topic.linkAbbreviations.find(hit);
+  if (s) return { level: 1, matched: s };
+  return { level: 0, matched: null };
+}
