@@ -5,13 +5,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNginx } from './nginx.js';
 import type { ContenderResult } from './report.js';
-import { BENCH_SITE, writeSite } from './site.js';
+import { BENCH_SITE, warmSite, writeSite } from './site.js';
 
 /**
  * bench/throughput: focuscrawl, Crawlee's CheerioCrawler and a ceiling loop crawl the same
  * 20,000-page site served by nginx, at the same concurrency, each in its own process.
  *
- *   npm run bench:throughput -- [--concurrency 32] [--only ceiling,focuscrawl,...] [--no-record] [--profile]
+ *   npm run bench:throughput -- [--concurrency 32] [--only ceiling,focuscrawl,...] [--rounds 3] [--no-record] [--profile]
+ *
+ * Each contender but Crawlee runs `--rounds` times (default 3) and the median round is recorded
+ * with the range: this shared 2-core machine has stalls that distort single runs.
  *
  * --profile writes a V8 CPU profile of each contender to bench/throughput/out/profiles/.
  */
@@ -27,6 +30,7 @@ const concurrency = Number(opt('concurrency', '32'));
 const port = Number(opt('port', '18080'));
 const only = opt('only', 'ceiling,focuscrawl,focuscrawl-best-first,crawlee-nopersist,crawlee').split(',');
 const record = !argv.includes('--no-record');
+const rounds = Number(opt('rounds', '3'));
 
 const CONTENDERS: Record<string, { script: string; args: string[] }> = {
   ceiling: { script: 'contender-ceiling.js', args: [] },
@@ -63,9 +67,16 @@ const results: ContenderResult[] = [];
 try {
   for (const name of only) {
     process.stderr.write(`running ${name}...\n`);
-    const r = await runContender(name, origin);
-    process.stderr.write(`  ${r.pages} pages in ${r.seconds.toFixed(1)} s\n`);
-    results.push(r);
+    const runs: ContenderResult[] = [];
+    for (let i = 0; i < (name.startsWith('crawlee') ? 1 : rounds); i++) {
+      warmSite(root);
+      const r = await runContender(name, origin);
+      process.stderr.write(`  ${r.pages} pages in ${r.seconds.toFixed(1)} s\n`);
+      runs.push(r);
+    }
+    runs.sort((a, b) => a.pages / a.seconds - b.pages / b.seconds);
+    const median = runs[Math.floor(runs.length / 2)]!;
+    results.push({ ...median, range: runs.length > 1 ? `${(runs[0]!.pages / runs[0]!.seconds).toFixed(0)}-${(runs.at(-1)!.pages / runs.at(-1)!.seconds).toFixed(0)}` : '' } as ContenderResult);
   }
 } finally {
   stop();
@@ -73,7 +84,8 @@ try {
 
 const rows = results.map((r) => {
   const pps = r.pages / r.seconds;
-  return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
+  const range = (r as ContenderResult & { range?: string }).range;
+  return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)}${range ? ` (${range})` : ''} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
 });
 const ceiling = results.find((r) => r.name.startsWith('ceiling'));
 const fc = results.find((r) => r.name.startsWith('focuscrawl bfs'));
@@ -94,7 +106,8 @@ try {
 const section = `
 ## ${new Date().toISOString().slice(0, 10)}: ${BENCH_SITE.pages} pages, concurrency ${concurrency}
 
-Command: \`npm run bench:throughput -- --concurrency ${concurrency}${argv.includes('--only') ? ' --only ' + only.join(',') : ''}\`
+Command: \`npm run bench:throughput -- --concurrency ${concurrency} --rounds ${rounds}${argv.includes('--only') ? ' --only ' + only.join(',') : ''}\`
+Each row is the median of ${rounds} rounds (Crawlee: one round), with the range of pages/s in brackets.
 Machine: ${cpus().length} cores (${cpu}), Node ${node}, ${nginx.replace(/\n/g, ' ')} with one worker, all on 127.0.0.1.
 
 | contender | pages | seconds | pages/s | CPU s per 1,000 pages | peak RSS MB |

@@ -46,6 +46,16 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   let inTitle = 0;
   let hidden = 0;
   const text: string[] = [];
+  // True when the text so far ends in whitespace: a tag boundary then adds no separator, which
+  // keeps collapse() from having runs of spaces to rewrite.
+  let spaced = true;
+  const separate = () => {
+    if (!spaced) {
+      text.push(' ');
+      rawLength++;
+      spaced = true;
+    }
+  };
   const headings: string[] = [];
   let inHeading = 0;
   // Characters of raw (uncollapsed) text so far: link context offsets point into it.
@@ -73,10 +83,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (!INLINE.has(name)) {
-          text.push(' ');
-          rawLength++;
-        }
+        if (!INLINE.has(name)) separate();
         if (HEADINGS.has(name)) {
           inHeading++;
           headings.push(' ');
@@ -139,14 +146,13 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
         if (hidden) return;
         text.push(data);
         rawLength += data.length;
+        const last = data.charCodeAt(data.length - 1);
+        spaced = last === 32 || last === 10 || last === 9 || last === 13;
         if (inHeading) headings.push(data);
         if (anchor) anchor.parts.push(data);
       },
       onclosetag(name, implied) {
-        if (!INLINE.has(name)) {
-          text.push(' ');
-          rawLength++;
-        }
+        if (!INLINE.has(name)) separate();
         if (HEADINGS.has(name) && inHeading) {
           inHeading--;
           headings.push(' ');

@@ -18,6 +18,8 @@ export const topicFileSchema = z.strictObject({
   threshold: z.number().min(0).max(1).default(0.2),
   /** Porter-stem English words in pages and keywords. Default false. */
   stem: z.boolean().default(false),
+  /** Chinese, Japanese and Korean terms: 'bigrams' (default) or 'words' (Intl.Segmenter). See tokenize.ts. */
+  cjk: z.enum(['bigrams', 'words']).default('bigrams'),
   /** Weight of a term occurrence by where it occurs (method C; title/body is method B's ratio). */
   positions: z
     .strictObject({ title: weight.default(3), headings: weight.default(2), anchor: weight.default(2), body: weight.default(1), url: weight.default(1) })
@@ -58,7 +60,7 @@ function resolveRef(ref: string, base: string | null): string {
 /** Compiles a topic file (already validated, or an input object that is validated here). */
 export function topicFromFile(input: TopicFileInput, baseDir: string | null = null): Topic {
   const t = topicFileSchema.parse(input);
-  const tokenizeOptions = { stem: t.stem };
+  const tokenizeOptions = { stem: t.stem, cjk: t.cjk };
   const vector = new Map<string, number>();
   for (const [term, w] of Object.entries(t.keywords)) {
     for (const word of tokenize(term, tokenizeOptions)) vector.set(word, Math.max(vector.get(word) ?? 0, w));

@@ -1,36 +1,54 @@
 import { stemmer } from 'stemmer';
+import { cjkBigrams } from './cjk-bigrams.js';
 import { spaceCjk } from './space-cjk.js';
 import { STOPWORDS } from './stopwords.js';
 
 export interface TokenizeOptions {
   /** Porter-stem English words (Chinese words are never stemmed). Default false. */
   stem?: boolean;
+  /**
+   * How runs of Chinese (and Japanese, Korean) characters become terms:
+   * 'bigrams' (default), overlapping character pairs, the scheme of Lucene's CJKAnalyzer: about
+   * 50x faster than dictionary segmentation and exact for domain words ICU's dictionary lacks
+   * (光伏 stays one term instead of 光|伏); 'words', Intl.Segmenter's dictionary words.
+   */
+  cjk?: 'bigrams' | 'words';
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+const NON_ASCII = /[^\x00-\x7f]/;
+const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 const LATIN = /^[a-z]+$/;
 
 /**
- * Words of a text: NFKC-normalised, lower-cased, CJK runs segmented into words by
- * Intl.Segmenter (ICU's dictionary, nothing shipped), stopwords removed, English optionally
- * stemmed. Chinese and English words come out of the same pipeline.
+ * Terms of a text: NFKC-normalised, lower-cased, CJK runs turned into bigrams or dictionary
+ * words, stopwords (English and Chinese lists from the `stopword` package) removed, English
+ * optionally stemmed. Chinese and English come out of the same pipeline.
  */
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
-  const norm = spaceCjk(text.normalize('NFKC').toLowerCase());
   const out: string[] = [];
-  for (const m of norm.matchAll(WORD)) {
-    const w = m[0];
-    if (STOPWORDS.has(w)) continue;
-    out.push(opts.stem && LATIN.test(w) ? stemmer(w) : w);
-  }
+  forEachTerm(text, opts, (w) => out.push(w));
   return out;
 }
 
 /** Term frequencies of a text. */
 export function termCounts(text: string, opts: TokenizeOptions = {}): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const w of tokenize(text, opts)) tf.set(w, (tf.get(w) ?? 0) + 1);
+  forEachTerm(text, opts, (w) => tf.set(w, (tf.get(w) ?? 0) + 1));
   return tf;
+}
+
+const ASCII_NON_WORD = /[^a-z0-9]+/;
+
+function forEachTerm(text: string, opts: TokenizeOptions, emit: (term: string) => void): void {
+  const ascii = !NON_ASCII.test(text);
+  let norm = ascii ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
+  if (!ascii && CJK.test(norm)) norm = opts.cjk === 'words' ? spaceCjk(norm) : cjkBigrams(norm);
+  // ASCII text splits with a plain regex, several times faster than the Unicode property one.
+  for (const w of norm.split(ascii ? ASCII_NON_WORD : NON_WORD)) {
+    if (!w || STOPWORDS.has(w)) continue;
+    emit(opts.stem && LATIN.test(w) ? stemmer(w) : w);
+  }
 }
 
 /** Words of a URL: host labels, path segments and query parts split at punctuation. */
@@ -41,5 +59,5 @@ export function urlTokens(url: string, opts: TokenizeOptions = {}): string[] {
   } catch {
     /* keep it encoded */
   }
-  return tokenize(decoded.replace(/^https?:\/\//i, '').replace(/[_./?=&:%+-]+/g, ' '), opts);
+  return tokenize(decoded.replace(/^https?:\/\//i, ''), opts);
 }
