@@ -49,3 +49,13 @@ export function fingerprintFromBigInt(v: bigint): Fingerprint {
 export function fingerprintHex(fp: Fingerprint): string {
   return fp.hi.toString(16).padStart(8, '0') + fp.lo.toString(16).padStart(8, '0');
 }
+
+/**
+ * The fingerprint as a 53-bit number (the high 32 bits and 21 of the low), exact in a double:
+ * the key the caches and the trace simulator use. 53 bits keep collisions negligible for traces
+ * of billions of links while avoiding BigInt.
+ */
+export function fingerprintKey(url: string): number {
+  const fp = fingerprint(url);
+  return fp.hi * 2097152 + (fp.lo >>> 11);
+}

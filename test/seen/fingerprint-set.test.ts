@@ -1,30 +1,35 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FingerprintSet, fingerprint, fingerprintFromBigInt, fingerprintHex, fingerprintToBigInt } from '../../src/seen/index.js';
+import { FingerprintSet, fingerprint, fingerprintFromBigInt, fingerprintHex, fingerprintKey, fingerprintToBigInt } from '../../src/seen/index.js';
 
-test('add returns true once per URL, has agrees, across many growths', () => {
-  const s = new FingerprintSet(4);
-  for (let i = 0; i < 50_000; i++) assert.equal(s.add(`http://h${i % 97}.example/p/${i}`), true);
-  for (let i = 0; i < 50_000; i++) assert.equal(s.add(`http://h${i % 97}.example/p/${i}`), false);
-  assert.equal(s.size, 50_000);
+test('add returns true once per URL, has agrees, across many segment growths', () => {
+  const s = new FingerprintSet();
+  for (let i = 0; i < 200_000; i++) assert.equal(s.add(`http://h${i % 97}.example/p/${i}`), true);
+  for (let i = 0; i < 200_000; i += 7) assert.equal(s.add(`http://h${i % 97}.example/p/${i}`), false);
+  assert.equal(s.size, 200_000);
   assert.equal(s.has('http://h0.example/p/0'), true);
-  assert.equal(s.has('http://h0.example/p/50000'), false);
+  assert.equal(s.has('http://h0.example/p/200000'), false);
+  assert.ok(s.byteLength / s.size < 12.5, `bytes per URL ${s.byteLength / s.size}`);
 });
 
-test('fingerprints colliding in the table (same home slot) stay distinct', () => {
-  const s = new FingerprintSet(16);
-  // Same lo and hi*golden differ only above the mask: all land on one slot and probe onwards.
-  for (let k = 0; k < 8; k++) assert.equal(s.addFingerprint(k << 20, 5), true);
-  for (let k = 0; k < 8; k++) assert.equal(s.hasFingerprint(k << 20, 5), true);
-  assert.equal(s.hasFingerprint(9 << 20, 5), false);
+test('fingerprints with the same home slot probe onwards and stay distinct, including wrap-around', () => {
+  const s = new FingerprintSet();
+  // Same segment (top byte 0x12) and lo = 0xffffffff: home slot is the segment's last slot.
+  for (let k = 0; k < 20; k++) assert.equal(s.addFingerprint(0x12000000 + k, 0xffffffff), true);
+  for (let k = 0; k < 20; k++) assert.equal(s.hasFingerprint(0x12000000 + k, 0xffffffff), true);
+  assert.equal(s.hasFingerprint(0x12000000 + 20, 0xffffffff), false);
+  assert.equal(s.addFingerprint(0x12000005, 0xffffffff), false);
   // (0,0) is the empty marker: it is stored as (0,1).
   assert.equal(s.addFingerprint(0, 0), true);
   assert.equal(s.hasFingerprint(0, 1), true);
 });
 
-test('fingerprint round-trips through the signed 64-bit form and hex', () => {
+test('fingerprint forms: signed 64-bit, hex, 53-bit key', () => {
   const fp = fingerprint('http://example.com/');
   assert.deepEqual(fingerprintFromBigInt(fingerprintToBigInt(fp)), fp);
   assert.match(fingerprintHex(fp), /^[0-9a-f]{16}$/);
   assert.notDeepEqual(fingerprint('http://example.com/a'), fingerprint('http://example.com/b'));
+  const key = fingerprintKey('http://example.com/');
+  assert.ok(Number.isSafeInteger(key));
+  assert.equal(key, fp.hi * 2 ** 21 + (fp.lo >>> 11));
 });
