@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
-import { formatLog } from '../store/export-log.js';
+import { formatLinks, formatLog } from '../store/export-log.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import { openExistingDb } from './open-existing-db.js';
 import { oneOf } from './option-parsers.js';
@@ -10,11 +10,14 @@ import { oneOf } from './option-parsers.js';
 export function registerExport(program: Command): void {
   program
     .command('export')
-    .description('write the crawl log: one record per URL that reached a final state, in that order')
+    .description('write the crawl log (one record per URL that reached a final state, in that order) or every extracted link')
     .requiredOption('--db <file>', 'crawl database')
-    .option('--format <format>', 'jsonl | csv', oneOf(['jsonl', 'csv'] as const), 'jsonl')
+    .option('--what <what>', 'log (default) | links: every link extracted from fetched pages, in extraction order', oneOf(['log', 'links'] as const), 'log')
+    .option('--format <format>', 'jsonl | csv (log, default jsonl); txt | jsonl | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'csv', 'txt'] as const))
     .option('--out <file>', 'output file (default standard output)')
-    .action(async (o: { db: string; format: 'jsonl' | 'csv'; out?: string }) => {
+    .action(async (o: { db: string; what: 'log' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string }) => {
+      const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
+      if (o.what === 'log' && format === 'txt') throw new FocusCrawlError('USAGE', '--format txt is for --what links; the log is jsonl or csv');
       const db = openExistingDb(o.db);
       const out = o.out ? createWriteStream(o.out) : process.stdout;
       if (o.out) {
@@ -26,7 +29,8 @@ export function registerExport(program: Command): void {
         ]);
       }
       try {
-        for (const chunk of formatLog(new SqliteStore(db).logEntries(), o.format)) {
+        const chunks = o.what === 'links' ? formatLinks(new SqliteStore(db).extractedLinks(), format) : formatLog(new SqliteStore(db).logEntries(), format as 'jsonl' | 'csv');
+        for (const chunk of chunks) {
           if (!out.write(chunk)) await once(out, 'drain');
         }
       } finally {

@@ -8,6 +8,7 @@ import { registerSearch } from './search-command.js';
 import { registerStatus } from './status-command.js';
 import { registerScore } from './score-command.js';
 import { registerTopic } from './topic-command.js';
+import { registerBench } from './bench-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -23,6 +24,7 @@ registerExport(program);
 registerDemo(program);
 registerScore(program);
 registerTopic(program);
+registerBench(program);
 const overrideAll = (c: Command) => c.commands.forEach((sub) => (sub.exitOverride(), overrideAll(sub)));
 overrideAll(program);
 

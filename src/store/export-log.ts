@@ -10,6 +10,20 @@ function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
+/** Writes extracted links: one URL per line (txt, the trace `bench seen` reads), JSON lines or CSV. */
+export function* formatLinks(links: Iterable<{ src: string; url: string; anchor: string }>, format: 'jsonl' | 'csv' | 'txt'): Iterable<string> {
+  if (format === 'csv') yield 'src,url,anchor\r\n';
+  let buf = '';
+  for (const l of links) {
+    buf += format === 'txt' ? l.url + '\n' : format === 'jsonl' ? JSON.stringify(l) + '\n' : `${csvField(l.src)},${csvField(l.url)},${csvField(l.anchor)}\r\n`;
+    if (buf.length > 1 << 16) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf) yield buf;
+}
+
 /** Writes the crawl log as JSON lines or RFC 4180 CSV (with a header row). */
 export function* formatLog(entries: Iterable<LogEntry>, format: 'jsonl' | 'csv'): Iterable<string> {
   if (format === 'csv') {

@@ -93,6 +93,16 @@ export class SqliteStore implements Store {
     yield* stmt.iterate() as Iterable<LogEntry>;
   }
 
+  /** Every link extracted from stored pages, in the order the pages were fetched. */
+  *extractedLinks(): Iterable<{ src: string; url: string; anchor: string }> {
+    const stmt = this.#sql.db.prepare(
+      `SELECT p.url AS src, p.outlinks FROM crawl_log l JOIN pages p ON p.url_id = l.url_id WHERE l.state = 'done' ORDER BY l.seq`,
+    );
+    for (const row of stmt.iterate() as Iterable<{ src: string; outlinks: string | null }>) {
+      for (const [url, anchor] of JSON.parse(row.outlinks ?? '[]') as [string, string][]) yield { src: row.src, url, anchor };
+    }
+  }
+
   async countRelevant(threshold: number): Promise<number> {
     await this.#sql.settle();
     return this.#sql.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(threshold) as number;
