@@ -1,3 +1,5 @@
+import { seededRandom } from './seeded-random.js';
+
 /**
  * A deterministic generated website with ground truth: pages in topical clusters (solar energy,
  * the demo topic; cooking; football), some of them in Chinese, linked mostly within their cluster.
@@ -39,16 +41,7 @@ const FILLER = ('the of and to in is that for on with as by this it from at are 
   'article page information local public system work group market service part place case week city').split(' ');
 const FILLER_ZH = '我们 今天 一些 这个 可以 发展 信息 公司 市场 服务 地区 工作 时间 问题 情况 社会'.split(' ');
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const CLUSTERS: Cluster[] = ['solar', 'cooking', 'football'];
 

@@ -1,3 +1,5 @@
+import { seededRandom } from './seeded-random.js';
+
 /**
  * A synthetic link-extraction trace: the stream of links a breadth-first crawler extracts from a
  * large multi-host web, for the URL-seen caching experiment (method E). The web has what makes
@@ -20,16 +22,7 @@ export interface TraceWebSpec {
 
 export const DEFAULT_TRACE_WEB: TraceWebSpec = { hosts: 3000, maxHostPages: 40_000, navLinks: 8, links: [15, 35], external: 0.15, seed: 1 };
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /**
  * Yields the URLs of extracted links in extraction order until `maxLinks` have been yielded.

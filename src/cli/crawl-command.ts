@@ -24,6 +24,7 @@ interface CrawlFlags {
   config?: string;
   userAgent?: string;
   robots?: boolean;
+  seenCache?: number;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -68,6 +69,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   set('db', o.db);
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
+  set('seenCache', o.seenCache);
   return cfg;
 }
 
@@ -92,6 +94,7 @@ export function registerCrawl(program: Command): void {
     .option('--config <file>', 'config file (YAML or JSON); flags override it')
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .action(async (o: CrawlFlags) => {
       const crawl = await startCrawl(crawlConfigFromFlags(o));
       await runToEnd(crawl);

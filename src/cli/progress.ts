@@ -56,6 +56,10 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);
   }
+  if (s.seen) {
+    const total = s.seen.cacheHits + s.seen.cacheMisses;
+    lines.push(`URL-seen cache: ${s.seen.cacheHits} hits, ${s.seen.cacheMisses} misses (${total ? ((100 * s.seen.cacheHits) / total).toFixed(1) : '0.0'}% hits)`);
+  }
   lines.push(`repository: ${db}`);
   return lines.join('\n');
 }

@@ -38,6 +38,12 @@ export const crawlConfigSchema = z.strictObject({
   hosts: z.array(z.string()).default([]),
   allow: z.array(regex).default([]),
   deny: z.array(regex).default([]),
+  /**
+   * URL-seen test: 0 (default) keeps every fingerprint in memory (about 11 bytes a URL); N puts a
+   * CLOCK cache of N fingerprints in front of the database's URL index instead (for crawls whose
+   * seen set should not live in memory; the caching paper suggests about 50,000 or more).
+   */
+  seenCache: z.number().int().min(0).default(0),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

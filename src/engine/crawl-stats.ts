@@ -1,4 +1,5 @@
 import type { FrontierCounts } from '../frontier/frontier.js';
+import type { SeenCounters } from '../seen/seen-set.js';
 
 /** Live statistics of a crawl, readable at any moment (progress display, dashboard). */
 export interface CrawlStats {
@@ -16,6 +17,8 @@ export interface CrawlStats {
   /** Links extracted from pages in this run (the stream the URL-seen test sees). */
   links: number;
   frontier: FrontierCounts;
+  /** The URL-seen cache's hits and misses (with --seen-cache); null without a cache. */
+  seen: SeenCounters | null;
 }
 
 export function newStats(): CrawlStats {
@@ -30,6 +33,7 @@ export function newStats(): CrawlStats {
     bytes: 0,
     links: 0,
     frontier: { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 },
+    seen: null,
   };
 }
 

@@ -114,6 +114,7 @@ export class Crawler {
       await this.#sleep(Math.min(wait, this.#o.flushIntervalMs));
     }
     this.stats.frontier = f.counts();
+    this.stats.seen = f.seenCounters();
     this.#o.flush();
     return { stats: this.stats, reason };
   }
@@ -137,6 +138,7 @@ export class Crawler {
       this.#o.flush();
       this.#lastFlush = now;
       this.stats.frontier = this.#o.frontier.counts();
+      this.stats.seen = this.#o.frontier.seenCounters();
     }
   }
 

@@ -1,4 +1,5 @@
 import type { CrawlRequest, NewRequest } from '../types.js';
+import type { SeenCounters } from '../seen/seen-set.js';
 
 /** How a claimed URL ended. */
 export type Outcome =
@@ -50,6 +51,8 @@ export interface Frontier {
   /** When claim() may next return something: `now`, a later time, or null when nothing waits. */
   nextReadyAt(now: number): number | null;
   counts(): FrontierCounts;
+  /** Cache hits and misses of the URL-seen test, when its seen set has a cache; else null. */
+  seenCounters(): SeenCounters | null;
   /** Nothing waiting and nothing leased: the crawl is over. */
   isFinished(): boolean;
   close(): Promise<void>;

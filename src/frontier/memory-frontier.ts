@@ -1,5 +1,6 @@
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
+import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
 import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions } from './host-scheduler.js';
 
@@ -9,13 +10,19 @@ import { HostScheduler, type PolitenessOptions } from './host-scheduler.js';
  */
 export class MemoryFrontier implements Frontier {
   protected readonly scheduler: HostScheduler;
-  protected readonly seen: FingerprintSet;
+  protected readonly seen: SeenSet;
   protected nextId = 1;
   protected readonly tally = { done: 0, error: 0, discarded: 0 };
 
-  constructor(politeness: Partial<PolitenessOptions> = {}) {
+  /** `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL). */
+  constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet()) {
     this.scheduler = new HostScheduler(politeness);
-    this.seen = new FingerprintSet();
+    this.seen = seen;
+  }
+
+  /** Cache hits and misses of the URL-seen test, when the seen set has a cache. */
+  seenCounters(): SeenCounters | null {
+    return (this.seen as { counters?: SeenCounters }).counters ?? null;
   }
 
   async add(batch: NewRequest[], now: number): Promise<boolean[]> {

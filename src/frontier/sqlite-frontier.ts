@@ -1,6 +1,10 @@
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprint, fingerprintFromBigInt, fingerprintToBigInt } from '../seen/fingerprint.js';
+import { ClockCache } from '../seen/clock-cache.js';
+import { FingerprintSet } from '../seen/fingerprint-set.js';
+import { LayeredSeenSet } from '../seen/layered-seen-set.js';
+import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
 import type { Outcome } from './frontier.js';
 import type { PolitenessOptions } from './host-scheduler.js';
@@ -24,6 +28,10 @@ interface UrlRow {
  * The embedded durable frontier: scheduling happens in memory (MemoryFrontier's host queues), and
  * every transition is journaled to the `urls` table of the crawl database. Opening a database that
  * holds a crawl reloads its seen set and waiting URLs; leases left open by a crash return to waiting.
+ *
+ * The URL-seen test is the whole fingerprint set in memory by default (`seenCache` 0), or, with
+ * `seenCache` N, a CLOCK cache of N fingerprints in front of the `urls` table (method E's layering:
+ * little memory for a huge crawl, an index lookup per cache miss).
  */
 export class SqliteFrontier extends MemoryFrontier {
   readonly #sql: SqliteDb;
@@ -31,8 +39,8 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setState: WriteStatement;
   readonly #setWaiting: WriteStatement;
 
-  constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}) {
-    super(politeness);
+  constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0) {
+    super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet());
     this.#sql = sql;
     this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason) VALUES (?,?,?,?,?,?,?,?,?,?,0,?)',
@@ -47,10 +55,12 @@ export class SqliteFrontier extends MemoryFrontier {
     const now = Date.now();
     // Leases are in-process: whatever was fetching when the last process died is waiting again.
     db.prepare('UPDATE urls SET state = 0 WHERE state = 1').run();
-    const fps = db.prepare('SELECT fp FROM urls').pluck().safeIntegers(true);
-    for (const fp of fps.iterate() as Iterable<bigint>) {
-      const f = fingerprintFromBigInt(fp);
-      this.seen.addFingerprint(f.hi, f.lo);
+    if (this.seen instanceof FingerprintSet) {
+      const fps = db.prepare('SELECT fp FROM urls').pluck().safeIntegers(true);
+      for (const fp of fps.iterate() as Iterable<bigint>) {
+        const f = fingerprintFromBigInt(fp);
+        this.seen.addFingerprint(f.hi, f.lo);
+      }
     }
     const open = db.prepare('SELECT * FROM urls WHERE state < 2').safeIntegers(false);
     for (const r of open.iterate() as Iterable<UrlRow>) {

@@ -67,17 +67,10 @@ export class FingerprintSet {
     if ((hi | lo) === 0) lo = 1;
     const s = hi >>> 24;
     const t = this.#tables[s]!;
-    const cap = this.#caps[s]!;
-    let i = ((lo * cap) / 4294967296) | 0;
-    for (;;) {
-      const h = t[2 * i]!;
-      const l = t[2 * i + 1]!;
-      if ((h | l) === 0) break;
-      if (h === hi && l === lo) return false;
-      if (++i === cap) i = 0;
-    }
-    t[2 * i] = hi;
-    t[2 * i + 1] = lo;
+    const i = FingerprintSet.#probe(t, this.#caps[s]!, hi, lo);
+    if (i >= 0) return false;
+    t[2 * ~i] = hi;
+    t[2 * ~i + 1] = lo;
     this.#size++;
     if (++this.#sizes[s]! > this.#limits[s]!) this.#grow(s);
     return true;
@@ -88,14 +81,17 @@ export class FingerprintSet {
     lo >>>= 0;
     if ((hi | lo) === 0) lo = 1;
     const s = hi >>> 24;
-    const t = this.#tables[s]!;
-    const cap = this.#caps[s]!;
+    return FingerprintSet.#probe(this.#tables[s]!, this.#caps[s]!, hi, lo) >= 0;
+  }
+
+  /** The slot holding (hi, lo), or ~slot of the empty slot where it would go (linear probing). */
+  static #probe(t: Uint32Array, cap: number, hi: number, lo: number): number {
     let i = ((lo * cap) / 4294967296) | 0;
     for (;;) {
       const h = t[2 * i]!;
       const l = t[2 * i + 1]!;
-      if ((h | l) === 0) return false;
-      if (h === hi && l === lo) return true;
+      if ((h | l) === 0) return ~i;
+      if (h === hi && l === lo) return i;
       if (++i === cap) i = 0;
     }
   }

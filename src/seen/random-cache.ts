@@ -1,3 +1,4 @@
+import { seededRandom } from '../bench/seeded-random.js';
 import type { FingerprintCache } from './fingerprint-cache.js';
 
 /** Random replacement: a miss with the cache full evicts a uniformly chosen entry (seeded PRNG). */
@@ -5,13 +6,13 @@ export class RandomCache implements FingerprintCache {
   readonly capacity: number;
   readonly #keys: Float64Array;
   readonly #slot = new Map<number, number>();
-  #state: number;
+  readonly #random01: () => number;
 
   constructor(capacity: number, seed = 1) {
     if (!(capacity >= 1)) throw new RangeError('cache capacity must be at least 1');
     this.capacity = capacity;
     this.#keys = new Float64Array(capacity);
-    this.#state = seed >>> 0;
+    this.#random01 = seededRandom(seed);
   }
 
   get size(): number {
@@ -23,11 +24,7 @@ export class RandomCache implements FingerprintCache {
   }
 
   #random(n: number): number {
-    // mulberry32
-    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    return Math.floor(this.#random01() * n);
   }
 
   access(key: number): boolean {

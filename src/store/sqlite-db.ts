@@ -166,6 +166,16 @@ export class SqliteDb {
     return this.#ops.length;
   }
 
+  /** The number the next flush will have: writes queued now are committed once committedSeq reaches it. */
+  get nextFlushSeq(): number {
+    return this.#seq + 1;
+  }
+
+  /** Every flush up to this number is committed (inline writes commit at the flush itself). */
+  get committedSeq(): number {
+    return this.#acked;
+  }
+
   /** Flushed batches the writer thread has not committed yet. */
   get backlog(): number {
     return this.#seq - this.#acked;
@@ -182,6 +192,7 @@ export class SqliteDb {
     this.#ops = [];
     if (!this.#worker) {
       this.#runInline(ops);
+      this.#acked = ++this.#seq; // committed already
       return;
     }
     this.#worker.postMessage({ type: 'batch', seq: ++this.#seq, ops } satisfies WriterMessage);

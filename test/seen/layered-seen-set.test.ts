@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
+import { ClockCache } from '../../src/seen/clock-cache.js';
+import { LayeredSeenSet } from '../../src/seen/layered-seen-set.js';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { req } from '../frontier/describe-frontier.js';
+
+for (const writer of ['inline', 'thread'] as const) {
+  test(`a CLOCK cache over the SQLite URL index answers the seen test exactly (${writer} writer)`, async () => {
+    const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-layered-')), 's.db'), { create: true, writer });
+    try {
+      const f = new SqliteFrontier(db, { delayMs: 0 }, 4);
+      const urls = Array.from({ length: 50 }, (_x, i) => `http://a.test/${i}`);
+      // New URLs, some still unflushed, some committed, most evicted from the 4-entry cache.
+      assert.deepEqual(await f.add(urls.slice(0, 20).map((u) => req(u)), 0), urls.slice(0, 20).map(() => true));
+      await db.settle();
+      assert.deepEqual(await f.add(urls.slice(10, 30).map((u) => req(u)), 0), urls.slice(10, 30).map((_u, i) => i >= 10));
+      for (const u of urls.slice(0, 30)) assert.equal(f.knownSeen(u), true, u);
+      for (const u of urls.slice(30)) assert.equal(f.knownSeen(u), false, u);
+      const before = { ...f.seenCounters()! };
+      assert.equal(f.knownSeen(urls[29]!), true);
+      const after = f.seenCounters()!;
+      assert.equal(after.cacheHits, before.cacheHits + 1, 'a URL just looked up is a cache hit');
+      assert.equal(after.cacheMisses, before.cacheMisses);
+    } finally {
+      await db.close();
+    }
+  });
+}
+
+test('the cache only ever holds URLs that were seen', () => {
+  const seen = new Set<string>();
+  const backing = {
+    has: (fp: { hi: number; lo: number }) => seen.has(`${fp.hi}:${fp.lo}`),
+    add: (fp: { hi: number; lo: number }) => !seen.has(`${fp.hi}:${fp.lo}`) && !!seen.add(`${fp.hi}:${fp.lo}`),
+  };
+  const s = new LayeredSeenSet(new ClockCache(8), backing);
+  assert.equal(s.has('http://x/1'), false);
+  assert.equal(s.has('http://x/1'), false, 'a miss that the backing set denies is not cached');
+  assert.equal(s.add('http://x/1'), true);
+  assert.equal(s.add('http://x/1'), false);
+  assert.deepEqual(s.counters, { cacheHits: 1, cacheMisses: 3 });
+});
+
+test('reopening a crawl with a seen cache does not load the fingerprints, yet knows them', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-layered-')), 'r.db');
+  const db = new SqliteDb(path, { create: true });
+  await new SqliteFrontier(db, {}, 16).add([req('http://a.test/1'), req('http://a.test/2')], 0);
+  await db.close();
+  const again = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(again, {}, 16);
+  assert.deepEqual(await f.add([req('http://a.test/1'), req('http://a.test/3')], 0), [false, true]);
+  await again.close();
+});
