@@ -138,8 +138,9 @@ export class SqliteDb {
     if (opts.writer === 'thread') {
       this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), {
         workerData: { path } satisfies WriterInit,
-        // The writer keeps almost nothing alive; a small heap makes V8 collect its garbage (page
-        // texts, bigram strings) early instead of letting the process grow (bench/throughput).
+        // A bounded heap makes V8 collect the writer's garbage (page texts, bigram strings) early
+        // instead of letting the process grow. It must hold MAX_BACKLOG queued batches of pages:
+        // 32 MB ran out of memory in bench/throughput, 96 MB did not.
         resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
       });
       this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
