@@ -30,7 +30,7 @@ function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
 
 function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, fetcher?: Fetcher): OpenCrawl {
   const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic);
+  const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
   const http =

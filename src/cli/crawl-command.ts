@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
 import { startCrawl } from '../crawl.js';
 import { FocusCrawlError } from '../errors.js';
-import { nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 
 interface CrawlFlags {
@@ -11,6 +11,7 @@ interface CrawlFlags {
   seedsFile?: string;
   topic?: string;
   strategy?: string;
+  strategyOption?: Record<string, number>;
   maxPages?: number;
   maxDepth?: number;
   concurrency?: number;
@@ -57,6 +58,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   };
   set('topic', o.topic);
   set('strategy', o.strategy);
+  if (o.strategyOption) cfg.strategyOptions = { ...(cfg.strategyOptions ?? {}), ...o.strategyOption };
   set('maxPages', o.maxPages);
   set('maxDepth', o.maxDepth);
   set('concurrency', o.concurrency);
@@ -80,7 +82,8 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url...>', 'seed URLs')
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
     .option('--topic <file>', 'topic file (YAML: name, keywords)')
-    .option('--strategy <name>', "crawl ordering (default best-first with a topic, else bfs)")
+    .option('--strategy <name>', 'crawl ordering: bfs, best-first, shark, inherit-recover, weighted-levels (default best-first with a topic, else bfs)')
+    .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
     .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)

@@ -21,6 +21,13 @@ export function regex(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** name=number, repeatable, collected into an object. */
+export function keyNumber(value: string, previous: Record<string, number> = {}): Record<string, number> {
+  const m = /^([A-Za-z][\w-]*)=(-?\d+(?:\.\d+)?)$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`expected name=number, got '${value}'`);
+  return { ...previous, [m[1]!]: Number(m[2]) };
+}
+
 export function oneOf<T extends string>(choices: readonly T[]) {
   return (value: string): T => {
     if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);

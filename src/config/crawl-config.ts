@@ -23,6 +23,8 @@ export const crawlConfigSchema = z.strictObject({
   topic: z.union([z.string(), topicFileSchema]).nullable().default(null),
   /** Default 'best-first' when there is a topic, else 'bfs'. */
   strategy: z.string().nullable().default(null),
+  /** The strategy's parameters (docs/strategies.md), e.g. {m0: 100, b: 0.8, f: 0.2}; defaults are the sources'. */
+  strategyOptions: z.record(z.string(), z.number()).default({}),
   /** Fetches (done + error) over the whole crawl, resumed runs included. Default 10,000. */
   maxPages: z.number().int().positive().default(10_000),
   /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */

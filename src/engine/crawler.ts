@@ -181,7 +181,7 @@ export class Crawler {
     if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
 
     const { html, encoding } = decodeHtml(res.body, res.contentType);
-    const page = parseHtml(html, res.finalUrl, encoding);
+    const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0 });
     const topic = this.#o.strategy.topic;
     const relevance = topic ? pageRelevance(topic, page) : null;
     this.stats.links += page.links.length;

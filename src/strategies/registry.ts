@@ -1,25 +1,44 @@
+import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import type { Topic } from '../relevance/topic.js';
 import { BestFirstStrategy } from './best-first.js';
 import { BfsStrategy } from './bfs.js';
+import { InheritRecoverStrategy, inheritRecoverOptions } from './inherit-recover.js';
+import { SharkStrategy, sharkOptions } from './shark.js';
 import type { Strategy } from './strategy.js';
+import { WeightedLevelsStrategy, weightedLevelsOptions } from './weighted-levels.js';
+
+type Options = Record<string, number>;
 
 interface Entry {
   needsTopic: boolean;
-  create(topic: Topic | null): Strategy;
+  options: z.ZodType<object>;
+  create(topic: Topic | null, options: Options): Strategy;
   summary: string;
 }
 
+const none = z.strictObject({});
+
 const STRATEGIES: Record<string, Entry> = {
-  bfs: { needsTopic: false, create: (t) => new BfsStrategy(t), summary: 'breadth-first baseline' },
-  'best-first': { needsTopic: true, create: (t) => new BestFirstStrategy(t!), summary: "links get their parent page's relevance" },
+  bfs: { needsTopic: false, options: none, create: (t) => new BfsStrategy(t), summary: 'breadth-first baseline' },
+  'best-first': { needsTopic: true, options: none, create: (t) => new BestFirstStrategy(t!), summary: "links get their parent page's relevance" },
+  shark: { needsTopic: true, options: sharkOptions, create: (t, o) => new SharkStrategy(t!, o), summary: 'shark-search: inherited score with decay, anchor and anchor context' },
+  'inherit-recover': { needsTopic: true, options: inheritRecoverOptions, create: (t, o) => new InheritRecoverStrategy(t!, o), summary: 'method A: relevance message value with decay and recovery' },
+  'weighted-levels': { needsTopic: true, options: weightedLevelsOptions, create: (t, o) => new WeightedLevelsStrategy(t!, o), summary: 'method B: lambda-weighted link and page levels, priority 0 discarded' },
 };
 
 export const strategyNames = (): string[] => Object.keys(STRATEGIES);
 
-export function createStrategy(name: string, topic: Topic | null): Strategy {
+/** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
+export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {
   const entry = STRATEGIES[name];
   if (!entry) throw new FocusCrawlError('USAGE', `unknown strategy '${name}' (known: ${strategyNames().join(', ')})`);
   if (entry.needsTopic && !topic) throw new FocusCrawlError('USAGE', `strategy '${name}' needs a topic: pass --topic FILE`);
-  return entry.create(topic);
+  const parsed = entry.options.safeParse(options);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    const field = i.path.join('.') || ((i as { keys?: string[] }).keys ?? []).join(', ');
+    throw new FocusCrawlError('CONFIG', `strategy '${name}' option ${field ? `'${field}'` : ''}: ${i.message}`);
+  }
+  return entry.create(topic, options);
 }

@@ -23,6 +23,8 @@ export interface Strategy {
   readonly name: string;
   /** The topic the strategy scores with, or null for topic-blind strategies. */
   readonly topic: Topic | null;
+  /** Characters of text around each link the parser should keep as its context (0 or absent: none). */
+  readonly linkContext?: number;
   /** Priority and state of a seed URL. */
   seed(url: string): LinkDecision;
   /**
