@@ -17,6 +17,16 @@ export interface ChartOptions {
 }
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#7f7f7f', '#17becf', '#8c564b'];
+/** About ten round ticks (1, 2 or 5 times a power of ten apart) covering [lo, hi]. */
+function niceTicks(lo: number, hi: number): number[] {
+  const raw = (hi - lo) / 10 || 1;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw)!;
+  const out: number[] = [];
+  for (let x = Math.ceil(lo / step) * step; x <= hi + 1e-9; x += step) out.push(Math.round(x * 1e9) / 1e9);
+  return out;
+}
+
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export function lineChartSvg(series: Series[], o: ChartOptions): string {
@@ -37,7 +47,7 @@ export function lineChartSvg(series: Series[], o: ChartOptions): string {
     `<line x1="${m.l}" y1="${H - m.b}" x2="${W - m.r}" y2="${H - m.b}" stroke="black"/>`,
     `<line x1="${m.l}" y1="${m.t}" x2="${m.l}" y2="${H - m.b}" stroke="black"/>`,
   ];
-  const xticks = [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b);
+  const xticks = o.log2X ? [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b) : niceTicks(x0, x1);
   for (const x of xticks) {
     const label = o.log2X ? `2^${Math.round(Math.log2(x))}` : String(x);
     parts.push(`<line x1="${px(x)}" y1="${H - m.b}" x2="${px(x)}" y2="${H - m.b + 5}" stroke="black"/>`);

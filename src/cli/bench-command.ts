@@ -8,6 +8,7 @@ import { lineChartSvg } from '../bench/svg-line-chart.js';
 import { POLICIES, simulate, type Policy, type SimulationResult } from '../seen/cache-simulator.js';
 import { fingerprintKey } from '../seen/fingerprint.js';
 import { positiveInt } from './option-parsers.js';
+import { registerBenchStrategies } from './bench-strategies-command.js';
 
 function sizesList(value: string): number[] {
   return value.split(',').map((v) => {
@@ -58,6 +59,7 @@ export function missRateTable(results: SimulationResult[], policies: Policy[], s
 
 export function registerBench(program: Command): void {
   const bench = program.command('bench').description('benchmarks and experiments');
+  registerBenchStrategies(bench);
   bench
     .command('trace')
     .description('write a synthetic link-extraction trace (a breadth-first crawl of a generated multi-host web), one URL per line')

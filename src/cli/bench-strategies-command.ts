@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { crawlMetrics, metricsTable, type StrategyMetrics } from '../bench/crawl-metrics.js';
+import { serveWeb } from '../bench/serve-web.js';
+import { lineChartSvg } from '../bench/svg-line-chart.js';
+import { DEFAULT_WEB, pageUrl, readWebSpec, writeWeb, type WebSpec } from '../bench/topical-web.js';
+import { startCrawl } from '../crawl.js';
+import { FocusCrawlError } from '../errors.js';
+import { strategyNames } from '../strategies/registry.js';
+import { oneOf, positiveInt } from './option-parsers.js';
+
+function readLabels(file: string): Set<string> {
+  try {
+    return new Set(readFileSync(file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read labels file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function curves(ms: StrategyMetrics[], labels: number, budget: number, kind: 'harvest' | 'recall'): string {
+  const step = Math.max(1, Math.round(budget / 50));
+  return lineChartSvg(
+    ms.map((m) => ({
+      name: m.strategy,
+      points: m.found
+        .map((n, i) => [i + 1, kind === 'harvest' ? n / (i + 1) : n / Math.max(1, labels)] as [number, number])
+        .filter(([k]) => k % step === 0 || k === m.found.length),
+    })),
+    { title: `${kind === 'harvest' ? 'Harvest rate' : 'Recall'} against pages fetched`, xLabel: 'pages fetched', yLabel: kind === 'harvest' ? 'harvest rate' : 'recall' },
+  );
+}
+
+/** Runs each strategy on a served generated web with one budget and grades it against the labels. */
+export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number }): Promise<StrategyMetrics[]> {
+  const spec: WebSpec = readWebSpec(o.web);
+  const labels = readLabels(o.labels);
+  const server = await serveWeb(o.web, spec);
+  const tmp = mkdtempSync(join(tmpdir(), 'fc-bench-run-'));
+  const out: StrategyMetrics[] = [];
+  try {
+    for (const strategy of o.strategies) {
+      const crawl = await startCrawl({
+        seeds: Array.from({ length: spec.hosts }, (_x, h) => pageUrl(spec, h, 0)),
+        topic: o.topic,
+        strategy,
+        maxPages: o.budget,
+        concurrency: o.concurrency,
+        perHost: o.concurrency,
+        delayMs: 0,
+        scope: 'any',
+        maxDepth: 1000,
+        db: join(tmp, `${strategy}.db`),
+      });
+      const t0 = performance.now();
+      try {
+        await crawl.run();
+        await crawl.db.settle();
+        const order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
+        out.push(crawlMetrics(strategy, order, labels, o.budget, (performance.now() - t0) / 1000));
+      } finally {
+        await crawl.close();
+      }
+    }
+  } finally {
+    await server.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
+
+export function registerBenchStrategies(bench: Command): void {
+  bench
+    .command('gen')
+    .description('write a generated multi-host topical web with ground-truth labels (tunnels, keyword spam, vague anchors)')
+    .requiredOption('--out <dir>', 'folder to write (web.json, labels.txt, h0/, h1/, ...)')
+    .option('--seed <n>', 'random seed (default 1)', positiveInt, 1)
+    .option('--hosts <n>', `hosts (default ${DEFAULT_WEB.hosts})`, positiveInt, DEFAULT_WEB.hosts)
+    .option('--pages <n>', `pages per host (default ${DEFAULT_WEB.pagesPerHost})`, positiveInt, DEFAULT_WEB.pagesPerHost)
+    .option('--lang <lang>', 'en | zh (default en)', oneOf(['en', 'zh'] as const), 'en')
+    .option('--port <n>', `first port on 127.0.0.1 (default ${DEFAULT_WEB.basePort})`, positiveInt, DEFAULT_WEB.basePort)
+    .action((o: { out: string; seed: number; hosts: number; pages: number; lang: 'en' | 'zh'; port: number }) => {
+      mkdirSync(o.out, { recursive: true });
+      const spec: WebSpec = { ...DEFAULT_WEB, seed: o.seed, hosts: o.hosts, pagesPerHost: o.pages, lang: o.lang, basePort: o.port };
+      const r = writeWeb(spec, o.out);
+      process.stdout.write(`wrote ${r.pages} pages on ${spec.hosts} hosts (${r.targets} targets in ${o.out}/labels.txt) to ${o.out}\n`);
+    });
+  bench
+    .command('run')
+    .description('crawl a generated web with several strategies at the same budget and compare them against its labels')
+    .requiredOption('--web <dir>', 'a web written by bench gen')
+    .requiredOption('--topic <file>', 'topic file the strategies score with')
+    .option('--labels <file>', 'target URLs, one per line (default: the web folder\'s labels.txt)')
+    .option('--strategies <list>', `comma-separated (default ${strategyNames().join(',')})`, (v: string) => v.split(',').map((s) => s.trim()))
+    .option('--budget <n>', 'pages each strategy may fetch (default 500)', positiveInt, 500)
+    .option('--concurrency <n>', 'requests in flight (default 1: a deterministic order)', positiveInt, 1)
+    .option('--out <dir>', 'where to write results.json, results.md, harvest.svg, recall.svg (default bench-out)', 'bench-out')
+    .action(async (o: { web: string; topic: string; labels?: string; strategies?: string[]; budget: number; concurrency: number; out: string }) => {
+      const labelsFile = o.labels ?? join(o.web, 'labels.txt');
+      const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency });
+      const labels = readLabels(labelsFile).size;
+      const table = metricsTable(ms);
+      mkdirSync(o.out, { recursive: true });
+      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, ...m }) => ({ ...m, found: found.filter((_n, i) => (i + 1) % 10 === 0) })) }, null, 2));
+      writeFileSync(join(o.out, 'results.md'), `Web ${o.web}, ${labels} targets, budget ${o.budget}, topic ${o.topic}\n\n${table}\n`);
+      writeFileSync(join(o.out, 'harvest.svg'), curves(ms, labels, o.budget, 'harvest'));
+      writeFileSync(join(o.out, 'recall.svg'), curves(ms, labels, o.budget, 'recall'));
+      process.stdout.write(`${labels} targets, budget ${o.budget}\n\n${table}\n\nwrote ${o.out}/results.json, results.md, harvest.svg, recall.svg\n`);
+    });
+}
