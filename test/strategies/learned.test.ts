@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LearnedStrategy } from '../../src/strategies/learned.js';
+import { topicFromFile } from '../../src/relevance/topic.js';
+import type { CarriedState, CrawlRequest, Link, Page } from '../../src/types.js';
+
+const topic = topicFromFile({ name: 'solar', keywords: { solar: 1, panel: 1 } });
+const request = (host: string, data: CarriedState | null): CrawlRequest => ({ id: 1, url: `http://${host}/p`, host, depth: 1, parentId: null, anchor: '', priority: 0, data, attempts: 0 });
+const page = { url: 'http://a.test/p', title: '', text: '', headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' } as Page;
+const link = (url: string, anchor: string): Link => ({ url, anchor, nofollow: false });
+
+test('each fetched page teaches the model about the link that led to it', () => {
+  const s = new LearnedStrategy(topic, { explore: 0 });
+  const good = s.features(link('http://a.test/reviews/1', 'inverter reviews'), 0.5, 2);
+  const bad = s.features(link('http://a.test/sport/1', 'match report'), 0.5, 2);
+  assert.equal(s.probability(good), 0.5);
+  for (let i = 0; i < 20; i++) {
+    // The page reached through the 'good' link was relevant, the other was not.
+    s.scoreLinks({ request: request('a.test', { f: good }), page, relevance: 0.9 }, []);
+    s.scoreLinks({ request: request('a.test', { f: bad }), page, relevance: 0 }, []);
+  }
+  assert.ok(s.probability(good) > 0.8, String(s.probability(good)));
+  assert.ok(s.probability(bad) < 0.2, String(s.probability(bad)));
+  // A new link sharing the learnt words ranks above one sharing the bad ones.
+  const [a, b] = s.scoreLinks({ request: request('a.test', null), page, relevance: 0.5 }, [link('http://a.test/reviews/9', 'inverter reviews'), link('http://a.test/sport/9', 'match report')]);
+  assert.ok(a!.priority > b!.priority);
+  assert.ok(Array.isArray(a!.data!.f), 'the link carries its features to the page it leads to');
+});
+
+test('exploration favours hosts the crawl has not fetched from yet', () => {
+  const s = new LearnedStrategy(topic, { explore: 0.2 });
+  for (let i = 0; i < 8; i++) s.scoreLinks({ request: request('busy.test', null), page, relevance: 0 }, []);
+  const [busy, fresh] = s.scoreLinks({ request: request('busy.test', null), page, relevance: 0 }, [link('http://busy.test/x', 'news'), link('http://fresh.test/x', 'news')]);
+  assert.ok(fresh!.priority - busy!.priority > 0.1, `${fresh!.priority} vs ${busy!.priority}`);
+});
