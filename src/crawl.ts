@@ -4,6 +4,8 @@ import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
 import type { Fetcher } from './fetch/fetcher.js';
+import { RecordingFetcher } from './fetch/recording-fetcher.js';
+import { ReplayFetcher } from './fetch/replay-fetcher.js';
 import { RobotsCache } from './fetch/robots-cache.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
@@ -28,24 +30,29 @@ function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
   return typeof topic === 'string' ? loadTopicFile(topic) : topic;
 }
 
-function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, fetcher?: Fetcher): OpenCrawl {
+/** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
+async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
+  const base: Fetcher = config.replay
+    ? await ReplayFetcher.open(config.replay, config.maxRedirects)
+    : new HttpFetcher({
+        userAgent: config.userAgent,
+        connectTimeoutMs: config.connectTimeoutMs,
+        headersTimeoutMs: config.headersTimeoutMs,
+        bodyTimeoutMs: config.bodyTimeoutMs,
+        totalTimeoutMs: config.totalTimeoutMs,
+        maxBytes: config.maxBytes,
+        maxDecompressedBytes: config.maxDecompressedBytes,
+        maxRedirects: config.maxRedirects,
+        connectionsPerOrigin: Math.max(config.perHost, 1),
+      });
+  return config.record ? RecordingFetcher.open(base, config.record) : base;
+}
+
+function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher): OpenCrawl {
   const topic = topicFile ? topicFromFile(topicFile) : null;
   const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
-  const http =
-    fetcher ??
-    new HttpFetcher({
-      userAgent: config.userAgent,
-      connectTimeoutMs: config.connectTimeoutMs,
-      headersTimeoutMs: config.headersTimeoutMs,
-      bodyTimeoutMs: config.bodyTimeoutMs,
-      totalTimeoutMs: config.totalTimeoutMs,
-      maxBytes: config.maxBytes,
-      maxDecompressedBytes: config.maxDecompressedBytes,
-      maxRedirects: config.maxRedirects,
-      connectionsPerOrigin: Math.max(config.perHost, 1),
-    });
   const robots = config.robots ? new RobotsCache(http, { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
   const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
   const scope = new CrawlScope(seedHosts, {
@@ -99,7 +106,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetc
   try {
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
-    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher);
+    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher ?? (await makeFetcher(config)));
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
@@ -116,7 +123,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);
     const config = crawlConfigSchema.parse({ ...(JSON.parse(stored) as object), ...overrides, db: dbPath });
     db.setMetaNow('config', JSON.stringify(config));
-    return build(config, db, config.topic as TopicFile | null, opts.fetcher);
+    return build(config, db, config.topic as TopicFile | null, opts.fetcher ?? (await makeFetcher(config)));
   } catch (err) {
     await db.close();
     throw err;

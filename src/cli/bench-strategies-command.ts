@@ -33,10 +33,11 @@ function curves(ms: StrategyMetrics[], labels: number, budget: number, kind: 'ha
 }
 
 /** Runs each strategy on a served generated web with one budget and grades it against the labels. */
-export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number }): Promise<StrategyMetrics[]> {
+export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number; offline?: boolean }): Promise<StrategyMetrics[]> {
   const spec: WebSpec = readWebSpec(o.web);
   const labels = readLabels(o.labels);
-  const server = await serveWeb(o.web, spec);
+  // Offline: the replay fetcher reads the folder; otherwise each host is served on its port.
+  const server = o.offline ? { close: async () => {} } : await serveWeb(o.web, spec);
   const tmp = mkdtempSync(join(tmpdir(), 'fc-bench-run-'));
   const out: StrategyMetrics[] = [];
   try {
@@ -52,6 +53,7 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
         scope: 'any',
         maxDepth: 1000,
         db: join(tmp, `${strategy}.db`),
+        replay: o.offline ? o.web : null,
       });
       const t0 = performance.now();
       try {
@@ -96,9 +98,10 @@ export function registerBenchStrategies(bench: Command): void {
     .option('--budget <n>', 'pages each strategy may fetch (default 500)', positiveInt, 500)
     .option('--concurrency <n>', 'requests in flight (default 1: a deterministic order)', positiveInt, 1)
     .option('--out <dir>', 'where to write results.json, results.md, harvest.svg, recall.svg (default bench-out)', 'bench-out')
-    .action(async (o: { web: string; topic: string; labels?: string; strategies?: string[]; budget: number; concurrency: number; out: string }) => {
+    .option('--offline', 'read the web folder through the replay fetcher instead of serving it over HTTP')
+    .action(async (o: { web: string; topic: string; labels?: string; strategies?: string[]; budget: number; concurrency: number; out: string; offline?: boolean }) => {
       const labelsFile = o.labels ?? join(o.web, 'labels.txt');
-      const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency });
+      const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
       const labels = readLabels(labelsFile).size;
       const table = metricsTable(ms);
       mkdirSync(o.out, { recursive: true });

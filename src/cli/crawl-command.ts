@@ -26,6 +26,8 @@ interface CrawlFlags {
   userAgent?: string;
   robots?: boolean;
   seenCache?: number;
+  record?: string;
+  replay?: string;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -72,6 +74,8 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
   set('seenCache', o.seenCache);
+  set('record', o.record);
+  set('replay', o.replay);
   return cfg;
 }
 
@@ -97,6 +101,8 @@ export function registerCrawl(program: Command): void {
     .option('--config <file>', 'config file (YAML or JSON); flags override it')
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .option('--record <file.warc>', 'append every response to a WARC file')
+    .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .action(async (o: CrawlFlags) => {
       const crawl = await startCrawl(crawlConfigFromFlags(o));

@@ -49,6 +49,10 @@ export const crawlConfigSchema = z.strictObject({
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),
+  /** Append every response to this WARC file (replay it later with `replay`). */
+  record: z.string().nullable().default(null),
+  /** Crawl a recording instead of the network: a WARC file, or a folder written by `bench gen`. */
+  replay: z.string().nullable().default(null),
   /** Obey robots.txt. Default true; turn off only for sites you own. */
   robots: z.boolean().default(true),
   connectTimeoutMs: z.number().int().positive().default(10_000),

@@ -1,0 +1,80 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { FocusCrawlError } from '../errors.js';
+import type { FetchResult } from '../types.js';
+import type { Fetcher, FetchOptions } from './fetcher.js';
+
+/** Headers that describe the transfer, not the content we keep (bodies are stored decoded). */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/**
+ * Wraps a fetcher and appends every response it returns to a WARC file (webrecorder's warcio):
+ * one `response` record per redirect hop (status and Location) and one for the final response,
+ * its body decoded (non-HTML bodies, which the crawler never reads, are stored empty). Failed
+ * fetches are not recorded, so a replay reports them as not in the recording.
+ */
+export class RecordingFetcher implements Fetcher {
+  readonly #inner: Fetcher;
+  readonly #out: WriteStream;
+  #chain: Promise<void>;
+
+  private constructor(inner: Fetcher, out: WriteStream, first: Promise<void>) {
+    this.#inner = inner;
+    this.#out = out;
+    this.#chain = first;
+  }
+
+  static async open(inner: Fetcher, file: string): Promise<RecordingFetcher> {
+    const out = createWriteStream(file, { flags: 'a' });
+    await Promise.race([
+      once(out, 'open'),
+      once(out, 'error').then(([e]) => {
+        throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${(e as Error).message}`);
+      }),
+    ]);
+    const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
+    const rec = new RecordingFetcher(inner, out, Promise.resolve());
+    rec.#append(info);
+    return rec;
+  }
+
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    const res = await this.#inner.fetch(url, options);
+    const date = new Date().toISOString();
+    res.redirects.forEach((hop, i) => {
+      const next = res.redirects[i + 1]?.url ?? res.finalUrl;
+      this.#record(hop.url, hop.status, { location: next }, new Uint8Array(), date);
+    });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (!TRANSFER_HEADERS.has(k)) headers[k] = v;
+    this.#record(res.finalUrl, res.status, headers, res.body ?? new Uint8Array(), date);
+    return res;
+  }
+
+  #record(url: string, status: number, httpHeaders: Record<string, string>, body: Uint8Array, date: string): void {
+    const content = async function* () {
+      yield body;
+    };
+    // Create and write in one step of the chain: close() awaits the chain as it stands.
+    this.#chain = this.#chain.then(async () => {
+      const record = await WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', statusline: `HTTP/1.1 ${status} -`, httpHeaders }, content());
+      await this.#write(record);
+    });
+  }
+
+  #append(record: WARCRecord): void {
+    this.#chain = this.#chain.then(() => this.#write(record));
+  }
+
+  async #write(record: WARCRecord): Promise<void> {
+    const bytes = await WARCSerializer.serialize(record, { gzip: true });
+    if (!this.#out.write(bytes)) await once(this.#out, 'drain');
+  }
+
+  async close(): Promise<void> {
+    await this.#chain;
+    await new Promise<void>((r) => this.#out.end(() => r()));
+    await this.#inner.close();
+  }
+}

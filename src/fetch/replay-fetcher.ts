@@ -1,0 +1,94 @@
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { WARCParser } from 'warcio';
+import { FocusCrawlError } from '../errors.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
+import { readWebSpec, origin } from '../bench/topical-web.js';
+import type { FetchResult, RedirectHop } from '../types.js';
+import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+import { isHtmlType } from './http-fetcher.js';
+
+interface Stored {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * Answers fetches from a recording instead of the network, deterministically: a WARC file (as
+ * written by --record, or any WARC of response records) or a folder written by `bench gen`.
+ * Redirects, robots.txt and HTTP statuses come back as recorded; a URL that is not in the
+ * recording fails with a reason naming the recording.
+ */
+export class ReplayFetcher implements Fetcher {
+  readonly #source: string;
+  readonly #lookup: (url: string) => Stored | null;
+  readonly #maxRedirects: number;
+
+  private constructor(source: string, lookup: (url: string) => Stored | null, maxRedirects: number) {
+    this.#source = source;
+    this.#lookup = lookup;
+    this.#maxRedirects = maxRedirects;
+  }
+
+  static async open(source: string, maxRedirects = 5): Promise<ReplayFetcher> {
+    if (!existsSync(source)) throw new FocusCrawlError('IO', `no recording at ${source}`);
+    if (statSync(source).isDirectory()) return new ReplayFetcher(source, webFolderLookup(source), maxRedirects);
+    const records = new Map<string, Stored>();
+    try {
+      const parser = new WARCParser(createReadStream(source));
+      for await (const record of parser) {
+        if (record.warcType !== 'response' || !record.warcTargetURI) continue;
+        const url = normalizeUrl(record.warcTargetURI);
+        if (!url) continue;
+        const headers: Record<string, string> = {};
+        for (const [k, v] of record.httpHeaders?.headers ?? []) headers[k.toLowerCase()] = v;
+        const body = await record.readFully(false);
+        records.set(url, { status: Number(record.httpHeaders?.statusCode ?? 200), headers, body });
+      }
+    } catch (err) {
+      throw new FocusCrawlError('IO', `cannot read WARC ${source}: ${(err as Error).message}`);
+    }
+    return new ReplayFetcher(source, (url) => records.get(url) ?? null, maxRedirects);
+  }
+
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    const redirects: RedirectHop[] = [];
+    let current = url;
+    for (;;) {
+      const hit = this.#lookup(current);
+      if (!hit) throw new FetchError(url, `${current} is not in the recording ${this.#source}`, { transient: false });
+      const location = hit.headers.location;
+      if (hit.status >= 300 && hit.status < 400 && location) {
+        const next = normalizeUrl(location, current);
+        redirects.push({ url: current, status: hit.status });
+        if (!next || redirects.some((h) => h.url === next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: hit.status });
+        if (redirects.length > this.#maxRedirects) throw new FetchError(url, `more than ${this.#maxRedirects} redirects`, { transient: false, status: hit.status });
+        const verdict = options.redirectGuard ? await options.redirectGuard(current, next) : true;
+        if (verdict !== true) throw new FetchError(url, `redirect to ${next} not followed: ${verdict}`, { transient: false, status: hit.status });
+        current = next;
+        continue;
+      }
+      const contentType = hit.headers['content-type'] ?? '';
+      const parse = hit.status >= 200 && hit.status < 300 && (options.anyContentType || isHtmlType(contentType));
+      return { url, finalUrl: current, status: hit.status, headers: hit.headers, redirects, contentType, body: parse ? hit.body : null, bytes: hit.body.length, fetchMs: 0 };
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** URL -> file for a folder written by bench gen (web.json gives the hosts' origins). */
+function webFolderLookup(dir: string): (url: string) => Stored | null {
+  const spec = readWebSpec(dir);
+  const hosts = new Map(Array.from({ length: spec.hosts }, (_x, h) => [origin(spec, h), join(dir, `h${h}`)] as const));
+  return (url) => {
+    const u = new URL(url);
+    const root = hosts.get(u.origin);
+    if (!root) return null;
+    if (u.pathname === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain' }, body: new TextEncoder().encode('User-agent: *\nAllow: /\n') };
+    const file = join(root, u.pathname === '/' ? 'index.html' : u.pathname);
+    if (!file.startsWith(root) || !existsSync(file)) return { status: 404, headers: { 'content-type': 'text/html' }, body: new Uint8Array() };
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: readFileSync(file) };
+  };
+}
