@@ -5,6 +5,7 @@ import { BestFirstStrategy } from './best-first.js';
 import { BfsStrategy } from './bfs.js';
 import { InheritRecoverStrategy, inheritRecoverOptions } from './inherit-recover.js';
 import { LearnedStrategy, learnedOptions } from './learned.js';
+import { TwoStepStrategy, twoStepOptions } from './two-step.js';
 import { SharkStrategy, sharkOptions } from './shark.js';
 import type { Strategy } from './strategy.js';
 import { WeightedLevelsStrategy, weightedLevelsOptions } from './weighted-levels.js';
@@ -26,6 +27,7 @@ const STRATEGIES: Record<string, Entry> = {
   shark: { needsTopic: true, options: sharkOptions, create: (t, o) => new SharkStrategy(t!, o), summary: 'shark-search: inherited score with decay, anchor and anchor context' },
   'inherit-recover': { needsTopic: true, options: inheritRecoverOptions, create: (t, o) => new InheritRecoverStrategy(t!, o), summary: 'method A: relevance message value with decay and recovery' },
   'weighted-levels': { needsTopic: true, options: weightedLevelsOptions, create: (t, o) => new WeightedLevelsStrategy(t!, o), summary: 'method B: lambda-weighted link and page levels, priority 0 discarded' },
+  'two-step': { needsTopic: true, options: twoStepOptions, create: (t, o) => new TwoStepStrategy(t!, o), summary: 'method C: score from the page and its out-link pages (look-ahead), with the noise rules' },
   learned: { needsTopic: true, options: learnedOptions, create: (t, o) => new LearnedStrategy(t!, o), summary: 'online logistic-regression link classifier with host exploration' },
 };
 
