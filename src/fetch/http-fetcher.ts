@@ -80,9 +80,23 @@ export class HttpFetcher implements Fetcher {
     const started = performance.now();
     const redirects: RedirectHop[] = [];
     const visited = new Set([url]);
+    // A timer cleared when the fetch ends: AbortSignal.timeout() would keep its timer, and the
+    // request state reachable from it, alive for the whole timeout after every fetch.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`timed out after ${this.options.totalTimeoutMs} ms`, 'TimeoutError')),
+      this.options.totalTimeoutMs,
+    );
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    try {
+      return await this.#fetchWithin(url, options, signal, started, redirects, visited);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #fetchWithin(url: string, options: FetchOptions, signal: AbortSignal, started: number, redirects: RedirectHop[], visited: Set<string>): Promise<FetchResult> {
     let current = url;
-    const timeout = AbortSignal.timeout(this.options.totalTimeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     for (;;) {
       const res = await this.#requestOnce(current, signal);
       const location = headerValue(res.headers.location);
