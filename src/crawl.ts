@@ -1,5 +1,6 @@
 import { FocusCrawlError } from './errors.js';
 import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { applyPreset } from './config/presets.js';
 import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
@@ -12,6 +13,8 @@ import { hostOf, normalizeUrl } from './parse/normalize-url.js';
 import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { SqliteStore } from './store/sqlite-store.js';
+import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
+import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
 import { createStrategy } from './strategies/registry.js';
 
 /** An open crawl: the crawler and the resources to release. */
@@ -20,6 +23,8 @@ export interface OpenCrawl {
   crawler: Crawler;
   db: SqliteDb;
   store: SqliteStore;
+  /** The service registry (empty unless the crawl detects services). */
+  services: SqliteServiceRegistry;
   frontier: SqliteFrontier;
   run(): Promise<CrawlSummary>;
   close(): Promise<void>;
@@ -53,6 +58,8 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
   const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
+  const services = new SqliteServiceRegistry(db);
+  const types = parseServiceTypes(config.detect);
   const robots = config.robots ? new RobotsCache(http, { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
   const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
   const scope = new CrawlScope(seedHosts, {
@@ -74,12 +81,14 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
     flush: () => db.flush(),
     congested: () => db.congested,
+    services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
   });
   return {
     config,
     crawler,
     db,
     store,
+    services,
     frontier,
     run: () => crawler.run(),
     async close() {
@@ -94,7 +103,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
  * already holds, so starting again on an existing database continues it.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
-  const parsed = crawlConfigSchema.safeParse(input);
+  const parsed = crawlConfigSchema.safeParse(applyPreset(input));
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
     throw new FocusCrawlError('CONFIG', `crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);

@@ -4,6 +4,8 @@
  * Nothing here holds a handle, so a durable or remote frontier loses nothing.
  */
 
+import type { ServiceType } from './services/service-record.js';
+
 /** Strategy state carried by a URL (m value, anchor path, parent score, ...). Must survive JSON. */
 export type CarriedState = Record<string, unknown>;
 
@@ -26,6 +28,17 @@ export interface CrawlRequest {
   data: CarriedState | null;
   /** Failed attempts so far (transient failures are retried). */
   attempts: number;
+  /** Set when the URL is a service probe (a capabilities request), not a page to parse. */
+  probe?: ServiceProbe | null;
+}
+
+/** A capabilities request for a candidate endpoint (see src/services/). */
+export interface ServiceProbe {
+  type: ServiceType;
+  /** The endpoint the answer is recorded under. */
+  endpoint: string;
+  /** A later step of a multi-request probe (OGC API: 'conformance'); absent for the first. */
+  step?: string;
 }
 
 /** A URL offered to the frontier: everything except what the frontier assigns. */

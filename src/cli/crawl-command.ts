@@ -28,6 +28,8 @@ interface CrawlFlags {
   seenCache?: number;
   record?: string;
   replay?: string;
+  preset?: 'wms';
+  detect?: string;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -46,6 +48,16 @@ export function readSeedsFile(file: string): string[] {
     seeds.push(line);
   });
   return seeds;
+}
+
+/** `--detect wms,wfs` or `all`, checked here so a typo is named. */
+function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
+  const names = list.split(',').map((s) => s.trim().toLowerCase().replace(/[\s_-]/g, '')).filter(Boolean);
+  const known = ['wms', 'wmts', 'wfs', 'wcs', 'csw', 'ogcapi', 'all'] as const;
+  for (const n of names) {
+    if (!(known as readonly string[]).includes(n)) throw new FocusCrawlError('USAGE', `--detect: unknown service type '${n}' (known: ${known.join(', ')})`);
+  }
+  return names as NonNullable<CrawlConfigInput['detect']>;
 }
 
 export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
@@ -76,6 +88,8 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   set('seenCache', o.seenCache);
   set('record', o.record);
   set('replay', o.replay);
+  set('preset', o.preset);
+  if (o.detect !== undefined) cfg.detect = serviceList(o.detect);
   return cfg;
 }
 
@@ -85,6 +99,8 @@ export function registerCrawl(program: Command): void {
     .description('crawl from seed URLs into a crawl database')
     .option('--seeds <url...>', 'seed URLs')
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
+    .option('--preset <name>', 'wms: find OGC map services (bundled topic, weighted-levels, every detector, depth 5); flags override it', oneOf(['wms'] as const))
+    .option('--detect <types>', 'probe OGC service links: comma-separated wms, wmts, wfs, wcs, csw, ogcapi, or all')
     .option('--topic <file>', 'topic file (YAML: name, keywords)')
     .option('--strategy <name>', 'crawl ordering: bfs, best-first, shark, inherit-recover, weighted-levels (default best-first with a topic, else bfs)')
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)

@@ -1,11 +1,10 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { formatLinks, formatLog } from '../store/export-log.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import { openExistingDb } from './open-existing-db.js';
 import { oneOf } from './option-parsers.js';
+import { writeChunks } from './output-file.js';
 
 export function registerExport(program: Command): void {
   program
@@ -19,23 +18,11 @@ export function registerExport(program: Command): void {
       const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
       if (o.what === 'log' && format === 'txt') throw new FocusCrawlError('USAGE', '--format txt is for --what links; the log is jsonl or csv');
       const db = openExistingDb(o.db);
-      const out = o.out ? createWriteStream(o.out) : process.stdout;
-      if (o.out) {
-        await Promise.race([
-          once(out, 'open'),
-          once(out, 'error').then(([err]) => {
-            throw new FocusCrawlError('IO', `cannot write ${o.out}: ${(err as Error).message}`);
-          }),
-        ]);
-      }
       try {
-        const chunks = o.what === 'links' ? formatLinks(new SqliteStore(db).extractedLinks(), format) : formatLog(new SqliteStore(db).logEntries(), format as 'jsonl' | 'csv');
-        for (const chunk of chunks) {
-          if (!out.write(chunk)) await once(out, 'drain');
-        }
+        const store = new SqliteStore(db);
+        await writeChunks(o.out, o.what === 'links' ? formatLinks(store.extractedLinks(), format) : formatLog(store.logEntries(), format as 'jsonl' | 'csv'));
       } finally {
         await db.close();
-        if (o.out) await new Promise<void>((r) => out.end(() => r()));
       }
     });
 }

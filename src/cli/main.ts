@@ -9,6 +9,7 @@ import { registerStatus } from './status-command.js';
 import { registerScore } from './score-command.js';
 import { registerTopic } from './topic-command.js';
 import { registerBench } from './bench-command.js';
+import { registerServices } from './services-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -21,6 +22,7 @@ registerResume(program);
 registerStatus(program);
 registerSearch(program);
 registerExport(program);
+registerServices(program);
 registerDemo(program);
 registerScore(program);
 registerTopic(program);

@@ -17,6 +17,7 @@ function line(s: CrawlStats, c: FrontierCounts, topic: boolean): string {
     `errors ${s.errors}`,
   ];
   if (topic) parts.push(`relevant ${s.relevant}`);
+  if (s.probes) parts.push(`services ${s.services.valid}`);
   return parts.join(' | ');
 }
 
@@ -43,7 +44,16 @@ export function showProgress(src: ProgressSource, opts: { topic: boolean; maxPag
   return () => clearInterval(t);
 }
 
-export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null): string {
+/** The service registry's counts over the whole crawl, and the fetches they cost. */
+export interface ServiceTotals {
+  valid: number;
+  exception: number;
+  invalid: number;
+  /** Fetches (done + error) over the whole crawl, probes included: the source's "pages downloaded". */
+  fetched: number;
+}
+
+export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null, services: ServiceTotals | null = null): string {
   const s = summary.stats;
   const c = s.frontier;
   const secs = (Date.now() - s.startedAt) / 1000;
@@ -59,6 +69,13 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   if (s.seen) {
     const total = s.seen.cacheHits + s.seen.cacheMisses;
     lines.push(`URL-seen cache: ${s.seen.cacheHits} hits, ${s.seen.cacheMisses} misses (${total ? ((100 * s.seen.cacheHits) / total).toFixed(1) : '0.0'}% hits)`);
+  }
+  if (services) {
+    const per = services.fetched ? services.valid / services.fetched : 0;
+    lines.push(
+      `services: ${services.valid} valid, ${services.exception} exception, ${services.invalid} invalid; ` +
+        `${per.toFixed(4)} valid services per page downloaded (${services.fetched} fetched, ${s.probes} probes this run)`,
+    );
   }
   lines.push(`repository: ${db}`);
   return lines.join('\n');

@@ -24,7 +24,9 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
     stopProgress();
     const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
     const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
-    process.stdout.write(summaryText(summary, crawl.db.path, relevant) + '\n');
+    const c = summary.stats.frontier;
+    const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
+    process.stdout.write(summaryText(summary, crawl.db.path, relevant, services) + '\n');
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

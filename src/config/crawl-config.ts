@@ -19,6 +19,16 @@ const regex = z.string().refine((s) => {
 export const crawlConfigSchema = z.strictObject({
   /** Start URLs (http or https). */
   seeds: z.array(z.string().url()).default([]),
+  /**
+   * A bundled set of defaults for one use case; settings given explicitly win. 'wms': the
+   * geospatial service crawler of method B (src/config/presets.ts).
+   */
+  preset: z.enum(['wms']).nullable().default(null),
+  /**
+   * OGC services to detect and probe (method B's identification step): any of wms, wmts, wfs,
+   * wcs, csw, ogcapi, or all. Default none.
+   */
+  detect: z.array(z.enum(['wms', 'wmts', 'wfs', 'wcs', 'csw', 'ogcapi', 'all'])).default([]),
   /** Topic file path (in a config file, relative to the config file) or an inline topic. */
   topic: z.union([z.string(), topicFileSchema]).nullable().default(null),
   /** Default 'best-first' when there is a topic, else 'bfs'. */

@@ -49,6 +49,14 @@ export class CrawlScope {
       const hn = hostname(host);
       if (!this.#domains.has(getDomain(hn) ?? hn)) return 'out of scope (domain)';
     }
+    return this.checkFilters(url);
+  }
+
+  /**
+   * Only the allow and deny expressions: what a service probe must pass. A probe is one
+   * capabilities request to an endpoint that may sit on any host, not a crawl of that host.
+   */
+  checkFilters(url: string): string | null {
     if (this.#allow.length && !this.#allow.some((r) => r.test(url))) return 'out of scope (allow)';
     if (this.#deny.some((r) => r.test(url))) return 'out of scope (deny)';
     return null;

@@ -19,6 +19,10 @@ export interface CrawlStats {
   frontier: FrontierCounts;
   /** The URL-seen cache's hits and misses (with --seen-cache); null without a cache. */
   seen: SeenCounters | null;
+  /** Service probes answered or failed in this run (they count in `fetched` too). */
+  probes: number;
+  /** Probed endpoints by outcome in this run. */
+  services: { valid: number; exception: number; invalid: number };
 }
 
 export function newStats(): CrawlStats {
@@ -34,6 +38,8 @@ export function newStats(): CrawlStats {
     links: 0,
     frontier: { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 },
     seen: null,
+    probes: 0,
+    services: { valid: 0, exception: 0, invalid: 0 },
   };
 }
 

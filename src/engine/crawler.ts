@@ -12,6 +12,9 @@ import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { pageRelevance } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
+import { ServiceProbing } from './service-probing.js';
+import type { ServiceDetection } from '../services/service-detection.js';
+import type { ServiceRegistry } from '../services/service-registry.js';
 
 export interface CrawlerOptions {
   frontier: Frontier;
@@ -33,6 +36,8 @@ export interface CrawlerOptions {
   /** True while the store cannot keep up: the loop stops claiming until it can (back-pressure). */
   congested?: () => boolean;
   flushIntervalMs?: number;
+  /** Service detection (method B's identification step) and where its findings go; null: none. */
+  services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
 }
 
 export interface CrawlSummary {
@@ -48,7 +53,8 @@ export interface CrawlSummary {
  */
 export class Crawler {
   readonly stats: CrawlStats = newStats();
-  readonly #o: Required<Omit<CrawlerOptions, 'robots'>> & { robots: RobotsCache | null };
+  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services'>> & { robots: RobotsCache | null };
+  readonly #probing: ServiceProbing | null;
   #inflight = 0;
   #finalBefore = 0;
   #stopping = false;
@@ -57,6 +63,8 @@ export class Crawler {
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, ...options };
+    const sv = options.services;
+    this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
 
   /** Adds seed URLs (depth 0). Returns how many were new. */
@@ -65,6 +73,11 @@ export class Crawler {
     for (const raw of urls) {
       const url = normalizeUrl(raw);
       if (!url) continue;
+      const probe = this.#probing?.seed(url);
+      if (probe) {
+        batch.push(probe);
+        continue;
+      }
       const d = this.#o.strategy.seed(url);
       batch.push({ url, host: hostOf(url), depth: 0, parentId: null, anchor: '', priority: d.priority, data: d.data ?? null });
     }
@@ -160,6 +173,7 @@ export class Crawler {
       if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0) this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
     }
+    if (req.probe && this.#probing) return this.#probe(req, this.#probing);
     let res: FetchResult;
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to) });
@@ -210,8 +224,26 @@ export class Crawler {
     this.#finish(req, { state: 'done' }, res, { title: page.title, relevance });
   }
 
-  async #redirectGuard(to: string): Promise<true | string> {
-    const reason = this.#o.scope.check(to, hostOf(to));
+  /** Fetches a capabilities document (any content type, any status) and records what it is. */
+  async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
+    let res: FetchResult;
+    try {
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (_from, to) => this.#redirectGuard(to, true) });
+    } catch (err) {
+      if (err instanceof FetchError) return this.#failed(req, err);
+      throw err;
+    }
+    this.stats.bytes += res.bytes;
+    const { record, followUp } = probing.answered(req, res);
+    if (followUp) await this.#o.frontier.add([followUp], Date.now());
+    // Nothing awaits between the registry entry and #finish: they land in the same batch.
+    const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;
+    const outcome: Outcome = res.status >= 400 ? { state: 'error', reason: `HTTP ${res.status}; ${note}` } : { state: 'done' };
+    this.#finish(req, outcome, res, { title: record.title ?? undefined, note });
+  }
+
+  async #redirectGuard(to: string, probe = false): Promise<true | string> {
+    const reason = probe ? this.#o.scope.checkFilters(to) : this.#o.scope.check(to, hostOf(to));
     if (reason) return reason;
     if (this.#o.robots) {
       const v = await this.#o.robots.check(to);
@@ -222,6 +254,11 @@ export class Crawler {
 
   async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<void> {
     const f = this.#o.frontier;
+    if (this.#probing) {
+      const { probes, pages } = this.#probing.split(parent, links);
+      if (probes.length) await f.add(probes, Date.now());
+      links = pages;
+    }
     const depth = parent.depth + 1;
     const local = new Set<string>();
     const candidates: Link[] = [];
@@ -273,6 +310,7 @@ export class Crawler {
       }
     }
     const reason = err.transient && req.attempts > 0 ? `${err.message} (after ${req.attempts + 1} attempts)` : err.message;
+    if (req.probe) this.#probing?.failed(req, reason);
     this.#finish(req, { state: 'error', reason }, null, { status: err.status ?? null });
   }
 

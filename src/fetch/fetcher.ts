@@ -30,7 +30,7 @@ export type RedirectGuard = (from: string, to: string) => Promise<true | string>
 export interface FetchOptions {
   redirectGuard?: RedirectGuard;
   signal?: AbortSignal;
-  /** Read the body whatever its content type (robots.txt, capabilities documents). */
+  /** Read the body whatever its content type and status (robots.txt, capabilities documents). */
   anyContentType?: boolean;
 }
 

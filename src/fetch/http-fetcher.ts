@@ -161,7 +161,8 @@ export class HttpFetcher implements Fetcher {
       throw new FetchError(url, `HTTP ${status}`, { transient: true, status, retryAfterMs: parseRetryAfter(headers['retry-after']) });
     }
     const announced = Number(headers['content-length'] ?? NaN);
-    const wanted = status >= 200 && status < 300 && (anyContentType || isHtmlType(contentType));
+    // anyContentType reads error bodies too: an OGC exception report often comes with HTTP 400.
+    const wanted = anyContentType || (status >= 200 && status < 300 && isHtmlType(contentType));
     if (!wanted) {
       // Recorded but not parsed: there is no need to download it.
       discard(res.body);

@@ -70,7 +70,7 @@ export class ReplayFetcher implements Fetcher {
         continue;
       }
       const contentType = hit.headers['content-type'] ?? '';
-      const parse = hit.status >= 200 && hit.status < 300 && (options.anyContentType || isHtmlType(contentType));
+      const parse = options.anyContentType || (hit.status >= 200 && hit.status < 300 && isHtmlType(contentType));
       return { url, finalUrl: current, status: hit.status, headers: hit.headers, redirects, contentType, body: parse ? hit.body : null, bytes: hit.body.length, fetchMs: 0 };
     }
   }

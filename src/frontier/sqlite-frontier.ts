@@ -22,6 +22,7 @@ interface UrlRow {
   data: string | null;
   state: number;
   attempts: number;
+  probe: string | null;
 }
 
 /**
@@ -43,7 +44,7 @@ export class SqliteFrontier extends MemoryFrontier {
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet());
     this.#sql = sql;
     this.#insert = sql.prepareWrite(
-      'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason) VALUES (?,?,?,?,?,?,?,?,?,?,0,?)',
+      'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason, probe) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?)',
     );
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
@@ -75,6 +76,7 @@ export class SqliteFrontier extends MemoryFrontier {
           priority: r.priority,
           data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
           attempts: r.attempts,
+          probe: r.probe ? (JSON.parse(r.probe) as CrawlRequest['probe']) : null,
         },
         now,
       );
@@ -94,7 +96,8 @@ export class SqliteFrontier extends MemoryFrontier {
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
     const fp = fingerprintToBigInt(fingerprint(req.url));
     const data = req.data ? JSON.stringify(req.data) : null;
-    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason]);
+    const probe = req.probe ? JSON.stringify(req.probe) : null;
+    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason, probe]);
   }
 
   protected override onAdded(req: CrawlRequest): void {

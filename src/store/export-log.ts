@@ -4,7 +4,8 @@ export const LOG_FIELDS: (keyof LogEntry)[] = [
   'seq', 'url', 'final_url', 'state', 'status', 'depth', 'parent', 'anchor', 'title', 'relevance', 'priority', 'fetched_at', 'error',
 ];
 
-function csvField(v: unknown): string {
+/** One RFC 4180 CSV field. */
+export function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
   const s = String(v);
   return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;

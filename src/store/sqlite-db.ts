@@ -6,7 +6,8 @@ import { registerFunctions } from './sql-functions.js';
 
 type Db = Database.Database;
 
-const SCHEMA_VERSION = 1;
+/** 2 added urls.probe and the service registry; version 1 files are upgraded on open. */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -24,7 +25,9 @@ CREATE TABLE IF NOT EXISTS urls (
   data TEXT,
   state INTEGER NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
-  reason TEXT
+  reason TEXT,
+  -- A service probe (JSON {type, endpoint, step}), or null for a page.
+  probe TEXT
 );
 CREATE INDEX IF NOT EXISTS urls_open ON urls(state) WHERE state < 2;
 -- The crawl log: one row per URL that reached a final state, in that order.
@@ -66,6 +69,30 @@ CREATE TABLE IF NOT EXISTS pages (
 );
 -- Full-text index over title and text, CJK runs as bigrams (see cjk-bigrams.ts); contentless,
 -- since the text lives in pages.
+-- The service registry: one row per (endpoint, type) probed, and every page that linked to it.
+CREATE TABLE IF NOT EXISTS services (
+  endpoint TEXT NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT,
+  version TEXT,
+  versions TEXT NOT NULL,
+  title TEXT,
+  abstract TEXT,
+  keywords TEXT NOT NULL,
+  provider TEXT,
+  layers TEXT NOT NULL,
+  conformance TEXT NOT NULL,
+  probed_url TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  PRIMARY KEY (endpoint, type)
+);
+CREATE TABLE IF NOT EXISTS service_sources (
+  endpoint TEXT NOT NULL,
+  type TEXT NOT NULL,
+  page TEXT NOT NULL,
+  PRIMARY KEY (endpoint, type, page)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(title, text, content='', contentless_delete=1);
 `;
 
@@ -131,6 +158,7 @@ export class SqliteDb {
     }
     const version = this.getMeta('schema_version');
     if (version === null) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
+    else if (Number(version) === 1) this.#upgradeFrom1();
     else if (Number(version) !== SCHEMA_VERSION) {
       this.db.close();
       throw new FocusCrawlError('STORE', `${path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
@@ -146,6 +174,14 @@ export class SqliteDb {
       this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
       this.#worker.on('error', (err) => this.#fail(err));
     }
+  }
+
+  #upgradeFrom1(): void {
+    const cols = this.db.prepare("SELECT name FROM pragma_table_info('urls')").pluck().all() as string[];
+    this.db.transaction(() => {
+      if (!cols.includes('probe')) this.db.exec('ALTER TABLE urls ADD COLUMN probe TEXT');
+      this.setMetaNow('schema_version', String(SCHEMA_VERSION));
+    })();
   }
 
   /** Registers a write statement; use it with write(). */

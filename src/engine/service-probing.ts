@@ -1,0 +1,96 @@
+import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
+import { hostOf } from '../parse/normalize-url.js';
+import type { ServiceDetection } from '../services/service-detection.js';
+import type { ServiceRegistry } from '../services/service-registry.js';
+import type { ServiceRecord } from '../services/service-record.js';
+import { emptyFindings } from '../services/service-record.js';
+import type { CrawlScope } from './crawl-scope.js';
+import type { CrawlStats } from './crawl-stats.js';
+
+/**
+ * Probes are fetched before any page: finding services is the point of a crawl that detects
+ * them, and one probe per endpoint is cheap. Every strategy sees the same rule.
+ */
+export const PROBE_PRIORITY = 1e12;
+
+/**
+ * The crawl's side of service detection: turns candidate links into probe requests (recording
+ * every page that linked to an endpoint), and probe answers or failures into registry entries.
+ * The frontier gives probes what pages get: dedup (one probe per endpoint and type), robots.txt,
+ * per-host politeness, retries, leases and resume.
+ */
+export class ServiceProbing {
+  readonly #detection: ServiceDetection;
+  readonly #registry: ServiceRegistry;
+  readonly #scope: CrawlScope;
+  readonly #stats: CrawlStats;
+
+  constructor(detection: ServiceDetection, registry: ServiceRegistry, scope: CrawlScope, stats: CrawlStats) {
+    this.#detection = detection;
+    this.#registry = registry;
+    this.#scope = scope;
+    this.#stats = stats;
+  }
+
+  #probeRequest(url: string, parent: CrawlRequest | null, anchor: string): { req: NewRequest; request: boolean } | null {
+    const c = this.#detection.candidate(url);
+    if (!c) return null;
+    if (parent) this.#registry.addSource(c.endpoint, c.type, parent.url);
+    return {
+      request: c.request,
+      req: {
+        url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parentId: parent?.id ?? null, anchor,
+        priority: PROBE_PRIORITY, data: null, probe: { type: c.type, endpoint: c.endpoint },
+      },
+    };
+  }
+
+  /** A seed that is a service link becomes its probe; null for an ordinary seed. */
+  seed(url: string): NewRequest | null {
+    const p = this.#probeRequest(url, null, '');
+    return p && p.request ? p.req : null;
+  }
+
+  /**
+   * Splits a page's links into probes (passing only the allow/deny filters) and the links to
+   * follow as pages: every link but the OGC requests, which are probed instead.
+   */
+  split(parent: CrawlRequest, links: readonly Link[]): { probes: NewRequest[]; pages: Link[] } {
+    const probes: NewRequest[] = [];
+    const pages: Link[] = [];
+    for (const link of links) {
+      const p = link.nofollow ? null : this.#probeRequest(link.url, parent, link.anchor);
+      if (p && !this.#scope.checkFilters(p.req.url)) probes.push(p.req);
+      if (!p || !p.request) pages.push(link);
+    }
+    return { probes, pages };
+  }
+
+  /** Judges an answer, saves the entry, and returns the follow-up request if the detector wants one. */
+  answered(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUp: NewRequest | null } {
+    const probe = req.probe!;
+    const verdict = this.#detection.inspect(probe, { url: res.finalUrl, status: res.status, contentType: res.contentType, body: res.body });
+    const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
+    this.#stats.probes++;
+    if (probe.step === 'conformance') {
+      if (record.status === 'valid') this.#registry.setConformance(probe.endpoint, probe.type, record.conformance);
+      return { record, followUp: null };
+    }
+    this.#stats.services[record.status]++;
+    this.#registry.save(record);
+    const f = verdict.followUp;
+    const followUp: NewRequest | null = f
+      ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: PROBE_PRIORITY, data: null, probe: { ...probe, step: f.step } }
+      : null;
+    return { record, followUp };
+  }
+
+  /** A probe that could not be fetched (after its retries): the endpoint is invalid, with the reason. */
+  failed(req: CrawlRequest, reason: string): void {
+    const probe = req.probe!;
+    this.#stats.probes++;
+    if (probe.step) return;
+    this.#stats.services.invalid++;
+    this.#registry.save({ ...emptyFindings('invalid', reason), endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() });
+  }
+}

@@ -1,0 +1,76 @@
+import { emptyFindings, type ServiceFindings } from './service-record.js';
+import type { ProbeAnswer, Verdict } from './detector.js';
+import { childText, descendants, parseXml, XmlError, type XmlElement } from './xml-tree.js';
+
+/** Decodes a probe's body as XML text: BOM, then the XML declaration's encoding, then UTF-8. */
+export function probeText(body: Uint8Array): string {
+  if (body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body);
+  if (body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body);
+  const head = new TextDecoder('latin1').decode(body.subarray(0, 200));
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+
+/** The status and reason of an OGC exception report (WMS ServiceExceptionReport, OWS ExceptionReport). */
+export function exceptionFindings(root: XmlElement): ServiceFindings | null {
+  if (root.name !== 'ServiceExceptionReport' && root.name !== 'ExceptionReport') return null;
+  const first = descendants(root, 'ServiceException')[0] ?? descendants(root, 'Exception')[0];
+  const code = first?.attrs.code ?? first?.attrs.exceptionCode ?? null;
+  const text = first ? (first.text || childText(first, 'ExceptionText') || '') : '';
+  const reason = `${root.name}${code ? ` ${code}` : ''}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`;
+  return emptyFindings('exception', reason);
+}
+
+/**
+ * The part every XML detector shares: HTTP errors, empty and HTML answers, parse failures and
+ * exception reports are judged here; a document whose root is one of `roots` goes to `describe`,
+ * which returns the findings or the reason the document is not a valid capabilities document.
+ */
+export function inspectXml(
+  answer: ProbeAnswer,
+  what: string,
+  roots: readonly string[],
+  describe: (root: XmlElement) => ServiceFindings | string,
+): Verdict {
+  const invalid = (reason: string): Verdict => ({ findings: emptyFindings('invalid', reason) });
+  if (!answer.body || answer.body.length === 0) return invalid(answer.status >= 400 ? `HTTP ${answer.status}` : 'empty response');
+  const text = probeText(answer.body);
+  if (HTML_START.test(text)) return invalid(`an HTML page${answer.status >= 400 ? ` (HTTP ${answer.status})` : ''}, not a ${what} capabilities document`);
+  let root: XmlElement;
+  try {
+    root = parseXml(text);
+  } catch (err) {
+    if (!(err instanceof XmlError)) throw err;
+    return invalid(`${answer.status >= 400 ? `HTTP ${answer.status}, ` : ''}not a usable XML document: ${err.message}`);
+  }
+  const exception = exceptionFindings(root);
+  if (exception) return { findings: exception };
+  if (answer.status >= 400) return invalid(`HTTP ${answer.status}`);
+  if (!roots.includes(root.name)) return invalid(`root element <${root.name}> is not a ${what} capabilities document`);
+  const described = describe(root);
+  return typeof described === 'string' ? invalid(described) : { findings: described };
+}
+
+/** Keywords from a KeywordList/Keywords element (child elements, or one comma-separated text). */
+export function keywordsOf(list: XmlElement | undefined): string[] {
+  if (!list) return [];
+  const items = list.children.filter((c) => c.name === 'Keyword' || c.name === 'keyword').map((c) => c.text);
+  const raw = items.length ? items : list.text.split(/[,;]/);
+  return [...new Set(raw.map((k) => k.trim()).filter(Boolean))];
+}
+
+/** A number attribute or text, or NaN. */
+export function num(s: string | undefined | null): number {
+  return s === undefined || s === null || s.trim() === '' ? NaN : Number(s);
+}
+
+/** [a, b, c, d] when all four are finite numbers, else null. */
+export function box(a: number, b: number, c: number, d: number): [number, number, number, number] | null {
+  return [a, b, c, d].every(Number.isFinite) ? [a, b, c, d] : null;
+}

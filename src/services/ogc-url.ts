@@ -1,0 +1,61 @@
+import { normalizeUrl } from '../parse/normalize-url.js';
+import type { ServiceType } from './service-record.js';
+
+/**
+ * Request parameters of the OGC KVP protocols (WMS, WMTS, WFS, WCS, CSW), lower case. They are
+ * dropped to find a link's endpoint; anything else (MapServer's `map=`, a token) is part of it.
+ */
+const OGC_PARAMS = new Set([
+  'service', 'request', 'version', 'acceptversions', 'sections', 'updatesequence', 'acceptformats', 'language',
+  'layers', 'layer', 'styles', 'style', 'srs', 'crs', 'bbox', 'width', 'height', 'format', 'transparent', 'bgcolor',
+  'exceptions', 'time', 'elevation', 'sld', 'sld_body', 'query_layers', 'info_format', 'feature_count', 'i', 'j', 'x', 'y',
+  'typename', 'typenames', 'outputformat', 'maxfeatures', 'count', 'featureid', 'resourceid', 'propertyname', 'filter',
+  'srsname', 'sortby', 'resulttype', 'namespace', 'namespaces', 'storedquery_id',
+  'coverage', 'coverageid', 'identifier', 'subset', 'rangesubset', 'scalefactor', 'mediatype', 'interpolation',
+  'tilematrixset', 'tilematrix', 'tilerow', 'tilecol',
+  'outputschema', 'elementsetname', 'elementname', 'constraint', 'constraintlanguage', 'constraint_language_version',
+  'startposition', 'maxrecords', 'typenames', 'id',
+]);
+
+/** A link's OGC reading: its parameters (names lower-cased) and path segments (lower-cased). */
+export interface OgcLink {
+  url: URL;
+  params: Map<string, string>;
+  segments: string[];
+}
+
+/** Cheap first test run on every link: can this URL be a service link at all? */
+const MAYBE = /(?:service|request)=|wms|wfs|wcs|csw|ows|mapserv|geoserver|ogcapi|capabilities|collections/i;
+
+export function readOgcLink(href: string): OgcLink | null {
+  if (!MAYBE.test(href)) return null;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  const params = new Map<string, string>();
+  for (const [k, v] of url.searchParams) {
+    const key = k.toLowerCase();
+    if (!params.has(key)) params.set(key, v);
+  }
+  const segments = url.pathname.toLowerCase().split('/').filter(Boolean);
+  return { url, params, segments };
+}
+
+/** The link without OGC request parameters and fragment, normalised: the service's identity. */
+export function endpointOf(link: OgcLink): string {
+  const u = new URL(link.url.href);
+  u.hash = '';
+  const keep = [...u.searchParams].filter(([k]) => !OGC_PARAMS.has(k.toLowerCase()));
+  u.search = '';
+  for (const [k, v] of keep) u.searchParams.append(k, v);
+  return normalizeUrl(u.href) ?? u.href;
+}
+
+/** The KVP GetCapabilities request for an endpoint (no VERSION: the server answers its highest). */
+export function kvpCapabilitiesUrl(endpoint: string, type: Exclude<ServiceType, 'OGC API'>): string {
+  const sep = endpoint.includes('?') ? (endpoint.endsWith('?') || endpoint.endsWith('&') ? '' : '&') : '?';
+  return `${endpoint}${sep}SERVICE=${type}&REQUEST=GetCapabilities`;
+}

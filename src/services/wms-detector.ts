@@ -1,0 +1,71 @@
+import { box, inspectXml, keywordsOf, num } from './capabilities-document.js';
+import type { ServiceDetector } from './detector.js';
+import { kvpCapabilitiesUrl } from './ogc-url.js';
+import type { ServiceLayer } from './service-record.js';
+import { child, childrenNamed, childText, path, type XmlElement } from './xml-tree.js';
+
+interface Inherited {
+  crs: string[];
+  wgs84: ServiceLayer['wgs84'];
+  boxes: ServiceLayer['boxes'];
+}
+
+/**
+ * WMS 1.1.x and 1.3.0 layers, flattened. A child layer inherits its parent's CRS list (adding
+ * its own) and bounding boxes (replacing them), as the WMS specifications say; only named
+ * layers, the ones a GetMap can ask for, are listed.
+ */
+function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): void {
+  const own = [...childrenNamed(layer, 'CRS'), ...childrenNamed(layer, 'SRS')].flatMap((c) => c.text.split(/\s+/)).filter(Boolean);
+  const crs = [...new Set([...up.crs, ...own])];
+  const ex = child(layer, 'EX_GeographicBoundingBox');
+  const ll = child(layer, 'LatLonBoundingBox');
+  const wgs84 = ex
+    ? box(num(childText(ex, 'westBoundLongitude')), num(childText(ex, 'southBoundLatitude')), num(childText(ex, 'eastBoundLongitude')), num(childText(ex, 'northBoundLatitude')))
+    : ll
+      ? box(num(ll.attrs.minx), num(ll.attrs.miny), num(ll.attrs.maxx), num(ll.attrs.maxy))
+      : up.wgs84;
+  const ownBoxes = childrenNamed(layer, 'BoundingBox').flatMap((b) => {
+    const bb = box(num(b.attrs.minx), num(b.attrs.miny), num(b.attrs.maxx), num(b.attrs.maxy));
+    return bb ? [{ crs: b.attrs.CRS ?? b.attrs.SRS ?? '', bbox: bb }] : [];
+  });
+  const boxes = ownBoxes.length ? ownBoxes : up.boxes;
+  const name = childText(layer, 'Name');
+  if (name) out.push({ name, title: childText(layer, 'Title') ?? name, crs, wgs84, boxes });
+  for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs, wgs84, boxes }, out);
+}
+
+/**
+ * Web Map Service. Candidates: SERVICE=WMS, REQUEST=GetMap|GetFeatureInfo|GetLegendGraphic, or a
+ * /wms path (GetCapabilities without SERVICE, and generic OWS paths, default to WMS as in method
+ * B). Valid: root WMS_Capabilities (1.3.0) or WMT_MS_Capabilities (1.1.x) with both a Service
+ * and a Capability element.
+ */
+export const wmsDetector: ServiceDetector = {
+  type: 'WMS',
+  requests: ['getmap', 'getfeatureinfo', 'getlegendgraphic', 'describelayer', 'getstyles'],
+  pathHints: ['wms', 'wmsserver'],
+  probeUrl: (endpoint) => kvpCapabilitiesUrl(endpoint, 'WMS'),
+  inspect: (answer) =>
+    inspectXml(answer, 'WMS', ['WMS_Capabilities', 'WMT_MS_Capabilities'], (root) => {
+      const service = child(root, 'Service');
+      const capability = child(root, 'Capability');
+      if (!service || !capability) return `<${root.name}> without ${service ? 'a Capability' : 'a Service'} element`;
+      const layers: ServiceLayer[] = [];
+      for (const l of childrenNamed(capability, 'Layer')) collectLayers(l, { crs: [], wgs84: null, boxes: [] }, layers);
+      const version = root.attrs.version ?? null;
+      const contact = child(service, 'ContactInformation');
+      return {
+        status: 'valid',
+        reason: null,
+        version,
+        versions: version ? [version] : [],
+        title: childText(service, 'Title'),
+        abstract: childText(service, 'Abstract'),
+        keywords: keywordsOf(child(service, 'KeywordList') ?? child(service, 'Keywords')),
+        provider: childText(path(contact, 'ContactPersonPrimary'), 'ContactOrganization') ?? childText(contact, 'ContactOrganization'),
+        layers,
+        conformance: [],
+      };
+    }),
+};

@@ -1,0 +1,93 @@
+import type { ServiceEntry, ServiceRegistry } from '../services/service-registry.js';
+import type { ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
+import type { SqliteDb, WriteStatement } from './sqlite-db.js';
+
+interface Row {
+  endpoint: string;
+  type: ServiceType;
+  status: ServiceStatus;
+  reason: string | null;
+  version: string | null;
+  versions: string;
+  title: string | null;
+  abstract: string | null;
+  keywords: string;
+  provider: string | null;
+  layers: string;
+  conformance: string;
+  probed_url: string;
+  checked_at: string;
+  found_on: string | null;
+}
+
+/** The service registry in the crawl database (tables `services` and `service_sources`). */
+export class SqliteServiceRegistry implements ServiceRegistry {
+  readonly #sql: SqliteDb;
+  readonly #upsert: WriteStatement;
+  readonly #conformance: WriteStatement;
+  readonly #source: WriteStatement;
+
+  constructor(sql: SqliteDb) {
+    this.#sql = sql;
+    this.#upsert = sql.prepareWrite(`INSERT INTO services(endpoint, type, status, reason, version, versions, title, abstract, keywords,
+      provider, layers, conformance, probed_url, checked_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT(endpoint, type) DO UPDATE SET status=excluded.status, reason=excluded.reason, version=excluded.version,
+        versions=excluded.versions, title=excluded.title, abstract=excluded.abstract, keywords=excluded.keywords,
+        provider=excluded.provider, layers=excluded.layers, conformance=excluded.conformance,
+        probed_url=excluded.probed_url, checked_at=excluded.checked_at`);
+    this.#conformance = sql.prepareWrite('UPDATE services SET conformance = ? WHERE endpoint = ? AND type = ?');
+    this.#source = sql.prepareWrite('INSERT OR IGNORE INTO service_sources(endpoint, type, page) VALUES (?,?,?)');
+  }
+
+  save(r: ServiceRecord): void {
+    this.#sql.write(this.#upsert, [
+      r.endpoint, r.type, r.status, r.reason, r.version, JSON.stringify(r.versions), r.title, r.abstract, JSON.stringify(r.keywords),
+      r.provider, JSON.stringify(r.layers), JSON.stringify(r.conformance), r.probedUrl, r.checkedAt,
+    ]);
+  }
+
+  setConformance(endpoint: string, type: ServiceType, classes: string[]): void {
+    this.#sql.write(this.#conformance, [JSON.stringify(classes), endpoint, type]);
+  }
+
+  addSource(endpoint: string, type: ServiceType, page: string): void {
+    this.#sql.write(this.#source, [endpoint, type, page]);
+  }
+
+  async entries(): Promise<ServiceEntry[]> {
+    await this.#sql.settle();
+    const rows = this.#sql.db
+      .prepare(
+        `SELECT s.*, (SELECT json_group_array(page) FROM (SELECT page FROM service_sources x
+            WHERE x.endpoint = s.endpoint AND x.type = s.type ORDER BY page)) AS found_on
+         FROM services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
+      )
+      .all() as Row[];
+    return rows.map((r) => ({
+      endpoint: r.endpoint,
+      type: r.type,
+      status: r.status,
+      reason: r.reason,
+      version: r.version,
+      versions: JSON.parse(r.versions) as string[],
+      title: r.title,
+      abstract: r.abstract,
+      keywords: JSON.parse(r.keywords) as string[],
+      provider: r.provider,
+      layers: JSON.parse(r.layers) as ServiceRecord['layers'],
+      conformance: JSON.parse(r.conformance) as string[],
+      probedUrl: r.probed_url,
+      checkedAt: r.checked_at,
+      foundOn: JSON.parse(r.found_on ?? '[]') as string[],
+    }));
+  }
+
+  async counts(): Promise<Record<ServiceStatus, number>> {
+    await this.#sql.settle();
+    const out: Record<ServiceStatus, number> = { valid: 0, exception: 0, invalid: 0 };
+    for (const r of this.#sql.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: ServiceStatus; n: number }[]) {
+      out[r.status] = r.n;
+    }
+    return out;
+  }
+}
