@@ -39,19 +39,22 @@ export function inspectXml(
   describe: (root: XmlElement) => ServiceFindings | string,
 ): Verdict {
   const invalid = (reason: string): Verdict => ({ findings: emptyFindings('invalid', reason) });
-  if (!answer.body || answer.body.length === 0) return invalid(answer.status >= 400 ? `HTTP ${answer.status}` : 'empty response');
+  const httpError = answer.status >= 400 ? `HTTP ${answer.status}` : null;
+  if (!answer.body || answer.body.length === 0) return invalid(httpError ?? 'empty response');
   const text = probeText(answer.body);
-  if (HTML_START.test(text)) return invalid(`an HTML page${answer.status >= 400 ? ` (HTTP ${answer.status})` : ''}, not a ${what} capabilities document`);
+  const html = HTML_START.test(text) || /html/i.test(answer.contentType);
+  if (html) return invalid(`an HTML page${httpError ? ` (${httpError})` : ''}, not a ${what} capabilities document`);
   let root: XmlElement;
   try {
     root = parseXml(text);
   } catch (err) {
     if (!(err instanceof XmlError)) throw err;
-    return invalid(`${answer.status >= 400 ? `HTTP ${answer.status}, ` : ''}not a usable XML document: ${err.message}`);
+    // An error status says more than why its body is not XML.
+    return invalid(httpError ?? `not a usable XML document: ${err.message}`);
   }
   const exception = exceptionFindings(root);
   if (exception) return { findings: exception };
-  if (answer.status >= 400) return invalid(`HTTP ${answer.status}`);
+  if (httpError) return invalid(httpError);
   if (!roots.includes(root.name)) return invalid(`root element <${root.name}> is not a ${what} capabilities document`);
   const described = describe(root);
   return typeof described === 'string' ? invalid(described) : { findings: described };

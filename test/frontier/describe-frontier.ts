@@ -99,4 +99,13 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(r?.anchor, 'Scores');
     await f.close();
   });
+
+  test(`${name}: a service probe keeps its type, endpoint and step`, async () => {
+    const f = await make({});
+    const probe = { type: 'OGC API' as const, endpoint: 'http://a.test/ogcapi', step: 'conformance' };
+    await f.add([req('http://a.test/ogcapi/conformance?f=json', 5, { probe })], T);
+    const [r] = await f.claim(1, T);
+    assert.deepEqual(r?.probe, probe);
+    await f.close();
+  });
 }

@@ -56,3 +56,26 @@ test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
   assert.equal(new SqliteFrontier(again, {}).counts().waiting, 1);
   await again.close();
 });
+
+test('SqliteFrontier: a waiting probe survives reopening, and a version 1 database is upgraded on open', async () => {
+  const path = join(dir, 'upgrade.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    db.db.exec('ALTER TABLE urls DROP COLUMN probe');
+    db.setMetaNow('schema_version', '1');
+    await db.close();
+  }
+  const probe = { type: 'WMS' as const, endpoint: 'http://a.test/wms' };
+  {
+    const db = new SqliteDb(path, { create: false });
+    assert.equal(db.getMeta('schema_version'), '2');
+    const f = new SqliteFrontier(db, { delayMs: 0 });
+    await f.add([req('http://a.test/wms?SERVICE=WMS&REQUEST=GetCapabilities', 9, { probe }), req('http://a.test/page')], 1000);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { delayMs: 0, perHost: 5 });
+  const got = await f.claim(5, 1000);
+  assert.deepEqual(got.map((r) => r.probe ?? null), [probe, null]);
+  await db.close();
+});
