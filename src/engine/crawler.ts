@@ -73,13 +73,9 @@ export class Crawler {
     for (const raw of urls) {
       const url = normalizeUrl(raw);
       if (!url) continue;
-      const probe = this.#probing?.seed(url);
-      if (probe) {
-        batch.push(probe);
-        continue;
-      }
       const d = this.#o.strategy.seed(url);
-      batch.push({ url, host: hostOf(url), depth: 0, parentId: null, anchor: '', priority: d.priority, data: d.data ?? null });
+      const probe = this.#probing?.seed(url);
+      batch.push({ url, host: hostOf(url), depth: 0, parentId: null, anchor: '', ...probe, priority: d.priority, data: d.data ?? null });
     }
     const added = await this.#o.frontier.add(batch, Date.now());
     this.#o.flush();
@@ -254,11 +250,8 @@ export class Crawler {
 
   async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<void> {
     const f = this.#o.frontier;
-    if (this.#probing) {
-      const { probes, pages } = this.#probing.split(parent, links);
-      if (probes.length) await f.add(probes, Date.now());
-      links = pages;
-    }
+    const split = this.#probing?.split(parent, links);
+    if (split) links = split.pages;
     const depth = parent.depth + 1;
     const local = new Set<string>();
     const candidates: Link[] = [];
@@ -276,8 +269,14 @@ export class Crawler {
         candidates.push(link);
       }
     }
-    const decisions = this.#o.strategy.scoreLinks(view, candidates);
+    const probes = split?.probes ?? [];
+    const decisions = this.#o.strategy.scoreLinks(view, probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates);
     const batch: NewRequest[] = [];
+    // A probe the strategy turns down is dropped, not discarded: another page may rate it higher.
+    probes.forEach((p, i) => {
+      const d = decisions[candidates.length + i];
+      if (d) batch.push({ ...p.req, priority: d.priority, data: d.data ?? null });
+    });
     candidates.forEach((link, i) => {
       const d = decisions[i];
       const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parentId: parent.id, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };

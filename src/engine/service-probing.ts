@@ -8,16 +8,12 @@ import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
 
 /**
- * Probes are fetched before any page: finding services is the point of a crawl that detects
- * them, and one probe per endpoint is cheap. Every strategy sees the same rule.
- */
-export const PROBE_PRIORITY = 1e12;
-
-/**
  * The crawl's side of service detection: turns candidate links into probe requests (recording
  * every page that linked to an endpoint), and probe answers or failures into registry entries.
- * The frontier gives probes what pages get: dedup (one probe per endpoint and type), robots.txt,
- * per-host politeness, retries, leases and resume.
+ * The strategy orders probes as it orders any link (scored from the link as found), so a
+ * breadth-first crawl meets a service when it reaches the link and a focused one when it rates
+ * it; the frontier gives probes what pages get: dedup (one probe per endpoint and type),
+ * robots.txt, per-host politeness, retries, leases and resume.
  */
 export class ServiceProbing {
   readonly #detection: ServiceDetection;
@@ -32,6 +28,7 @@ export class ServiceProbing {
     this.#stats = stats;
   }
 
+  /** The probe for a link, with priority 0 and no state: the caller takes both from the strategy. */
   #probeRequest(url: string, parent: CrawlRequest | null, anchor: string): { req: NewRequest; request: boolean } | null {
     const c = this.#detection.candidate(url);
     if (!c) return null;
@@ -40,7 +37,7 @@ export class ServiceProbing {
       request: c.request,
       req: {
         url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parentId: parent?.id ?? null, anchor,
-        priority: PROBE_PRIORITY, data: null, probe: { type: c.type, endpoint: c.endpoint },
+        priority: 0, data: null, probe: { type: c.type, endpoint: c.endpoint },
       },
     };
   }
@@ -52,15 +49,16 @@ export class ServiceProbing {
   }
 
   /**
-   * Splits a page's links into probes (passing only the allow/deny filters) and the links to
-   * follow as pages: every link but the OGC requests, which are probed instead.
+   * Splits a page's links into probes (passing only the allow/deny filters; no depth limit, a
+   * probe is a leaf) and the links to follow as pages: every link but the OGC requests, which
+   * are probed instead. Each probe keeps the link it came from, for the strategy to score.
    */
-  split(parent: CrawlRequest, links: readonly Link[]): { probes: NewRequest[]; pages: Link[] } {
-    const probes: NewRequest[] = [];
+  split(parent: CrawlRequest, links: readonly Link[]): { probes: { link: Link; req: NewRequest }[]; pages: Link[] } {
+    const probes: { link: Link; req: NewRequest }[] = [];
     const pages: Link[] = [];
     for (const link of links) {
       const p = link.nofollow ? null : this.#probeRequest(link.url, parent, link.anchor);
-      if (p && !this.#scope.checkFilters(p.req.url)) probes.push(p.req);
+      if (p && !this.#scope.checkFilters(p.req.url)) probes.push({ link, req: p.req });
       if (!p || !p.request) pages.push(link);
     }
     return { probes, pages };
@@ -80,7 +78,7 @@ export class ServiceProbing {
     this.#registry.save(record);
     const f = verdict.followUp;
     const followUp: NewRequest | null = f
-      ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: PROBE_PRIORITY, data: null, probe: { ...probe, step: f.step } }
+      ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data, probe: { ...probe, step: f.step } }
       : null;
     return { record, followUp };
   }
