@@ -230,9 +230,10 @@ export class Crawler {
       throw err;
     }
     this.stats.bytes += res.bytes;
-    const { record, followUp } = probing.answered(req, res);
+    const { record, followUp } = probing.judge(req, res);
     if (followUp) await this.#o.frontier.add([followUp], Date.now());
     // Nothing awaits between the registry entry and #finish: they land in the same batch.
+    probing.save(req, record);
     const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;
     const outcome: Outcome = res.status >= 400 ? { state: 'error', reason: `HTTP ${res.status}; ${note}` } : { state: 'done' };
     this.#finish(req, outcome, res, { title: record.title ?? undefined, note });

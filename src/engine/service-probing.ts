@@ -64,23 +64,28 @@ export class ServiceProbing {
     return { probes, pages };
   }
 
-  /** Judges an answer, saves the entry, and returns the follow-up request if the detector wants one. */
-  answered(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUp: NewRequest | null } {
+  /** Judges an answer; returns the entry and the follow-up request if the detector wants one. Saves nothing. */
+  judge(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUp: NewRequest | null } {
     const probe = req.probe!;
     const verdict = this.#detection.inspect(probe, { url: res.finalUrl, status: res.status, contentType: res.contentType, body: res.body });
     const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
+    const f = verdict.followUp;
+    const followUp: NewRequest | null =
+      f && !probe.step
+        ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data, probe: { ...probe, step: f.step } }
+        : null;
+    return { record, followUp };
+  }
+
+  /** Saves a judged entry: a first probe's entry, or the conformance classes of a follow-up. */
+  save(req: CrawlRequest, record: ServiceRecord): void {
     this.#stats.probes++;
-    if (probe.step === 'conformance') {
-      if (record.status === 'valid') this.#registry.setConformance(probe.endpoint, probe.type, record.conformance);
-      return { record, followUp: null };
+    if (req.probe?.step === 'conformance') {
+      if (record.status === 'valid') this.#registry.setConformance(record.endpoint, record.type, record.conformance);
+      return;
     }
     this.#stats.services[record.status]++;
     this.#registry.save(record);
-    const f = verdict.followUp;
-    const followUp: NewRequest | null = f
-      ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data, probe: { ...probe, step: f.step } }
-      : null;
-    return { record, followUp };
   }
 
   /** A probe that could not be fetched (after its retries): the endpoint is invalid, with the reason. */
