@@ -48,12 +48,22 @@ export interface Frontier {
   retry(req: CrawlRequest, notBefore: number, now: number): Promise<void>;
   /** Sets a host's politeness delay (robots.txt Crawl-delay); never below the configured delay. */
   setHostDelay(host: string, delayMs: number): void;
-  /** When claim() may next return something: `now`, a later time, or null when nothing waits. */
+  /**
+   * Caps the fetches any one host gets over the whole crawl (a per-site page budget). A host at
+   * the cap keeps its waiting URLs, which claim() skips until the cap is raised. Default: no cap.
+   */
+  setHostBudget(budget: number): void;
+  /**
+   * Recomputes the priority of every waiting URL (a strategy that learned between rounds);
+   * `priority` returning null keeps a URL's priority. Durable backends persist the new ones.
+   */
+  rescore(priority: (req: CrawlRequest) => number | null): void;
+  /** When claim() may next return something: `now`, a later time, or null when nothing can be. */
   nextReadyAt(now: number): number | null;
   counts(): FrontierCounts;
   /** Cache hits and misses of the URL-seen test, when its seen set has a cache; else null. */
   seenCounters(): SeenCounters | null;
-  /** Nothing waiting and nothing leased: the crawl is over. */
+  /** Nothing leased and nothing that claim() could ever hand out (waiting URLs of hosts at their budget do not count). */
   isFinished(): boolean;
   close(): Promise<void>;
 }

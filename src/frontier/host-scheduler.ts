@@ -24,6 +24,8 @@ interface HostQueue {
   delayMs: number;
   /** Bumped whenever the host is (re)placed in a heap; heap entries with an old token are stale. */
   token: number;
+  /** Requests handed out so far (against the host budget). */
+  taken: number;
 }
 
 interface HeapEntry {
@@ -48,6 +50,8 @@ export class HostScheduler {
   readonly #opts: PolitenessOptions;
   #queued = 0;
   #inflight = 0;
+  /** Requests a host may be handed in all; Infinity: no budget. */
+  #budget = Infinity;
 
   constructor(opts: Partial<PolitenessOptions> = {}) {
     this.#opts = { ...defaultPoliteness, ...opts };
@@ -66,7 +70,7 @@ export class HostScheduler {
   #host(host: string): HostQueue {
     let h = this.#hosts.get(host);
     if (!h) {
-      h = { host, queue: new BinaryHeap(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0 };
+      h = { host, queue: new BinaryHeap(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken: 0 };
       this.#hosts.set(host, h);
     }
     return h;
@@ -92,6 +96,7 @@ export class HostScheduler {
       const req = h.queue.pop()!;
       this.#queued--;
       h.inflight++;
+      h.taken++;
       this.#inflight++;
       h.nextAt = now + h.delayMs;
       out.push(req);
@@ -120,7 +125,44 @@ export class HostScheduler {
     h.delayMs = Math.max(this.#opts.delayMs, delayMs);
   }
 
-  /** Earliest time a take() could return something: `now` if ready, null if nothing is queued. */
+  /**
+   * Caps the requests any host is handed over the crawl (Nutch's and BUbiNG's per-host page
+   * budget); a host at its budget keeps its queue but is not scheduled until the budget rises.
+   */
+  setHostBudget(budget: number, now: number): void {
+    this.#budget = budget;
+    for (const h of this.#hosts.values()) this.#place(h, now);
+  }
+
+  /** Requests already handed to `host` (a resumed crawl restores them, see SqliteFrontier). */
+  setTaken(host: string, taken: number): void {
+    this.#host(host).taken = taken;
+  }
+
+  /**
+   * Gives every queued request a new priority (a strategy that learned between rounds); a
+   * request for which `priority` returns null keeps its own. Returns the requests changed.
+   */
+  rescore(priority: (req: CrawlRequest) => number | null, now: number): CrawlRequest[] {
+    const changed: CrawlRequest[] = [];
+    for (const h of this.#hosts.values()) {
+      if (!h.queue.size) continue;
+      const reqs = [...h.queue.values()];
+      h.queue = new BinaryHeap(better);
+      for (const r of reqs) {
+        const p = priority(r);
+        if (p !== null && p !== r.priority) {
+          r.priority = p;
+          changed.push(r);
+        }
+        h.queue.push(r);
+      }
+      this.#place(h, now);
+    }
+    return changed;
+  }
+
+  /** Earliest time a take() could return something: `now` if ready, null if nothing can be (empty, or every host at its budget). */
   nextReadyAt(now: number): number | null {
     this.#promote(now);
     for (;;) {
@@ -154,7 +196,7 @@ export class HostScheduler {
   #place(h: HostQueue, now: number): void {
     h.token++;
     const head = h.queue.peek();
-    if (!head || h.inflight >= this.#opts.perHost) return;
+    if (!head || h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
     if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
     else this.#ready.push({ h, token: h.token, at: 0, head });
   }

@@ -77,12 +77,20 @@ export class MemoryFrontier implements Frontier {
     return this.scheduler.nextReadyAt(now);
   }
 
+  setHostBudget(budget: number): void {
+    this.scheduler.setHostBudget(budget, Date.now());
+  }
+
+  rescore(priority: (req: CrawlRequest) => number | null): void {
+    for (const r of this.scheduler.rescore(priority, Date.now())) this.onRescored(r);
+  }
+
   counts(): FrontierCounts {
     return { waiting: this.scheduler.queued, fetching: this.scheduler.inflight, ...this.tally };
   }
 
   isFinished(): boolean {
-    return this.scheduler.queued === 0 && this.scheduler.inflight === 0;
+    return this.scheduler.inflight === 0 && (this.scheduler.queued === 0 || this.scheduler.nextReadyAt(Date.now()) === null);
   }
 
   async close(): Promise<void> {}
@@ -93,4 +101,5 @@ export class MemoryFrontier implements Frontier {
   protected onClaimed(_reqs: CrawlRequest[], _now: number): void {}
   protected onCompleted(_req: CrawlRequest, _outcome: Outcome): void {}
   protected onRetried(_req: CrawlRequest): void {}
+  protected onRescored(_req: CrawlRequest): void {}
 }

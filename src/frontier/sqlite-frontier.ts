@@ -39,6 +39,7 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #insert: WriteStatement;
   readonly #setState: WriteStatement;
   readonly #setWaiting: WriteStatement;
+  readonly #setPriority: WriteStatement;
 
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0) {
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet());
@@ -48,6 +49,7 @@ export class SqliteFrontier extends MemoryFrontier {
     );
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
+    this.#setPriority = sql.prepareWrite('UPDATE urls SET priority = ? WHERE id = ?');
     this.#load();
   }
 
@@ -80,6 +82,10 @@ export class SqliteFrontier extends MemoryFrontier {
         },
         now,
       );
+    }
+    // Fetches per host so far, for a per-host budget set after reopening.
+    for (const { host, n } of db.prepare('SELECT host, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY host').all() as { host: string; n: number }[]) {
+      this.scheduler.setTaken(host, n);
     }
     const max = db.prepare('SELECT max(id) FROM urls').pluck().get() as number | null;
     this.nextId = (max ?? 0) + 1;
@@ -115,6 +121,10 @@ export class SqliteFrontier extends MemoryFrontier {
   protected override onCompleted(req: CrawlRequest, outcome: Outcome): void {
     const reason = outcome.state === 'done' ? null : outcome.reason;
     this.#sql.write(this.#setState, [UrlState[outcome.state], reason, req.id]);
+  }
+
+  protected override onRescored(req: CrawlRequest): void {
+    this.#sql.write(this.#setPriority, [req.priority, req.id]);
   }
 
   protected override onRetried(req: CrawlRequest): void {

@@ -100,6 +100,30 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
+  test(`${name}: a host budget parks a host's waiting URLs until it is raised; the crawl counts as finished meanwhile`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 3), req('http://a.test/2', 2), req('http://a.test/3', 1), req('http://b.test/1', 0)], T);
+    f.setHostBudget(1);
+    const first = await f.claim(10, T);
+    assert.deepEqual(first.map((r) => r.url), ['http://a.test/1', 'http://b.test/1']);
+    for (const r of first) await f.complete(r, { state: 'done' }, T);
+    assert.deepEqual(await f.claim(10, T), []);
+    assert.equal(f.isFinished(), true, 'nothing can be claimed under the budget');
+    assert.equal(f.counts().waiting, 2);
+    f.setHostBudget(2);
+    assert.equal(f.isFinished(), false);
+    assert.deepEqual((await f.claim(10, T)).map((r) => r.url), ['http://a.test/2']);
+    await f.close();
+  });
+
+  test(`${name}: rescore reorders waiting URLs; null keeps a priority`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 3, { data: { s: 1 } }), req('http://a.test/2', 2, { data: { s: 9 } }), req('http://a.test/3', 1)], T);
+    f.rescore((r) => (r.data ? (r.data as { s: number }).s : null));
+    assert.deepEqual((await f.claim(10, T)).map((r) => [r.url, r.priority]), [['http://a.test/2', 9], ['http://a.test/1', 1], ['http://a.test/3', 1]]);
+    await f.close();
+  });
+
   test(`${name}: a service probe keeps its type, endpoint and step`, async () => {
     const f = await make({});
     const probe = { type: 'OGC API' as const, endpoint: 'http://a.test/ogcapi', step: 'conformance' };

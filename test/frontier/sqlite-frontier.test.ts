@@ -79,3 +79,22 @@ test('SqliteFrontier: a waiting probe survives reopening, and a version 1 databa
   assert.deepEqual(got.map((r) => r.probe ?? null), [probe, null]);
   await db.close();
 });
+
+test('SqliteFrontier: rescored priorities and per-host fetch counts survive reopening', async () => {
+  const path = join(dir, 'budget.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 1), req('http://a.test/2', 1), req('http://a.test/3', 2)], 1000);
+    const [r] = await f.claim(1, 1000);
+    await f.complete(r!, { state: 'done' }, 1000);
+    f.rescore((q) => (q.url.endsWith('/1') || q.url.endsWith('/2') ? 5 : null));
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+  f.setHostBudget(2);
+  const got = await f.claim(5, 1000);
+  assert.deepEqual(got.map((q) => [q.url, q.priority]), [['http://a.test/1', 5]], 'one fetch already counted against the budget of 2');
+  await db.close();
+});
