@@ -2,7 +2,8 @@ import { FocusCrawlError } from './errors.js';
 import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
 import { CrawlScope } from './engine/crawl-scope.js';
-import { Crawler, type CrawlSummary } from './engine/crawler.js';
+import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
+import type { Strategy } from './strategies/strategy.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { RecordingFetcher } from './fetch/recording-fetcher.js';
@@ -53,9 +54,19 @@ async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
   return config.record ? RecordingFetcher.open(base, config.record) : base;
 }
 
-function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher): OpenCrawl {
+/** What a caller of the library may plug in besides the config. */
+export interface CrawlParts {
+  /** Replaces the network fetcher (tests, replay). */
+  fetcher?: Fetcher;
+  /** A strategy object instead of `config.strategy` (one that needs more than a topic, such as the group crawler's). */
+  strategy?: Strategy;
+  /** Called when a URL has been fetched (done or error). */
+  onFetched?: CrawlerOptions['onFetched'];
+}
+
+function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher, parts: CrawlParts = {}): OpenCrawl {
   const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
+  const strategy = parts.strategy ?? createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);
@@ -82,6 +93,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     flush: () => db.flush(),
     congested: () => db.congested,
     services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
+    onFetched: parts.onFetched,
   });
   return {
     config,
@@ -102,7 +114,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
  * Starts a crawl into `config.db` (created if missing). Seeds are added to whatever the database
  * already holds, so starting again on an existing database continues it.
  */
-export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
+export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
@@ -115,7 +127,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: { fetcher?: Fetc
   try {
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
-    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher ?? (await makeFetcher(config)));
+    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher ?? (await makeFetcher(config)), opts);
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {

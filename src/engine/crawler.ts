@@ -36,6 +36,8 @@ export interface CrawlerOptions {
   /** True while the store cannot keep up: the loop stops claiming until it can (back-pressure). */
   congested?: () => boolean;
   flushIntervalMs?: number;
+  /** Called when a URL has been fetched (done or error), after its state is queued for writing. */
+  onFetched?: ((req: CrawlRequest, state: 'done' | 'error') => void) | undefined;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
   services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
 }
@@ -53,7 +55,7 @@ export interface CrawlSummary {
  */
 export class Crawler {
   readonly stats: CrawlStats = newStats();
-  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services'>> & { robots: RobotsCache | null };
+  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'onFetched'>> & { robots: RobotsCache | null; onFetched?: CrawlerOptions['onFetched'] };
   readonly #probing: ServiceProbing | null;
   #inflight = 0;
   #finalBefore = 0;
@@ -88,10 +90,13 @@ export class Crawler {
     this.#wake?.();
   }
 
+  /** Runs until finished, the page budget, or stop(); may be called again (a next round). */
   async run(): Promise<CrawlSummary> {
+    this.#stopping = false;
     const f = this.#o.frontier;
     const c0 = f.counts();
-    this.#finalBefore = c0.done + c0.error;
+    // Fetches before this run, minus the ones this object already counts (an earlier round).
+    this.#finalBefore = c0.done + c0.error - this.stats.fetched;
     let reason: CrawlSummary['reason'] = 'finished';
     for (;;) {
       this.#maybeFlush();
@@ -346,5 +351,6 @@ export class Crawler {
       req.id,
     );
     void this.#o.frontier.complete(req, outcome, Date.now());
+    if (outcome.state !== 'discarded') this.#o.onFetched?.(req, outcome.state);
   }
 }

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { FocusCrawlError } from '../errors.js';
+import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+
+/** One site of the group: its root URL, a display name, and the host it is crawled on. */
+export interface GroupSite {
+  root: string;
+  name: string;
+  host: string;
+}
+
+/** An example target page of one site. */
+export interface GroupExample {
+  site: GroupSite;
+  url: string;
+  /** Where it was given: `file:line`. */
+  where: string;
+}
+
+function lines(file: string, what: string): { text: string; n: number }[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((t, i) => ({ text: t.trim(), n: i + 1 }))
+    .filter((l) => l.text && !l.text.startsWith('#'));
+}
+
+function httpUrl(raw: string, where: string, what: string): string {
+  const url = /^https?:\/\//i.test(raw) ? normalizeUrl(raw) : null;
+  if (!url) throw new FocusCrawlError('USAGE', `${where}: ${what} '${raw}' is not an http(s) URL`);
+  return url;
+}
+
+/**
+ * The sites file: one site root per line, optionally a tab and a name (default: the host).
+ * Blank lines and lines starting with # are skipped. Two sites may not share a host: the
+ * per-site page budget is kept per host.
+ */
+export function readSitesFile(file: string): GroupSite[] {
+  const sites: GroupSite[] = [];
+  const byHost = new Map<string, string>();
+  for (const { text, n } of lines(file, 'sites')) {
+    const [rawRoot, ...rest] = text.split('\t');
+    const where = `${file}:${n}`;
+    const root = httpUrl(rawRoot!.trim(), where, 'site root');
+    const host = hostOf(root);
+    const other = byHost.get(host);
+    if (other) throw new FocusCrawlError('USAGE', `${where}: site ${root} is on the same host as ${other}; give one root per host`);
+    byHost.set(host, root);
+    sites.push({ root, name: rest.join('\t').trim() || host, host });
+  }
+  if (!sites.length) throw new FocusCrawlError('USAGE', `${file}: no sites (one root URL per line)`);
+  return sites;
+}
+
+/** The examples file: `site_root<TAB>page_url` per line; the root must be one of the sites. */
+export function readExamplesFile(file: string, sites: GroupSite[]): GroupExample[] {
+  const examples: GroupExample[] = [];
+  for (const { text, n } of lines(file, 'examples')) {
+    const where = `${file}:${n}`;
+    const cols = text.split('\t').map((c) => c.trim());
+    if (cols.length !== 2 || !cols[0] || !cols[1]) {
+      throw new FocusCrawlError('USAGE', `${where}: expected 'site_root<TAB>page_url', got '${text.length > 80 ? text.slice(0, 80) + '…' : text}'`);
+    }
+    const root = httpUrl(cols[0], where, 'site root');
+    const url = httpUrl(cols[1], where, 'page URL');
+    const site = sites.find((s) => s.root === root) ?? sites.find((s) => s.host === hostOf(root));
+    if (!site) throw new FocusCrawlError('USAGE', `${where}: site root ${root} is not in the sites file`);
+    if (hostOf(url) !== site.host) throw new FocusCrawlError('USAGE', `${where}: page ${url} is not on the site ${site.root}`);
+    examples.push({ site, url, where });
+  }
+  if (!examples.length) throw new FocusCrawlError('USAGE', `${file}: no examples (site_root<TAB>page_url per line)`);
+  return examples;
+}

@@ -1,0 +1,61 @@
+import { cosine } from '../relevance/cosine.js';
+import { pathTerms } from './anchor-path.js';
+
+/** A page in the sample library: an example, or a page a round found most similar. */
+export interface Sample {
+  site: string;
+  url: string;
+  path: string[];
+  /** The page's term frequencies (boilerplate removed, see group-ranking.ts). */
+  terms: Map<string, number>;
+}
+
+/**
+ * Method D's sample library and the two judgements made from it, in place of trained
+ * discriminators:
+ * - the path discriminator: how much a link's anchor path (the list of anchor texts from the
+ *   site root, including the link's own) looks like the path to a sample, read against every
+ *   prefix of every sample's path as the mean of two cosines: the whole path's terms against the
+ *   prefix's, and the link's own anchor against the prefix's last step (so "Admissions" scores as
+ *   the first step towards "Admissions > Score lines > 2023", and a year link under any menu
+ *   looks like the last step);
+ * - the target ranking: a page's TF-IDF cosine to its nearest sample.
+ * Adding samples updates both: that is the online learning between rounds.
+ */
+export class SampleLibrary {
+  readonly samples: Sample[] = [];
+  /** Per distinct sample-path prefix: the terms of the whole prefix and of its last step. */
+  #prefixes: { all: Map<string, number>; last: Map<string, number> }[] = [];
+  readonly #prefixKeys = new Set<string>();
+  readonly #pathCache = new Map<string, number>();
+
+  add(sample: Sample): void {
+    this.samples.push(sample);
+    for (let k = 1; k <= sample.path.length; k++) {
+      const key = sample.path.slice(0, k).join('\u0000').toLowerCase();
+      if (this.#prefixKeys.has(key)) continue;
+      this.#prefixKeys.add(key);
+      const all = pathTerms(sample.path.slice(0, k));
+      if (all.size) this.#prefixes.push({ all, last: pathTerms([sample.path[k - 1]!]) });
+    }
+    this.#pathCache.clear();
+  }
+
+  has(url: string): boolean {
+    return this.samples.some((s) => s.url === url);
+  }
+
+  /** The path discriminator, in [0, 1]: 0 with an empty library. */
+  pathScore(path: readonly string[]): number {
+    const key = path.join('\u0000');
+    const cached = this.#pathCache.get(key);
+    if (cached !== undefined) return cached;
+    const bag = pathTerms(path);
+    const last = pathTerms(path.slice(-1));
+    let best = 0;
+    if (bag.size) for (const p of this.#prefixes) best = Math.max(best, (cosine(bag, p.all) + cosine(last, p.last)) / 2);
+    if (this.#pathCache.size > 100_000) this.#pathCache.clear();
+    this.#pathCache.set(key, best);
+    return best;
+  }
+}
