@@ -10,6 +10,7 @@ import { registerScore } from './score-command.js';
 import { registerTopic } from './topic-command.js';
 import { registerBench } from './bench-command.js';
 import { registerServices } from './services-command.js';
+import { registerGroup } from './group-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -23,6 +24,7 @@ registerStatus(program);
 registerSearch(program);
 registerExport(program);
 registerServices(program);
+registerGroup(program);
 registerDemo(program);
 registerScore(program);
 registerTopic(program);

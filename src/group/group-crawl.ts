@@ -55,6 +55,8 @@ export interface GroupReport {
   rounds: { round: number; fetched: number; added: string[] }[];
   /** Examples not reached from their root within the budget (left out of the library). */
   missing: GroupExample[];
+  /** The sample library at the end: examples first, then pages added by the rounds. */
+  library: { site: string; url: string; path: string[] }[];
 }
 
 /** Lets the group crawler change ordering between phases on one crawl. */
@@ -142,7 +144,7 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
       ranked = rankableDocs(db.db);
       const added: string[] = [];
       if (o.method === 'bfc' && round < iterations) {
-        const samples = library.samples.map((s) => ranked.space.vector(s.terms));
+        const samples = sampleVectors(library, ranked);
         const best = new Map<string, { d: RankedDoc; score: number }>();
         for (const d of ranked.docs) {
           if (library.has(d.url)) continue;
@@ -159,10 +161,17 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
       log(`round ${round}: ${fetched} pages fetched, ${added.length} pages added to the sample library (${library.samples.length} samples)`);
       if (o.method === 'bfc' && round < iterations && added.length === 0) break;
     }
-    return { pages: select(o, ranked, library, found), searched, rounds, missing };
+    const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
+    return { pages: select(o, ranked, library, found), searched, rounds, missing, library: samples };
   } finally {
     await crawl.close();
   }
+}
+
+/** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
+function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): RankedDoc['vector'][] {
+  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
+  return library.samples.map((s) => byUrl.get(s.url)?.vector ?? ranked.space.vector(s.terms));
 }
 
 /** The final ranking per site and the selection step (threshold). */
@@ -170,11 +179,12 @@ function select(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, l
   const score: (d: RankedDoc) => number =
     o.method === 'fc'
       ? (() => {
-          const knn = new KnnClassifier(ranked.space, examples.map((e) => e.terms));
+          const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
+          const knn = new KnnClassifier(ranked.space, examples.map((e) => (byUrl.get(e.url) ?? e).terms));
           return (d: RankedDoc) => knn.score(d.terms);
         })()
       : (() => {
-          const samples = library.samples.map((s) => ranked.space.vector(s.terms));
+          const samples = sampleVectors(library, ranked);
           return (d: RankedDoc) => nearestSampleScore(d, samples);
         })();
   const bySite = new Map(o.sites.map((s) => [s.host, [] as RankedPage[]]));

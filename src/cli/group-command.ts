@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { FocusCrawlError } from '../errors.js';
+import { GROUP_DEFAULTS, runGroupCrawl, type RankedPage } from '../group/group-crawl.js';
+import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
+import { PATH_SEPARATOR } from '../group/anchor-path.js';
+import { csvField } from '../store/export-log.js';
+import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
+import { writeChunks } from './output-file.js';
+
+interface GroupFlags {
+  sites: string;
+  examples: string;
+  method: 'bfc' | 'fc';
+  budgetPerSite?: number;
+  iterations?: number;
+  threshold?: number;
+  pathSearch?: number;
+  all?: boolean;
+  out?: string;
+  format?: 'jsonl' | 'csv';
+  db: string;
+  concurrency: number;
+  perHost: number;
+  delayMs: number;
+  robots: boolean;
+  userAgent?: string;
+}
+
+function unitInterval(v: string): number {
+  const n = Number(v);
+  if (!(n >= 0 && n <= 1)) throw new FocusCrawlError('USAGE', `--threshold: '${v}' is not a number from 0 to 1`);
+  return n;
+}
+
+/** The output rows: site, url, path (anchors from the root joined with ' > '), score, and target with --all. */
+function* formatRanking(pages: RankedPage[], format: 'jsonl' | 'csv', all: boolean): Iterable<string> {
+  if (format === 'csv') yield (all ? 'site,url,path,score,target' : 'site,url,path,score') + '\r\n';
+  for (const p of pages) {
+    if (!all && !p.target) continue;
+    const row = { site: p.site, url: p.url, path: p.path.join(PATH_SEPARATOR), score: Math.round(p.score * 1e4) / 1e4, ...(all ? { target: p.target } : {}) };
+    yield format === 'csv' ? Object.values(row).map(csvField).join(',') + '\r\n' : JSON.stringify(row) + '\n';
+  }
+}
+
+export function registerGroup(program: Command): void {
+  program
+    .command('group')
+    .description('collect one kind of page from a group of similar sites, from a few examples (method D)')
+    .requiredOption('--sites <file>', 'site roots, one per line (optionally a tab and a name)')
+    .requiredOption('--examples <file>', 'example pages: site_root<TAB>page_url per line')
+    .option('--method <method>', 'bfc: the bootstrapping crawler (default); fc: the kNN focused-crawler baseline', oneOf(['bfc', 'fc'] as const), 'bfc')
+    .option('--budget-per-site <n>', `pages fetched per site over the run (default ${GROUP_DEFAULTS.budgetPerSite})`, positiveInt)
+    .option('--iterations <k>', `bootstrap rounds at most (default ${GROUP_DEFAULTS.iterations})`, positiveInt)
+    .option('--threshold <x>', `score from which a page is returned as a target (default ${GROUP_DEFAULTS.threshold.bfc} for bfc, ${GROUP_DEFAULTS.threshold.fc} for fc)`, unitInterval)
+    .option('--path-search <n>', `pages path extraction may fetch to reach an example (default ${GROUP_DEFAULTS.pathSearchPages})`, positiveInt)
+    .option('--all', 'write every fetched page, with a target column, not only the targets')
+    .option('--out <file>', 'output file (default standard output)')
+    .option('--format <format>', 'jsonl | csv (default: csv when --out ends in .csv, else jsonl)', oneOf(['jsonl', 'csv'] as const))
+    .option('--db <file>', 'crawl database; running again on it continues the run (default focuscrawl-group.db)', 'focuscrawl-group.db')
+    .option('--concurrency <n>', 'requests in flight over all sites (default 16)', positiveInt, 16)
+    .option('--per-host <n>', 'requests in flight per site (default 2)', positiveInt, 2)
+    .option('--delay-ms <n>', 'minimum delay between requests to a site (default 250)', nonNegativeInt, 250)
+    .option('--user-agent <ua>', 'User-Agent header')
+    .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .action(async (o: GroupFlags) => {
+      const sites = readSitesFile(o.sites);
+      const examples = readExamplesFile(o.examples, sites);
+      const format = o.format ?? (o.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+      const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
+      const report = await runGroupCrawl({
+        sites, examples, method: o.method,
+        budgetPerSite: o.budgetPerSite ?? GROUP_DEFAULTS.budgetPerSite,
+        iterations: o.iterations ?? GROUP_DEFAULTS.iterations,
+        threshold: o.threshold ?? GROUP_DEFAULTS.threshold[o.method],
+        pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
+        addPerRound: GROUP_DEFAULTS.addPerRound,
+        db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,
+        ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+        log,
+      });
+      await writeChunks(o.out, formatRanking(report.pages, format, o.all === true));
+      const targets = report.pages.filter((p) => p.target);
+      const withTargets = new Set(targets.map((p) => p.site)).size;
+      log(`${targets.length} target pages on ${withTargets} of ${sites.length} sites (${report.pages.length} pages fetched and ranked)${o.out ? `; written to ${o.out}` : ''}`);
+    });
+}

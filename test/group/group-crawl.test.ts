@@ -1,0 +1,129 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runGroupCrawl } from '../../src/group/group-crawl.js';
+import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** Three small university sites: the same kind of score page under different menus. */
+const SITES: Record<string, Record<string, [string, string, [string, string][]]>> = {
+  a: {
+    '/': ['North University', 'welcome', [['/news/', 'News'], ['/adm/', 'Admissions']]],
+    '/news/': ['News', 'football match concert library', [['/news/1.html', 'Concert'], ['/news/2.html', 'Match']]],
+    '/adm/': ['Admissions', 'apply to study here', [['/adm/scores/', 'Score lines'], ['/adm/fees.html', 'Tuition fees']]],
+    '/adm/scores/': ['Score lines', 'past years', [['/adm/scores/2023.html', '2023'], ['/adm/scores/2022.html', '2022']]],
+  },
+  b: {
+    '/': ['South University', 'welcome', [['/events/', 'Events'], ['/apply/', 'Apply']]],
+    '/events/': ['Events', 'festival sport club', [['/events/1.html', 'Festival']]],
+    '/apply/': ['Apply', 'how to apply', [['/apply/lines/', 'Past score lines'], ['/apply/fees.html', 'Fees']]],
+    '/apply/lines/': ['Past score lines', 'history', [['/apply/lines/2023.html', 'Scores 2023'], ['/apply/lines/2022.html', 'Scores 2022']]],
+  },
+  c: {
+    '/': ['East University', 'welcome', [['/research/', 'Research'], ['/study/', 'Study with us']]],
+    '/research/': ['Research', 'laboratory physics chemistry', [['/research/1.html', 'Physics']]],
+    '/study/': ['Study with us', 'programmes', [['/study/scores/', 'Admission scores']]],
+    '/study/scores/': ['Admission scores', 'by year', [['/study/scores/2023.html', 'Entry 2023']]],
+  },
+  // Two sites of the group without any score page.
+  d: {
+    '/': ['West College', 'welcome', [['/news/', 'News'], ['/about/', 'About']]],
+    '/news/': ['News', 'concert match festival', [['/news/1.html', 'Concert']]],
+    '/about/': ['About', 'history of the college', []],
+  },
+  e: {
+    '/': ['Central Institute', 'welcome', [['/library/', 'Library']]],
+    '/library/': ['Library', 'books journals opening hours', []],
+  },
+};
+const scorePage = (name: string, y: string) =>
+  [`${name} admission scores ${y}`, `Minimum and average admission scores by province ${y}. Province Batch Minimum Average Beijing 612 640 Shanghai 598 630 Jiangsu 605 633`, []] as [string, string, [string, string][]];
+for (const [k, name] of [['a', 'North University'], ['b', 'South University'], ['c', 'East University']] as const) {
+  for (const path of Object.keys(SITES[k]!)) {
+    for (const [href] of SITES[k]![path]![2]) {
+      const m = /(20\d\d)\.html$/.exec(href);
+      if (m && /scores|lines/.test(href)) SITES[k]![href] = scorePage(name, m[1]!);
+      else if (!SITES[k]![href]) SITES[k]![href] = [href, 'tuition fees accommodation campus life sport music', []];
+    }
+  }
+}
+
+const servers: Server[] = [];
+const roots: Record<string, string> = {};
+const dir = mkdtempSync(join(tmpdir(), 'fc-group-'));
+let sitesFile: string;
+let examplesFile: string;
+
+before(async () => {
+  for (const k of Object.keys(SITES)) {
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+      const p = SITES[k]![path];
+      if (!p) return void res.writeHead(404).end();
+      const links = p[2].map(([href, anchor]) => `<a href="${href}">${anchor}</a>`).join(' ');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<title>${p[0]}</title><h1>${p[0]}</h1><p>${p[1]}</p>${links}`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    roots[k] = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  }
+  sitesFile = join(dir, 'sites.tsv');
+  writeFileSync(sitesFile, `${roots.a}\tNorth\n${roots.b}\tSouth\n${roots.c}\tEast\n${roots.d}\tWest\n${roots.e}\tCentral\n`);
+  examplesFile = join(dir, 'examples.tsv');
+  writeFileSync(examplesFile, `${roots.a}\t${roots.a}adm/scores/2023.html\n`);
+});
+after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+
+test('path extraction finds the example\'s anchor path; one round adds the most similar new pages of other sites to the library', async () => {
+  const sites = readSitesFile(sitesFile);
+  const report = await runGroupCrawl({
+    sites, examples: readExamplesFile(examplesFile, sites), method: 'bfc', budgetPerSite: 20, iterations: 2, pathSearchPages: 20,
+    threshold: 0.5, addPerRound: 20, db: join(dir, 'g.db'), concurrency: 4, perHost: 2, delayMs: 0, robots: true,
+  });
+  assert.deepEqual(report.library[0]!.path, ['Admissions', 'Score lines', '2023']);
+  // Round 1 adds the best new page of each site: North's 2022, South's and East's score pages.
+  const added = report.rounds[0]!.added;
+  assert.equal(added.length, 3);
+  assert.ok(added.every((u) => /\/20(22|23)\.html$/.test(u)), added.join(' '));
+  const south = report.library.find((s) => s.url.startsWith(roots.b!));
+  assert.deepEqual(south?.path.slice(0, 2), ['Apply', 'Past score lines']);
+  const targets = report.pages.filter((p) => p.target).map((p) => p.url.replace(/http:\/\/127\.0\.0\.1:\d+/, p.site));
+  // Every score page, and one false positive: East's listing page, titled "Admission scores".
+  assert.deepEqual(targets.sort(), [
+    'East/study/scores/', 'East/study/scores/2023.html', 'North/adm/scores/2022.html', 'North/adm/scores/2023.html', 'South/apply/lines/2022.html', 'South/apply/lines/2023.html',
+  ]);
+});
+
+test('focuscrawl group writes the ranked targets per site as CSV; --all adds the rest with a target column', async () => {
+  const out = join(dir, 'targets.csv');
+  const r = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--db', join(dir, 'cli.db'), '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /6 target pages on 3 of 5 sites/);
+  const rows = readFileSync(out, 'utf8').trim().split('\r\n');
+  assert.equal(rows[0], 'site,url,path,score');
+  assert.equal(rows.length, 7);
+  // Ranked per site, best first: both North pages are in the library (the example, and 2022 added by round 1).
+  assert.match(rows[1]!, /^North,http:\/\/127\.0\.0\.1:\d+\/adm\/scores\/2022\.html,Admissions > Score lines > 2022,1$/);
+  assert.match(rows[2]!, /^North,http:\/\/127\.0\.0\.1:\d+\/adm\/scores\/2023\.html,Admissions > Score lines > 2023,1$/);
+  assert.match(rows[3]!, /^South,/);
+  const all = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--db', join(dir, 'cli.db'), '--all', '--format', 'jsonl']);
+  const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { target: boolean });
+  assert.ok(lines.length > 10);
+  assert.equal(lines.filter((l) => l.target).length, 6);
+});
+
+test('focuscrawl group names a malformed examples line and exits 2', async () => {
+  const bad = join(dir, 'bad-examples.tsv');
+  writeFileSync(bad, `${roots.a}\t${roots.a}adm/scores/2023.html\n${roots.b} ${roots.b}apply/\n`);
+  const r = await runCli(['group', '--sites', sitesFile, '--examples', bad]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, new RegExp(`focuscrawl: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: expected 'site_root<TAB>page_url'`));
+  const threshold = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--threshold', '2']);
+  assert.equal(threshold.code, 2);
+  assert.match(threshold.stderr, /--threshold: '2' is not a number from 0 to 1/);
+});

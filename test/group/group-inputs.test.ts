@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-group-inputs-'));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+test('sites file: roots with optional names; comments and blank lines skipped', () => {
+  const sites = readSitesFile(file('sites.tsv', '# universities\nhttps://A.example.edu/\tNorth University\n\nhttp://b.example.edu\n'));
+  assert.deepEqual(sites, [
+    { root: 'https://a.example.edu/', name: 'North University', host: 'a.example.edu' },
+    { root: 'http://b.example.edu/', name: 'b.example.edu', host: 'b.example.edu' },
+  ]);
+});
+
+test('sites file errors name the file and line', () => {
+  const bad = file('bad-sites.tsv', 'https://a.example.edu/\nftp://b.example.edu/\n');
+  assert.throws(() => readSitesFile(bad), { message: `${bad}:2: site root 'ftp://b.example.edu/' is not an http(s) URL` });
+  const twice = file('twice.tsv', 'https://a.example.edu/\nhttps://a.example.edu/other/\n');
+  assert.throws(() => readSitesFile(twice), new RegExp(`${twice}:2: site https://a.example.edu/other/ is on the same host`));
+  assert.throws(() => readSitesFile(join(dir, 'none.tsv')), /cannot read sites file .*none\.tsv: ENOENT/);
+});
+
+test('examples file: a malformed line names the file and line number', () => {
+  const sites = readSitesFile(file('s.tsv', 'https://a.example.edu/\nhttps://b.example.edu/\n'));
+  const ok = readExamplesFile(file('ok.tsv', 'https://a.example.edu/\thttps://a.example.edu/zs/2023.html\n'), sites);
+  assert.equal(ok[0]!.url, 'https://a.example.edu/zs/2023.html');
+  assert.equal(ok[0]!.site.host, 'a.example.edu');
+  const noTab = file('notab.tsv', 'https://a.example.edu/\thttps://a.example.edu/x\nhttps://b.example.edu/ https://b.example.edu/y\n');
+  assert.throws(() => readExamplesFile(noTab, sites), { message: `${noTab}:2: expected 'site_root<TAB>page_url', got 'https://b.example.edu/ https://b.example.edu/y'` });
+  const unknown = file('unknown.tsv', 'https://c.example.edu/\thttps://c.example.edu/x\n');
+  assert.throws(() => readExamplesFile(unknown, sites), { message: `${unknown}:1: site root https://c.example.edu/ is not in the sites file` });
+  const elsewhere = file('elsewhere.tsv', 'https://a.example.edu/\thttps://b.example.edu/x\n');
+  assert.throws(() => readExamplesFile(elsewhere, sites), { message: `${elsewhere}:1: page https://b.example.edu/x is not on the site https://a.example.edu/` });
+  assert.throws(() => readExamplesFile(file('empty.tsv', '# nothing\n'), sites), /no examples/);
+});
