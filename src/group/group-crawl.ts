@@ -117,8 +117,11 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
   const rounds: GroupReport['rounds'] = [];
   try {
     const db = crawl.db;
+    // Running again on the same database: examples fetched before need no search.
+    const fetchedBefore = db.db.prepare('SELECT 1 FROM urls WHERE url = ? AND state = 2');
+    for (const url of [...pending]) if (fetchedBefore.get(url)) pending.delete(url);
     crawl.frontier.setHostBudget(o.pathSearchPages);
-    const searched = (await crawl.run()).stats.fetched;
+    const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
     await db.settle();
     let ranked = rankableDocs(db.db);
     const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));

@@ -112,6 +112,7 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   assert.match(rows[2]!, /^North,http:\/\/127\.0\.0\.1:\d+\/adm\/scores\/2023\.html,Admissions > Score lines > 2023,1$/);
   assert.match(rows[3]!, /^South,/);
   const all = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--db', join(dir, 'cli.db'), '--all', '--format', 'jsonl']);
+  assert.match(all.stderr, /path extraction \(0 pages\)/, 'the second run on the same database continues it');
   const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { target: boolean });
   assert.ok(lines.length > 10);
   assert.equal(lines.filter((l) => l.target).length, 6);
