@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
-import { GROUP_DEFAULTS, runGroupCrawl, type RankedPage } from '../group/group-crawl.js';
+import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
 import { PATH_SEPARATOR } from '../group/anchor-path.js';
 import { csvField } from '../store/export-log.js';
 import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
 import { writeChunks } from './output-file.js';
 
-interface GroupFlags {
+/** The flags; the crawl settings among them have GroupCrawlOptions' names and meanings. */
+interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'perHost' | 'delayMs' | 'robots' | 'userAgent'> {
   sites: string;
   examples: string;
   method: 'bfc' | 'fc';
@@ -18,12 +19,6 @@ interface GroupFlags {
   all?: boolean;
   out?: string;
   format?: 'jsonl' | 'csv';
-  db: string;
-  concurrency: number;
-  perHost: number;
-  delayMs: number;
-  robots: boolean;
-  userAgent?: string;
 }
 
 function unitInterval(v: string): number {
