@@ -22,7 +22,9 @@ export function registerStatus(program: Command): void {
           : null;
         const errors = db.db.prepare("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC LIMIT 5").all() as { error: string; n: number }[];
         const finished = counts.waiting === 0 && counts.fetching === 0;
-        const report = { db: o.db, urls: counts, pages, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, topErrors: errors };
+        const services: Record<string, number> = {};
+        for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
+        const report = { db: o.db, urls: counts, pages, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, services, topErrors: errors };
         if (o.json) {
           process.stdout.write(JSON.stringify(report, null, 2) + '\n');
           return;
@@ -32,6 +34,9 @@ export function registerStatus(program: Command): void {
           `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
           `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
         ];
+        if (Object.keys(services).length) {
+          lines.push(`services: ${services.valid ?? 0} valid, ${services.exception ?? 0} exception, ${services.invalid ?? 0} invalid (focuscrawl services --db ${o.db})`);
+        }
         if (errors.length) lines.push('most common errors:', ...errors.map((e) => `  ${e.n} × ${e.error}`));
         process.stdout.write(lines.join('\n') + '\n');
       } finally {

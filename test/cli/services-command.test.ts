@@ -111,6 +111,11 @@ test('services --format csv has one row per service; geojson one feature per lay
   assert.deepEqual(states.geometry.coordinates[0]![0], [-124.73, 24.96]);
 });
 
+test('status counts the registry', async () => {
+  const r = await runCli(['status', '--db', db]);
+  assert.match(r.stdout, /services: 3 valid, 1 exception, 3 invalid/);
+});
+
 test('bad service flags name the problem and exit 2', async () => {
   const bad = await runCli(['crawl', '--seeds', 'http://127.0.0.1:1/', '--detect', 'wms,wsm', '--db', join(dir, 'x.db')]);
   assert.equal(bad.code, 2);
