@@ -118,6 +118,12 @@ export interface SqliteDbOptions {
  * healthy backlog is around 10; 40 means the disk or FTS5 is not keeping up.
  */
 const MAX_BACKLOG = 40;
+/**
+ * The same limit in bytes of parameters (strings counted at 2 bytes a character): a fast crawl
+ * makes larger batches, and 40 of them once exceeded the writer thread's 96 MB heap (measured in
+ * bench/throughput at 2,300 pages/s). Queued batches live in that heap until committed.
+ */
+const MAX_BACKLOG_BYTES = 24 * 1024 * 1024;
 
 /**
  * One SQLite database holding a whole crawl (frontier, crawl log, repository) and a write-behind
@@ -135,6 +141,10 @@ export class SqliteDb {
   readonly #worker: Worker | null = null;
   #seq = 0;
   #acked = 0;
+  /** Approximate bytes of the queued writes, and of each flushed batch not yet committed. */
+  #pendingBytes = 0;
+  #unacked: { seq: number; bytes: number }[] = [];
+  #unackedBytes = 0;
   #failure: Error | null = null;
   #waiters: { seq: number; resolve: () => void }[] = [];
   #closed = false;
@@ -167,9 +177,10 @@ export class SqliteDb {
       this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), {
         workerData: { path } satisfies WriterInit,
         // A bounded heap makes V8 collect the writer's garbage (page texts, bigram strings) early
-        // instead of letting the process grow. It must hold MAX_BACKLOG queued batches of pages:
-        // 32 MB ran out of memory in bench/throughput, 96 MB did not.
-        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
+        // instead of letting the process grow. It must hold the queued batches (MAX_BACKLOG, MAX_BACKLOG_BYTES):
+        // 32 MB ran out of memory in bench/throughput, 96 MB did not. An 8 MB young generation (was 32)
+        // measured a few MB less peak RSS at the same speed.
+        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 },
       });
       this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
       this.#worker.on('error', (err) => this.#fail(err));
@@ -196,6 +207,9 @@ export class SqliteDb {
   /** Queues a write; it reaches the file at a later flush(). Parameters must be cloneable. */
   write(stmt: WriteStatement, params: unknown[]): void {
     this.#ops.push([stmt.id, params]);
+    let bytes = 16;
+    for (const p of params) bytes += typeof p === 'string' ? 2 * p.length : 8;
+    this.#pendingBytes += bytes;
   }
 
   /** Writes queued and not yet flushed. */
@@ -226,18 +240,22 @@ export class SqliteDb {
     if (this.#failure) throw this.#failure;
     if (!this.#ops.length) return;
     const ops = this.#ops;
+    const bytes = this.#pendingBytes;
     this.#ops = [];
+    this.#pendingBytes = 0;
     if (!this.#worker) {
       this.#runInline(ops);
       this.#acked = ++this.#seq; // committed already
       return;
     }
     this.#worker.postMessage({ type: 'batch', seq: ++this.#seq, ops } satisfies WriterMessage);
+    this.#unacked.push({ seq: this.#seq, bytes });
+    this.#unackedBytes += bytes;
   }
 
   /** True when the writer is so far behind that the producer should wait (see settle()). */
   get congested(): boolean {
-    return this.backlog >= MAX_BACKLOG;
+    return this.backlog >= MAX_BACKLOG || this.#unackedBytes >= MAX_BACKLOG_BYTES;
   }
 
   /** Flushes and waits until everything flushed so far is committed. */
@@ -259,6 +277,7 @@ export class SqliteDb {
   #onReply(m: WriterReply): void {
     if (m.type === 'failed') this.#fail(new Error(m.message));
     if (m.type === 'done' || m.type === 'failed') this.#acked = Math.max(this.#acked, m.seq);
+    while (this.#unacked.length && this.#unacked[0]!.seq <= this.#acked) this.#unackedBytes -= this.#unacked.shift()!.bytes;
     this.#waiters = this.#waiters.filter((w) => {
       if (w.seq > this.#acked && !this.#failure) return true;
       w.resolve();

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+
+test('the writer thread backlog is bounded in bytes too: large batches congest until committed', async () => {
+  const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-db-')), 'b.db'), { create: true, writer: 'thread' });
+  try {
+    const put = db.prepareWrite('INSERT INTO meta(key, value) VALUES (?, ?)');
+    const big = 'x'.repeat(4 * 1024 * 1024); // 8 MB as UTF-16
+    db.write(put, ['a', big]);
+    db.flush();
+    assert.equal(db.congested, false, 'one batch of 8 MB is under the limit');
+    for (const k of ['b', 'c']) db.write(put, [k, big]);
+    db.flush();
+    assert.equal(db.backlog <= 2, true, 'two batches: far below the batch-count limit');
+    assert.equal(db.congested, true, '24 MB not yet committed');
+    await db.settle();
+    assert.equal(db.congested, false);
+    assert.equal((db.db.prepare("SELECT length(value) FROM meta WHERE key = 'c'").pluck().get() as number), big.length);
+  } finally {
+    await db.close();
+  }
+});
