@@ -71,3 +71,55 @@ test('SIGKILL at any moment, then resume: every reachable page done exactly once
   }
   sql.close();
 });
+
+test('SIGKILL then resume with service probes: every endpoint probed and registered once, every linking page recorded', async () => {
+  const small: SiteSpec = { pages: 150, seed: 7, words: [80, 150], links: [5, 12] };
+  const endpoint = (i: number) => `/ows/${i % 40}`;
+  const capabilities = (n: string) =>
+    `<?xml version="1.0"?><WMS_Capabilities version="1.3.0"><Service><Title>Service ${n}</Title></Service><Capability><Layer><Name>l${n}</Name></Layer></Capability></WMS_Capabilities>`;
+  let hits = 0;
+  let killAt = Infinity;
+  let onThreshold: (() => void) | null = null;
+  const server = createServer((req, res) => {
+    if (req.url === '/robots.txt') return res.writeHead(404).end();
+    hits++;
+    if (hits >= killAt && onThreshold) {
+      onThreshold();
+      onThreshold = null;
+    }
+    const ows = /^\/ows\/(\d+)\?/.exec(req.url ?? '');
+    if (ows) return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/xml' }).end(capabilities(ows[1]!)), 3);
+    const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+    const html = renderPage(small, i)?.replace('</body>', `<a href="${endpoint(i)}?service=WMS&amp;request=GetCapabilities">WMS</a></body>`);
+    setTimeout(() => (html ? res.writeHead(200, { 'content-type': 'text/html' }).end(html) : res.writeHead(404).end()), 3);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const db = join(mkdtempSync(join(tmpdir(), 'fc-kill-probe-')), 'crawl.db');
+  try {
+    const runKilledAt = (args: string[], at: number) => {
+      killAt = at;
+      return runCli(args, { onStart: (child) => (onThreshold = () => child.kill('SIGKILL')) });
+    };
+    const first = await runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', '--concurrency', '6', '--detect', 'wms'], 40);
+    assert.equal(first.signal, 'SIGKILL', first.stderr);
+    const second = await runKilledAt(['resume', '--db', db], hits + 60);
+    assert.equal(second.signal, 'SIGKILL', second.stderr);
+    killAt = Infinity;
+    const last = await runCli(['resume', '--db', db]);
+    assert.equal(last.code, 0, last.stderr);
+  } finally {
+    server.close();
+  }
+  const sql = new Database(db, { readonly: true });
+  const pages = sql.prepare("SELECT url FROM crawl_log WHERE state = 'done' AND url LIKE '%/p/%'").pluck().all() as string[];
+  const probes = sql.prepare("SELECT url FROM crawl_log WHERE url LIKE '%/ows/%'").pluck().all() as string[];
+  assert.equal(new Set(probes).size, probes.length, 'no probe logged twice');
+  const endpoints = new Set(pages.map((u) => origin + endpoint(Number(/\/p\/(\d+)$/.exec(u)![1]))));
+  const services = sql.prepare("SELECT endpoint FROM services WHERE status = 'valid'").pluck().all() as string[];
+  assert.deepEqual(new Set(services), endpoints, 'every linked endpoint registered once, as valid');
+  assert.equal(probes.length, endpoints.size);
+  const sources = sql.prepare('SELECT count(*) FROM service_sources').pluck().get() as number;
+  assert.equal(sources, pages.length, 'every fetched page that links to a service is recorded as a source');
+  sql.close();
+});
