@@ -92,7 +92,7 @@ const fc = results.find((r) => r.name.startsWith('focuscrawl bfs'));
 const crawlee = results.filter((r) => r.name.startsWith('Crawlee'));
 const ratios: string[] = [];
 if (fc && ceiling) ratios.push(`focuscrawl bfs / ceiling: ${((100 * (fc.pages / fc.seconds)) / (ceiling.pages / ceiling.seconds)).toFixed(0)}% (target >= 60%)`);
-for (const c of crawlee) ratios.push(`focuscrawl bfs / ${c.name}: ${((fc!.pages / fc!.seconds) / (c.pages / c.seconds)).toFixed(1)}x (target >= 10x)`);
+if (fc) for (const c of crawlee) ratios.push(`focuscrawl bfs / ${c.name}: ${((fc.pages / fc.seconds) / (c.pages / c.seconds)).toFixed(1)}x (target >= 10x)`);
 if (fc) ratios.push(`focuscrawl bfs peak RSS: ${fc.peakRssMb.toFixed(0)} MB (target < 300 MB)`);
 const node = process.version;
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
