@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { linksOf, renderPage, type SiteSpec } from '../../src/bench/generated-site.js';
@@ -19,42 +19,59 @@ function reachable(): Set<number> {
   return seen;
 }
 
-test('SIGKILL at any moment, then resume: every reachable page done exactly once, no URL lost', async () => {
+/**
+ * A local server that counts requests, and a way to run the CLI until the server has seen a
+ * given number of them and then SIGKILL it. `respond` answers everything but robots.txt (404).
+ */
+async function killHarness(respond: (url: string, res: ServerResponse) => void) {
   let hits = 0;
   let killAt = Infinity;
   let onThreshold: (() => void) | null = null;
   const server = createServer((req, res) => {
-    if (req.url === '/robots.txt') return res.writeHead(404).end();
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
     hits++;
     if (hits >= killAt && onThreshold) {
       onThreshold();
       onThreshold = null;
     }
-    const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
-    const html = renderPage(spec, i);
     // A little latency so the crawl is mid-flight with several leases when it is killed.
-    setTimeout(() => (html ? res.writeHead(200, { 'content-type': 'text/html' }).end(html) : res.writeHead(404).end()), 3);
+    setTimeout(() => respond(req.url ?? '/', res), 3);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const db = join(mkdtempSync(join(tmpdir(), 'fc-kill-')), 'crawl.db');
-  const common = ['--concurrency', '6'];
-
-  try {
-    const runKilledAt = (args: string[], at: number) => {
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits: () => hits,
+    runKilledAt(args: string[], at: number) {
       killAt = at;
       return runCli(args, { onStart: (child) => (onThreshold = () => child.kill('SIGKILL')) });
-    };
-    const first = await runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', ...common], 40);
+    },
+    runToEnd(args: string[]) {
+      killAt = Infinity;
+      return runCli(args);
+    },
+    close: () => server.close(),
+  };
+}
+
+test('SIGKILL at any moment, then resume: every reachable page done exactly once, no URL lost', async () => {
+  const h = await killHarness((url, res) => {
+    const html = renderPage(spec, Number(/^\/p\/(\d+)$/.exec(url)?.[1] ?? -1));
+    if (html) res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    else res.writeHead(404).end();
+  });
+  const origin = h.origin;
+  const db = join(mkdtempSync(join(tmpdir(), 'fc-kill-')), 'crawl.db');
+  const common = ['--concurrency', '6'];
+  try {
+    const first = await h.runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', ...common], 40);
     assert.equal(first.signal, 'SIGKILL', first.stderr);
-    const second = await runKilledAt(['resume', '--db', db, ...common], hits + 90);
+    const second = await h.runKilledAt(['resume', '--db', db, ...common], h.hits() + 90);
     assert.equal(second.signal, 'SIGKILL', second.stderr);
-    killAt = Infinity;
-    const last = await runCli(['resume', '--db', db, ...common]);
+    const last = await h.runToEnd(['resume', '--db', db, ...common]);
     assert.equal(last.code, 0, last.stderr);
     assert.match(last.stdout, /crawl ended \(nothing left to fetch\)/);
   } finally {
-    server.close();
+    h.close();
   }
 
   const expected = new Set([...reachable()].map((i) => `${origin}/p/${i}`));
@@ -77,39 +94,25 @@ test('SIGKILL then resume with service probes: every endpoint probed and registe
   const endpoint = (i: number) => `/ows/${i % 40}`;
   const capabilities = (n: string) =>
     `<?xml version="1.0"?><WMS_Capabilities version="1.3.0"><Service><Title>Service ${n}</Title></Service><Capability><Layer><Name>l${n}</Name></Layer></Capability></WMS_Capabilities>`;
-  let hits = 0;
-  let killAt = Infinity;
-  let onThreshold: (() => void) | null = null;
-  const server = createServer((req, res) => {
-    if (req.url === '/robots.txt') return res.writeHead(404).end();
-    hits++;
-    if (hits >= killAt && onThreshold) {
-      onThreshold();
-      onThreshold = null;
-    }
-    const ows = /^\/ows\/(\d+)\?/.exec(req.url ?? '');
-    if (ows) return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/xml' }).end(capabilities(ows[1]!)), 3);
-    const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+  const h = await killHarness((url, res) => {
+    const ows = /^\/ows\/(\d+)\?/.exec(url);
+    if (ows) return void res.writeHead(200, { 'content-type': 'text/xml' }).end(capabilities(ows[1]!));
+    const i = Number(/^\/p\/(\d+)$/.exec(url)?.[1] ?? -1);
     const html = renderPage(small, i)?.replace('</body>', `<a href="${endpoint(i)}?service=WMS&amp;request=GetCapabilities">WMS</a></body>`);
-    setTimeout(() => (html ? res.writeHead(200, { 'content-type': 'text/html' }).end(html) : res.writeHead(404).end()), 3);
+    if (html) res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    else res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = h.origin;
   const db = join(mkdtempSync(join(tmpdir(), 'fc-kill-probe-')), 'crawl.db');
   try {
-    const runKilledAt = (args: string[], at: number) => {
-      killAt = at;
-      return runCli(args, { onStart: (child) => (onThreshold = () => child.kill('SIGKILL')) });
-    };
-    const first = await runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', '--concurrency', '6', '--detect', 'wms'], 40);
+    const first = await h.runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', '--concurrency', '6', '--detect', 'wms'], 40);
     assert.equal(first.signal, 'SIGKILL', first.stderr);
-    const second = await runKilledAt(['resume', '--db', db], hits + 60);
+    const second = await h.runKilledAt(['resume', '--db', db], h.hits() + 60);
     assert.equal(second.signal, 'SIGKILL', second.stderr);
-    killAt = Infinity;
-    const last = await runCli(['resume', '--db', db]);
+    const last = await h.runToEnd(['resume', '--db', db]);
     assert.equal(last.code, 0, last.stderr);
   } finally {
-    server.close();
+    h.close();
   }
   const sql = new Database(db, { readonly: true });
   const pages = sql.prepare("SELECT url FROM crawl_log WHERE state = 'done' AND url LIKE '%/p/%'").pluck().all() as string[];
