@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { anchorPaths } from './anchor-path.js';
-import { cosineOf, pageTerms, TfIdfSpace, withoutBoilerplate } from './page-vectors.js';
+import { pageTerms, withoutBoilerplate } from './page-vectors.js';
+import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 
 /** A fetched page with its anchor path and the vector the rankings compare. */
 export interface RankedDoc {

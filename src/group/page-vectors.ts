@@ -1,15 +1,6 @@
 import { termCounts } from '../text/tokenize.js';
 import { GROUP_TOKENS } from './anchor-path.js';
 
-/** A stored page as the group crawler reads it back. */
-export interface StoredPage {
-  urlId: number;
-  url: string;
-  host: string;
-  title: string;
-  text: string;
-}
-
 /** Title terms count three times, as in the topic scorers' default position weights. */
 export function pageTerms(title: string, text: string): Map<string, number> {
   const tf = termCounts(text, GROUP_TOKENS);
@@ -38,37 +29,4 @@ export function withoutBoilerplate(pages: { host: string; terms: Map<string, num
     for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
     for (const d of docs) for (const t of [...d.keys()]) if (df.get(t)! > 0.8 * docs.length) d.delete(t);
   }
-}
-
-/** TF-IDF vectors with their norms, IDF = ln((1 + N) / (1 + df)) + 1 over the given documents. */
-export class TfIdfSpace {
-  readonly #df = new Map<string, number>();
-  #n = 0;
-
-  observe(terms: ReadonlyMap<string, number>): void {
-    this.#n++;
-    for (const t of terms.keys()) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
-  }
-
-  vector(terms: ReadonlyMap<string, number>): { v: Map<string, number>; norm: number } {
-    const v = new Map<string, number>();
-    let sq = 0;
-    for (const [t, n] of terms) {
-      const w = n * (Math.log((1 + this.#n) / (1 + (this.#df.get(t) ?? 0))) + 1);
-      v.set(t, w);
-      sq += w * w;
-    }
-    return { v, norm: Math.sqrt(sq) };
-  }
-}
-
-export function cosineOf(a: { v: Map<string, number>; norm: number }, b: { v: Map<string, number>; norm: number }): number {
-  if (!a.norm || !b.norm) return 0;
-  const [small, large] = a.v.size <= b.v.size ? [a.v, b.v] : [b.v, a.v];
-  let dot = 0;
-  for (const [t, w] of small) {
-    const x = large.get(t);
-    if (x !== undefined) dot += w * x;
-  }
-  return Math.min(1, dot / (a.norm * b.norm));
 }

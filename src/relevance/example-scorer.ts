@@ -1,4 +1,5 @@
 import { explainedCosine, type Scored } from './scored.js';
+import { TfIdfSpace } from './tfidf-space.js';
 
 /**
  * Similarity to example pages (method D's replacement for a target classifier): TF-IDF cosine
@@ -10,8 +11,7 @@ import { explainedCosine, type Scored } from './scored.js';
  * focuscrawl's choice; method D has no negatives. With none, score = simPos.)
  */
 export class ExampleScorer {
-  readonly #df = new Map<string, number>();
-  #docs = 0;
+  readonly #space = new TfIdfSpace();
   readonly #positives: { label: string; tf: Map<string, number> }[] = [];
   readonly #negatives: { label: string; tf: Map<string, number> }[] = [];
 
@@ -21,8 +21,7 @@ export class ExampleScorer {
 
   /** Counts a document into the document frequencies (a background page). */
   observe(tf: ReadonlyMap<string, number>): void {
-    this.#docs++;
-    for (const t of tf.keys()) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+    this.#space.observe(tf);
   }
 
   addExample(label: string, tf: Map<string, number>, negative = false): void {
@@ -32,7 +31,7 @@ export class ExampleScorer {
 
   /** ln((1 + N) / (1 + df)) + 1: smoothed, so a term in every document keeps a positive weight. */
   idf(term: string): number {
-    return Math.log((1 + this.#docs) / (1 + (this.#df.get(term) ?? 0))) + 1;
+    return this.#space.idf(term);
   }
 
   #tfidf(tf: ReadonlyMap<string, number>): Map<string, number> {

@@ -1,5 +1,6 @@
 import type { Link } from '../types.js';
-import { pageTerms, type TfIdfSpace, cosineOf } from '../group/page-vectors.js';
+import { pageTerms } from '../group/page-vectors.js';
+import { cosineOf, type TfIdfSpace } from '../relevance/tfidf-space.js';
 import type { LinkDecision, PageView, Strategy } from './strategy.js';
 
 /** k-nearest-neighbours relevance over positive examples: the mean of the k best cosines. */
