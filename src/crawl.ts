@@ -102,7 +102,13 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     store,
     services,
     frontier,
-    run: () => crawler.run(),
+    async run() {
+      const summary = await crawler.run();
+      // The last pages' batch of the full-text index; close() (or search) waits for it.
+      store.indexPending();
+      db.flush();
+      return summary;
+    },
     async close() {
       await http.close();
       await db.close();

@@ -6,8 +6,11 @@ import { registerFunctions } from './sql-functions.js';
 
 type Db = Database.Database;
 
-/** 2 added urls.probe and the service registry; version 1 files are upgraded on open. */
-const SCHEMA_VERSION = 2;
+/**
+ * 2 added urls.probe and the service registry; 3 the fts_pending queue. Older files are upgraded
+ * on open (the new tables are created by SCHEMA itself).
+ */
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,6 +97,9 @@ CREATE TABLE IF NOT EXISTS service_sources (
   PRIMARY KEY (endpoint, type, page)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(title, text, content='', contentless_delete=1);
+-- Pages stored but not yet in pages_fts: the index is brought up to date in batches (see
+-- SqliteStore), which costs FTS5 far less than one small segment per transaction.
+CREATE TABLE IF NOT EXISTS fts_pending (url_id INTEGER PRIMARY KEY);
 `;
 
 /** A write statement registered with SqliteDb.prepareWrite(). */
@@ -168,7 +174,7 @@ export class SqliteDb {
     }
     const version = this.getMeta('schema_version');
     if (version === null) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
-    else if (Number(version) === 1) this.#upgradeFrom1();
+    else if (Number(version) === 1 || Number(version) === 2) this.#upgrade(Number(version));
     else if (Number(version) !== SCHEMA_VERSION) {
       this.db.close();
       throw new FocusCrawlError('STORE', `${path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
@@ -187,10 +193,10 @@ export class SqliteDb {
     }
   }
 
-  #upgradeFrom1(): void {
+  #upgrade(from: number): void {
     const cols = this.db.prepare("SELECT name FROM pragma_table_info('urls')").pluck().all() as string[];
     this.db.transaction(() => {
-      if (!cols.includes('probe')) this.db.exec('ALTER TABLE urls ADD COLUMN probe TEXT');
+      if (from < 2 && !cols.includes('probe')) this.db.exec('ALTER TABLE urls ADD COLUMN probe TEXT');
       this.setMetaNow('schema_version', String(SCHEMA_VERSION));
     })();
   }

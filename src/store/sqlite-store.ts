@@ -26,14 +26,29 @@ function snippet(text: string, query: string, width = 80): string {
   return (start > 0 ? '…' : '') + text.slice(start, at + width) + (at + width < text.length ? '…' : '');
 }
 
-/** The embedded repository: pages, crawl log and FTS5 index in the crawl database. */
+/**
+ * Pages saved between two updates of the full-text index. FTS5 writes a segment per transaction
+ * and merges segments as they pile up: indexing a page in the transaction that stores it made
+ * the writer thread the crawl's bottleneck. Batches of this size cost about a third less per
+ * page (bench/throughput, docs/benchmarks.md) and keep the index at most a batch behind.
+ */
+export const FTS_BATCH = 1000;
+
+/**
+ * The embedded repository: pages, crawl log and FTS5 index in the crawl database. A saved page
+ * is queued in fts_pending and indexed with the next batch; search() brings the index up to date
+ * first, and so does the end of a crawl, so nothing stored is ever missing from a search.
+ */
 export class SqliteStore implements Store {
   readonly #sql: SqliteDb;
   readonly #upsertPage: WriteStatement;
   readonly #ftsDelete: WriteStatement;
-  readonly #ftsInsert: WriteStatement;
+  readonly #queueIndex: WriteStatement;
+  readonly #indexPending: WriteStatement;
+  readonly #clearPending: WriteStatement;
   readonly #insertLog: WriteStatement;
   #nextSeq: number;
+  #queued = 0;
 
   constructor(sql: SqliteDb) {
     this.#sql = sql;
@@ -46,9 +61,18 @@ export class SqliteStore implements Store {
         fetched_at=excluded.fetched_at, fetch_ms=excluded.fetch_ms, bytes=excluded.bytes, encoding=excluded.encoding,
         title=excluded.title, text=excluded.text, canonical=excluded.canonical, relevance=excluded.relevance,
         noindex=excluded.noindex, outlinks=excluded.outlinks`);
-    this.#ftsDelete = sql.prepareWrite('DELETE FROM pages_fts WHERE rowid = ?');
+    // Only a page already in the index has an entry to remove: one still pending has none, and a
+    // new page (almost every save) finds no row and costs FTS5 nothing.
+    this.#ftsDelete = sql.prepareWrite(`DELETE FROM pages_fts WHERE rowid =
+      (SELECT p.url_id FROM pages p WHERE p.url_id = ? AND NOT EXISTS (SELECT 1 FROM fts_pending q WHERE q.url_id = p.url_id))`);
+    this.#queueIndex = sql.prepareWrite('INSERT OR IGNORE INTO fts_pending(url_id) VALUES (?)');
     // cjk_bigrams() runs where the statement runs: on the writer thread (see sql-functions.ts).
-    this.#ftsInsert = sql.prepareWrite('INSERT INTO pages_fts(rowid, title, text) VALUES (?, cjk_bigrams(?), cjk_bigrams(?))');
+    // The text is read back from pages rather than sent twice to the writer.
+    this.#indexPending = sql.prepareWrite(`INSERT INTO pages_fts(rowid, title, text)
+      SELECT p.url_id, cjk_bigrams(coalesce(p.title, '')), cjk_bigrams(coalesce(p.text, ''))
+      FROM fts_pending q JOIN pages p ON p.url_id = q.url_id
+      WHERE p.noindex = 0 AND (coalesce(p.title, '') <> '' OR coalesce(p.text, '') <> '')`);
+    this.#clearPending = sql.prepareWrite('DELETE FROM fts_pending');
     this.#insertLog = sql.prepareWrite(`INSERT INTO crawl_log(seq, url_id, url, final_url, state, status, depth, parent, anchor, title,
       relevance, priority, fetched_at, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
     this.#nextSeq = ((db.prepare('SELECT max(seq) FROM crawl_log').pluck().get() as number | null) ?? 0) + 1;
@@ -60,10 +84,22 @@ export class SqliteStore implements Store {
       p.fetchedAt, p.fetchMs, p.bytes, p.encoding, p.title, p.text, p.canonical, p.relevance, p.noindex ? 1 : 0,
       JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))),
     ];
-    const indexed = !p.noindex && (p.title || p.text) ? [p.title ?? '', p.text ?? ''] : null;
-    this.#sql.write(this.#upsertPage, row);
     this.#sql.write(this.#ftsDelete, [p.urlId]);
-    if (indexed) this.#sql.write(this.#ftsInsert, [p.urlId, indexed[0], indexed[1]]);
+    this.#sql.write(this.#upsertPage, row);
+    if (!p.noindex && (p.title || p.text)) {
+      this.#sql.write(this.#queueIndex, [p.urlId]);
+      if (++this.#queued >= FTS_BATCH) this.indexPending();
+    }
+  }
+
+  /**
+   * Queues the update of the full-text index with every page saved since the last one (this
+   * session's and any a crash left pending). It is written in order with the other writes.
+   */
+  indexPending(): void {
+    this.#queued = 0;
+    this.#sql.write(this.#indexPending, []);
+    this.#sql.write(this.#clearPending, []);
   }
 
   log(e: Omit<LogEntry, 'seq'>, urlId: number): number {
@@ -73,6 +109,7 @@ export class SqliteStore implements Store {
   }
 
   async search(query: string, limit: number): Promise<SearchHit[]> {
+    this.indexPending();
     await this.#sql.settle();
     const rows = this.#sql.db
       .prepare(

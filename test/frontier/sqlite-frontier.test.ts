@@ -68,7 +68,7 @@ test('SqliteFrontier: a waiting probe survives reopening, and a version 1 databa
   const probe = { type: 'WMS' as const, endpoint: 'http://a.test/wms' };
   {
     const db = new SqliteDb(path, { create: false });
-    assert.equal(db.getMeta('schema_version'), '2');
+    assert.equal(db.getMeta('schema_version'), '3');
     const f = new SqliteFrontier(db, { delayMs: 0 });
     await f.add([req('http://a.test/wms?SERVICE=WMS&REQUEST=GetCapabilities', 9, { probe }), req('http://a.test/page')], 1000);
     await db.close();

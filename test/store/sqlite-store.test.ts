@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
-import { SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
+import { FTS_BATCH, SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
 import type { PageRecord } from '../../src/store/store.js';
 
 const record = (urlId: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
@@ -34,4 +34,32 @@ for (const writer of ['inline', 'thread'] as const) {
 test('search input that would be FTS5 syntax is quoted', () => {
   assert.equal(ftsQuery('solar AND (NOT "x"'), '"solar" "AND" "NOT" "x"');
   assert.throws(() => ftsQuery('  ()  '), /has no words/);
+});
+
+test('the full-text index: pending pages survive a reopen, a re-saved page replaces its entry, batches index without a search', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-store-')), 'p.db');
+  {
+    const db = new SqliteDb(path, { create: true, writer: 'thread' });
+    const store = new SqliteStore(db);
+    store.savePage(record(1, 'Photovoltaic basics', 'silicon cells and inverters'));
+    store.savePage(record(2, 'Bread', 'flour water salt'));
+    await db.close(); // a crawl that stopped before its index batch: the pages are stored, not indexed
+  }
+  const db = new SqliteDb(path, { create: false });
+  assert.equal(db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 2);
+  const store = new SqliteStore(db);
+  assert.deepEqual((await store.search('silicon', 10)).map((h) => h.url), ['http://a.test/1']);
+  assert.equal(db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 0);
+
+  store.savePage(record(1, 'Photovoltaic basics', 'perovskite cells'));
+  assert.deepEqual(await store.search('silicon', 10), [], 'the old text of a re-saved page is gone from the index');
+  assert.deepEqual((await store.search('perovskite', 10)).map((h) => h.url), ['http://a.test/1']);
+  store.savePage(record(2, 'Bread', null as unknown as string, { noindex: true, text: null }));
+  assert.deepEqual(await store.search('flour', 10), [], 'a page re-saved as noindex leaves the index');
+
+  for (let i = 0; i < FTS_BATCH; i++) store.savePage(record(100 + i, `Page ${i}`, `batchword${i % 7}`));
+  await db.settle();
+  assert.equal(db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 0, 'a full batch is indexed without waiting for a search');
+  assert.equal(db.db.prepare("SELECT count(*) FROM pages_fts WHERE pages_fts MATCH 'batchword3'").pluck().get(), Math.ceil((FTS_BATCH - 3) / 7));
+  await db.close();
 });
