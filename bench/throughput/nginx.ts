@@ -1,12 +1,38 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+export interface RunningNginx {
+  stop(): void;
+  /** CPU seconds (user + system) used so far by the nginx master and its workers. */
+  cpuSeconds(): number;
+}
+
+/** Clock ticks per second of /proc/PID/stat times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+function cpuOfTree(root: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) === root || Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / TICKS;
+}
 
 /**
  * Runs Debian's nginx (apt-get install nginx-light) on 127.0.0.1:port serving `root`, with one
- * worker so the crawler keeps the other core. Returns a stop function.
+ * worker so the crawler keeps the other core.
  */
-export async function startNginx(root: string, port: number, work: string): Promise<() => void> {
+export async function startNginx(root: string, port: number, work: string): Promise<RunningNginx> {
   const which = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx']);
   if (which.status !== 0) throw new Error('nginx is not installed: apt-get install nginx-light');
   mkdirSync(work, { recursive: true });
@@ -40,7 +66,7 @@ http {
   for (let i = 0; i < 100; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/robots.txt`);
-      if (res.ok) return () => child.kill('SIGTERM');
+      if (res.ok) return { stop: () => child.kill('SIGTERM'), cpuSeconds: () => cpuOfTree(child.pid!) };
     } catch {
       /* not up yet */
     }

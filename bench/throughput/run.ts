@@ -61,31 +61,34 @@ function runContender(name: string, origin: string): Promise<ContenderResult> {
 mkdirSync(out, { recursive: true });
 process.stderr.write(`writing the ${BENCH_SITE.pages}-page site...\n`);
 const root = writeSite(join(out, 'site'));
-const stop = await startNginx(root, port, join(out, 'nginx'));
+const server = await startNginx(root, port, join(out, 'nginx'));
 const origin = `http://127.0.0.1:${port}`;
-const results: ContenderResult[] = [];
+type Measured = ContenderResult & { serverCpuSeconds: number; range?: string };
+const results: Measured[] = [];
 try {
   for (const name of only) {
     process.stderr.write(`running ${name}...\n`);
-    const runs: ContenderResult[] = [];
+    const runs: Measured[] = [];
     for (let i = 0; i < (name.startsWith('crawlee') ? 1 : rounds); i++) {
       warmSite(root);
-      const r = await runContender(name, origin);
+      const served0 = server.cpuSeconds();
+      const r = { ...(await runContender(name, origin)), serverCpuSeconds: 0 };
+      r.serverCpuSeconds = server.cpuSeconds() - served0;
       process.stderr.write(`  ${r.pages} pages in ${r.seconds.toFixed(1)} s\n`);
       runs.push(r);
     }
     runs.sort((a, b) => a.pages / a.seconds - b.pages / b.seconds);
     const median = runs[Math.floor(runs.length / 2)]!;
-    results.push({ ...median, range: runs.length > 1 ? `${(runs[0]!.pages / runs[0]!.seconds).toFixed(0)}-${(runs.at(-1)!.pages / runs.at(-1)!.seconds).toFixed(0)}` : '' } as ContenderResult);
+    results.push({ ...median, range: runs.length > 1 ? `${(runs[0]!.pages / runs[0]!.seconds).toFixed(0)}-${(runs.at(-1)!.pages / runs.at(-1)!.seconds).toFixed(0)}` : '' });
   }
 } finally {
-  stop();
+  server.stop();
 }
 
 const rows = results.map((r) => {
   const pps = r.pages / r.seconds;
-  const range = (r as ContenderResult & { range?: string }).range;
-  return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)}${range ? ` (${range})` : ''} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
+  const range = r.range;
+  return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)}${range ? ` (${range})` : ''} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${((1000 * r.serverCpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
 });
 const ceiling = results.find((r) => r.name.startsWith('ceiling'));
 const fc = results.find((r) => r.name.startsWith('focuscrawl bfs'));
@@ -110,8 +113,8 @@ Command: \`npm run bench:throughput -- --concurrency ${concurrency} --rounds ${r
 Each row is the median of ${rounds} rounds (Crawlee: one round), with the range of pages/s in brackets.
 Machine: ${cpus().length} cores (${cpu}), Node ${node}, ${nginx.replace(/\n/g, ' ')} with one worker, all on 127.0.0.1.
 
-| contender | pages | seconds | pages/s | CPU s per 1,000 pages | peak RSS MB |
-|---|---|---|---|---|---|
+| contender | pages | seconds | pages/s | CPU s per 1,000 pages | nginx CPU s per 1,000 pages | peak RSS MB |
+|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${ratios.map((r) => '- ' + r).join('\n')}
