@@ -9,7 +9,10 @@ import { BENCH_SITE, warmSite, writeSite } from './site.js';
 
 /**
  * bench/throughput: focuscrawl, Crawlee's CheerioCrawler and a ceiling loop crawl the same
- * 20,000-page site served by nginx, at the same concurrency, each in its own process.
+ * 20,000-page site served by nginx, at the same concurrency, each in its own process. A second
+ * ceiling (ceiling-store) also parses and stores every page with focuscrawl's own parser and
+ * store, which separates the cost of the engine from the cost of the work itself; ceiling-parse
+ * only parses, ceiling-store-no-index (not run by default) stores without the full-text index.
  *
  *   npm run bench:throughput -- [--concurrency 32] [--only ceiling,focuscrawl,...] [--rounds 3] [--no-record] [--profile]
  *
@@ -28,12 +31,15 @@ const opt = (name: string, fallback: string) => {
 };
 const concurrency = Number(opt('concurrency', '32'));
 const port = Number(opt('port', '18080'));
-const only = opt('only', 'ceiling,focuscrawl,focuscrawl-best-first,crawlee-nopersist,crawlee').split(',');
+const only = opt('only', 'ceiling,ceiling-parse,ceiling-store,focuscrawl,focuscrawl-best-first,crawlee-nopersist,crawlee').split(',');
 const record = !argv.includes('--no-record');
 const rounds = Number(opt('rounds', '3'));
 
 const CONTENDERS: Record<string, { script: string; args: string[] }> = {
   ceiling: { script: 'contender-ceiling.js', args: [] },
+  'ceiling-parse': { script: 'contender-ceiling-store.js', args: ['--work', 'parse'] },
+  'ceiling-store-no-index': { script: 'contender-ceiling-store.js', args: ['--work', 'store-no-index'] },
+  'ceiling-store': { script: 'contender-ceiling-store.js', args: ['--work', 'store'] },
   focuscrawl: { script: 'contender-focuscrawl.js', args: ['--strategy', 'bfs'] },
   'focuscrawl-best-first': { script: 'contender-focuscrawl.js', args: ['--strategy', 'best-first'] },
   'crawlee-nopersist': { script: 'contender-crawlee.js', args: ['--persist', 'false'] },
@@ -90,11 +96,13 @@ const rows = results.map((r) => {
   const range = r.range;
   return `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${pps.toFixed(0)}${range ? ` (${range})` : ''} | ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} | ${((1000 * r.serverCpuSeconds) / r.pages).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`;
 });
-const ceiling = results.find((r) => r.name.startsWith('ceiling'));
+const ceiling = results.find((r) => r.name.startsWith('ceiling loop ('));
+const ceilingStore = results.find((r) => r.name.startsWith('ceiling loop + parse + store (same'));
 const fc = results.find((r) => r.name.startsWith('focuscrawl bfs'));
 const crawlee = results.filter((r) => r.name.startsWith('Crawlee'));
 const ratios: string[] = [];
 if (fc && ceiling) ratios.push(`focuscrawl bfs / ceiling: ${((100 * (fc.pages / fc.seconds)) / (ceiling.pages / ceiling.seconds)).toFixed(0)}% (target >= 60%)`);
+if (fc && ceilingStore) ratios.push(`focuscrawl bfs / ceiling loop + parse + store: ${((100 * (fc.pages / fc.seconds)) / (ceilingStore.pages / ceilingStore.seconds)).toFixed(0)}% (not a target: what the engine itself costs)`);
 if (fc) for (const c of crawlee) ratios.push(`focuscrawl bfs / ${c.name}: ${((fc.pages / fc.seconds) / (c.pages / c.seconds)).toFixed(1)}x (target >= 10x)`);
 if (fc) ratios.push(`focuscrawl bfs peak RSS: ${fc.peakRssMb.toFixed(0)} MB (target < 300 MB)`);
 const node = process.version;
