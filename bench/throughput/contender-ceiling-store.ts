@@ -6,6 +6,7 @@ import { decodeHtml } from '../../src/fetch/decode-body.js';
 import { parseHtml } from '../../src/parse/html-page.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { ceilingLoop } from './ceiling-loop.js';
 import { arg, measure } from './report.js';
 
 /**
@@ -32,53 +33,32 @@ const m = measure(
 const agent = new Agent({ connections: concurrency });
 const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-bench-')), 'ceiling-store.db'), { create: true, writer: 'thread' });
 const store = new SqliteStore(db);
-const seen = new Set<string>([origin + '/']);
-const queue: string[] = [origin + '/'];
-let fetched = 0;
-let started = 0;
 let lastFlush = 0;
 
-async function worker(): Promise<void> {
-  for (;;) {
-    const url = queue.pop();
-    if (url === undefined) {
-      if (started === fetched) return;
-      await new Promise((r) => setTimeout(r, 1));
-      continue;
-    }
-    if (started >= maxPages) return;
-    const id = ++started;
-    const res = await request(url, { dispatcher: agent });
-    const body = new Uint8Array(await res.body.arrayBuffer());
-    const contentType = String(res.headers['content-type'] ?? '');
-    const { html, encoding } = decodeHtml(body, contentType);
-    const page = parseHtml(html, url, encoding);
-    fetched++;
-    for (const link of page.links) {
-      if (!seen.has(link.url)) {
-        seen.add(link.url);
-        queue.push(link.url);
-      }
-    }
-    if (work === 'parse') continue;
-    const fetchedAt = new Date().toISOString();
-    store.log({ url, final_url: url, state: 'done', status: res.statusCode, depth: 0, parent: null, anchor: '', title: page.title,
-      relevance: null, priority: 0, fetched_at: fetchedAt, error: null }, id);
-    store.savePage({ urlId: id, url, finalUrl: url, status: res.statusCode, contentType, headers: {}, redirects: [], fetchedAt,
-      fetchMs: 0, bytes: body.length, encoding, title: page.title, text: page.text, canonical: page.canonical, relevance: null,
-      // noindex keeps a page out of the full-text index and nothing else.
-      noindex: work === 'store-no-index' || page.noindex, outlinks: page.links });
-    // The same cadence and back-pressure as the crawl engine's journal.
-    const now = Date.now();
-    if (now - lastFlush >= 25) {
-      db.flush();
-      lastFlush = now;
-    }
-    while (db.congested) await new Promise((r) => setTimeout(r, 5));
+const fetched = await ceilingLoop(origin + '/', concurrency, maxPages, async (url, id) => {
+  const res = await request(url, { dispatcher: agent });
+  const body = new Uint8Array(await res.body.arrayBuffer());
+  const contentType = String(res.headers['content-type'] ?? '');
+  const { html, encoding } = decodeHtml(body, contentType);
+  const page = parseHtml(html, url, encoding);
+  const links = page.links.map((l) => l.url);
+  if (work === 'parse') return links;
+  const fetchedAt = new Date().toISOString();
+  store.log({ url, final_url: url, state: 'done', status: res.statusCode, depth: 0, parent: null, anchor: '', title: page.title,
+    relevance: null, priority: 0, fetched_at: fetchedAt, error: null }, id);
+  store.savePage({ urlId: id, url, finalUrl: url, status: res.statusCode, contentType, headers: {}, redirects: [], fetchedAt,
+    fetchMs: 0, bytes: body.length, encoding, title: page.title, text: page.text, canonical: page.canonical, relevance: null,
+    // noindex keeps a page out of the full-text index and nothing else.
+    noindex: work === 'store-no-index' || page.noindex, outlinks: page.links });
+  // The same cadence and back-pressure as the crawl engine's journal.
+  const now = Date.now();
+  if (now - lastFlush >= 25) {
+    db.flush();
+    lastFlush = now;
   }
-}
-
-await Promise.all(Array.from({ length: concurrency }, worker));
+  while (db.congested) await new Promise((r) => setTimeout(r, 5));
+  return links;
+});
 store.indexPending();
 await db.close();
 await agent.close();
