@@ -109,8 +109,12 @@ export class SqliteStore implements Store {
   }
 
   async search(query: string, limit: number): Promise<SearchHit[]> {
-    this.indexPending();
     await this.#sql.settle();
+    // Written only when something is pending, so that searching a finished crawl stays read-only.
+    if (this.#sql.db.prepare('SELECT EXISTS (SELECT 1 FROM fts_pending)').pluck().get()) {
+      this.indexPending();
+      await this.#sql.settle();
+    }
     const rows = this.#sql.db
       .prepare(
         `SELECT p.url, p.title, p.text, p.relevance FROM pages_fts f JOIN pages p ON p.url_id = f.rowid

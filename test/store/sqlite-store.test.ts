@@ -63,3 +63,22 @@ test('the full-text index: pending pages survive a reopen, a re-saved page repla
   assert.equal(db.db.prepare("SELECT count(*) FROM pages_fts WHERE pages_fts MATCH 'batchword3'").pluck().get(), Math.ceil((FTS_BATCH - 3) / 7));
   await db.close();
 });
+
+test('searching a finished crawl does not write: it works while another process holds the write lock', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-store-')), 'busy.db');
+  const db = new SqliteDb(path, { create: true });
+  const store = new SqliteStore(db);
+  store.savePage(record(1, 'Inverters', 'string inverters and microinverters'));
+  store.indexPending();
+  db.flush();
+  const { default: Database } = await import('better-sqlite3');
+  const writer = new Database(path);
+  writer.exec('BEGIN IMMEDIATE'); // a crawl's writer in the middle of a transaction
+  try {
+    assert.deepEqual((await store.search('microinverters', 10)).map((h) => h.url), ['http://a.test/1']);
+  } finally {
+    writer.exec('ROLLBACK');
+    writer.close();
+  }
+  await db.close();
+});
