@@ -235,8 +235,8 @@ export class Crawler {
       throw err;
     }
     this.stats.bytes += res.bytes;
-    const { record, followUp } = probing.judge(req, res);
-    if (followUp) await this.#o.frontier.add([followUp], Date.now());
+    const { record, followUps } = probing.judge(req, res);
+    if (followUps.length) await this.#o.frontier.add(followUps, Date.now());
     // Nothing awaits between the registry entry and #finish: they land in the same batch.
     probing.save(req, record);
     const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;

@@ -64,24 +64,29 @@ export class ServiceProbing {
     return { probes, pages };
   }
 
-  /** Judges an answer; returns the entry and the follow-up request if the detector wants one. Saves nothing. */
-  judge(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUp: NewRequest | null } {
+  /** Judges an answer; returns the entry and the follow-up requests the detector wants. Saves nothing. */
+  judge(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUps: NewRequest[] } {
     const probe = req.probe!;
     const verdict = this.#detection.inspect(probe, { url: res.finalUrl, status: res.status, contentType: res.contentType, body: res.body });
     const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
-    const f = verdict.followUp;
-    const followUp: NewRequest | null =
-      f && !probe.step
-        ? { url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data, probe: { ...probe, step: f.step } }
-        : null;
-    return { record, followUp };
+    // Only a first probe asks for more: follow-ups never chain.
+    const followUps: NewRequest[] = probe.step
+      ? []
+      : (verdict.followUps ?? []).map((f) => ({
+          url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data,
+          probe: { ...probe, step: f.step },
+        }));
+    return { record, followUps };
   }
 
-  /** Saves a judged entry: a first probe's entry, or the conformance classes of a follow-up. */
+  /** Saves a judged entry: a first probe's entry, or what a follow-up adds to it (conformance classes, layers). */
   save(req: CrawlRequest, record: ServiceRecord): void {
     this.#stats.probes++;
-    if (req.probe?.step === 'conformance') {
-      if (record.status === 'valid') this.#registry.setConformance(record.endpoint, record.type, record.conformance);
+    const step = req.probe?.step;
+    if (step) {
+      if (record.status !== 'valid') return;
+      if (step === 'conformance') this.#registry.setConformance(record.endpoint, record.type, record.conformance);
+      if (step === 'collections') this.#registry.setLayers(record.endpoint, record.type, record.layers);
       return;
     }
     this.#stats.services[record.status]++;

@@ -10,10 +10,10 @@ export interface ProbeAnswer {
   body: Uint8Array | null;
 }
 
-/** A detector's judgement of an answer, and maybe one more request to make (OGC API conformance). */
+/** A detector's judgement of an answer, and more requests to make (OGC API conformance, collections). */
 export interface Verdict {
   findings: ServiceFindings;
-  followUp?: { url: string; step: string };
+  followUps?: { url: string; step: string }[];
 }
 
 /**

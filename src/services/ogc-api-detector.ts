@@ -2,15 +2,43 @@ import { probeText } from './capabilities-document.js';
 import type { ProbeAnswer, ServiceDetector, Verdict } from './detector.js';
 import type { OgcLink } from './ogc-url.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
-import { emptyFindings } from './service-record.js';
+import { emptyFindings, type ServiceLayer } from './service-record.js';
 
 const CONFORMANCE_RELS = new Set(['conformance', 'http://www.opengis.net/def/rel/ogc/1.0/conformance']);
+const DATA_RELS = new Set(['data', 'http://www.opengis.net/def/rel/ogc/1.0/data']);
+const CRS84 = /\/crs\/OGC\/1\.3\/CRS84h?$/i;
 /** Path segments below a landing page; the landing page is the path before them. */
 const BELOW_LANDING = new Set(['collections', 'conformance', 'api', 'processes', 'tiles', 'maps', 'styles']);
 
 interface Link {
   href?: unknown;
   rel?: unknown;
+  type?: unknown;
+}
+
+/** The link with one of `rels`, the JSON one if there are several (servers list HTML too). */
+function linkOf(links: Link[], rels: Set<string>): string | null {
+  const found = links.filter((l) => typeof l.rel === 'string' && rels.has(l.rel) && typeof l.href === 'string');
+  const json = found.find((l) => typeof l.type === 'string' && /json/i.test(l.type));
+  return ((json ?? found[0])?.href as string | undefined) ?? null;
+}
+
+const num4 = (b: unknown): b is number[] => Array.isArray(b) && (b.length === 4 || b.length === 6) && b.every((x) => typeof x === 'number');
+
+/** A collection as a layer: its id, title, CRS list and first spatial extent (2D or 3D box). */
+function collectionLayer(c: Record<string, unknown>): ServiceLayer | null {
+  if (typeof c.id !== 'string') return null;
+  const spatial = (c.extent as { spatial?: { bbox?: unknown; crs?: unknown } } | undefined)?.spatial;
+  const first = Array.isArray(spatial?.bbox) ? (spatial.bbox as unknown[])[0] : undefined;
+  const box = num4(first) ? (first.length === 6 ? [first[0]!, first[1]!, first[3]!, first[4]!] : first) as [number, number, number, number] : null;
+  const crs = typeof spatial?.crs === 'string' ? spatial.crs : 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+  return {
+    name: c.id,
+    title: typeof c.title === 'string' ? c.title : c.id,
+    crs: Array.isArray(c.crs) ? c.crs.filter((x): x is string => typeof x === 'string') : [],
+    wgs84: box && CRS84.test(crs) ? box : null,
+    boxes: box && !CRS84.test(crs) ? [{ crs, bbox: box }] : [],
+  };
 }
 
 function readJson(answer: ProbeAnswer): { value: unknown } | { reason: string } {
@@ -34,8 +62,9 @@ function conformanceClasses(v: unknown): string[] | null {
  * OGC API landing pages (Features, Maps, Tiles, Records, Processes...). Candidates: a path with an
  * `ogcapi` segment, or `collections` with an `f=` parameter. The landing page (`?f=json`) must be
  * a JSON object whose links include rel=conformance; its conformance classes come from an inline
- * `conformsTo` or from a second request to the conformance link (a follow-up through the
- * frontier, so politeness applies to it too). Valid needs at least one OGC conformance class.
+ * `conformsTo` or from a second request to the conformance link, and its layers from a request to
+ * its rel=data link, the collections (follow-ups through the frontier, so politeness applies to
+ * them too). Valid needs at least one OGC conformance class.
  */
 export const ogcApiDetector: ServiceDetector = {
   type: 'OGC API',
@@ -64,22 +93,33 @@ export const ogcApiDetector: ServiceDetector = {
       if (!classes) return { findings: emptyFindings('invalid', 'conformance declaration without a conformsTo list') };
       return { findings: { ...emptyFindings('valid', null), conformance: classes } };
     }
+    if (step === 'collections') {
+      const list = (v as { collections?: unknown } | null)?.collections;
+      if (!Array.isArray(list)) return { findings: emptyFindings('invalid', 'collections document without a collections list') };
+      const layers = list.flatMap((c) => (typeof c === 'object' && c !== null ? [collectionLayer(c as Record<string, unknown>)] : [])).filter((l) => l !== null);
+      return { findings: { ...emptyFindings('valid', null), layers } };
+    }
     if (typeof v !== 'object' || v === null || !Array.isArray((v as { links?: unknown }).links)) {
       return { findings: emptyFindings('invalid', 'JSON without a links array: not an OGC API landing page') };
     }
     const links = (v as { links: Link[] }).links;
-    const conf = links.find((l) => typeof l.rel === 'string' && CONFORMANCE_RELS.has(l.rel) && typeof l.href === 'string');
+    const conf = linkOf(links, CONFORMANCE_RELS);
     if (!conf) return { findings: emptyFindings('invalid', 'JSON landing page without a conformance link: not an OGC API') };
     const o = v as { title?: unknown; description?: unknown; keywords?: unknown };
+    const inline = conformanceClasses(v);
     const findings = {
       ...emptyFindings('valid', null),
       title: typeof o.title === 'string' ? o.title : null,
       abstract: typeof o.description === 'string' ? o.description : null,
       keywords: Array.isArray(o.keywords) ? o.keywords.filter((k): k is string => typeof k === 'string') : [],
+      conformance: inline ?? [],
     };
-    const inline = conformanceClasses(v);
-    if (inline) return { findings: { ...findings, conformance: inline } };
-    const href = normalizeUrl(conf.href as string, answer.url);
-    return href ? { findings, followUp: { url: href, step: 'conformance' } } : { findings };
+    const followUps: { url: string; step: string }[] = [];
+    const confUrl = inline ? null : normalizeUrl(conf, answer.url);
+    if (confUrl) followUps.push({ url: confUrl, step: 'conformance' });
+    const data = linkOf(links, DATA_RELS);
+    const dataUrl = data ? normalizeUrl(data, answer.url) : null;
+    if (dataUrl) followUps.push({ url: dataUrl, step: 'collections' });
+    return { findings, followUps };
   },
 };

@@ -1,4 +1,4 @@
-import type { ServiceRecord, ServiceStatus, ServiceType } from './service-record.js';
+import type { ServiceLayer, ServiceRecord, ServiceStatus, ServiceType } from './service-record.js';
 
 /** A registry entry with the pages that linked to the endpoint. */
 export interface ServiceEntry extends ServiceRecord {
@@ -14,6 +14,8 @@ export interface ServiceRegistry {
   save(record: ServiceRecord): void;
   /** Sets the conformance classes an OGC API follow-up found. */
   setConformance(endpoint: string, type: ServiceType, classes: string[]): void;
+  /** Sets the layers a follow-up found (OGC API collections). */
+  setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void;
   /** Records that `page` links to the endpoint; repeats are kept once. */
   addSource(endpoint: string, type: ServiceType, page: string): void;
   /** Every entry, valid ones first, then by type and endpoint. */

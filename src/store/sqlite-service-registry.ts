@@ -1,5 +1,5 @@
 import type { ServiceEntry, ServiceRegistry } from '../services/service-registry.js';
-import type { ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
+import type { ServiceLayer, ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 
 interface Row {
@@ -25,6 +25,7 @@ export class SqliteServiceRegistry implements ServiceRegistry {
   readonly #sql: SqliteDb;
   readonly #upsert: WriteStatement;
   readonly #conformance: WriteStatement;
+  readonly #layers: WriteStatement;
   readonly #source: WriteStatement;
 
   constructor(sql: SqliteDb) {
@@ -36,6 +37,7 @@ export class SqliteServiceRegistry implements ServiceRegistry {
         provider=excluded.provider, layers=excluded.layers, conformance=excluded.conformance,
         probed_url=excluded.probed_url, checked_at=excluded.checked_at`);
     this.#conformance = sql.prepareWrite('UPDATE services SET conformance = ? WHERE endpoint = ? AND type = ?');
+    this.#layers = sql.prepareWrite('UPDATE services SET layers = ? WHERE endpoint = ? AND type = ?');
     this.#source = sql.prepareWrite('INSERT OR IGNORE INTO service_sources(endpoint, type, page) VALUES (?,?,?)');
   }
 
@@ -48,6 +50,10 @@ export class SqliteServiceRegistry implements ServiceRegistry {
 
   setConformance(endpoint: string, type: ServiceType, classes: string[]): void {
     this.#sql.write(this.#conformance, [JSON.stringify(classes), endpoint, type]);
+  }
+
+  setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void {
+    this.#sql.write(this.#layers, [JSON.stringify(layers), endpoint, type]);
   }
 
   addSource(endpoint: string, type: ServiceType, page: string): void {

@@ -64,13 +64,28 @@ test('a document of another service type is invalid for the detector that asked'
   assert.match(inspect('WMS', '<WMS_Capabilities version="1.3.0"><Service/></WMS_Capabilities>').findings.reason!, /without a Capability element/);
 });
 
-test('OGC API: a landing page asks for its conformance declaration, which then lists the classes', () => {
+test('OGC API: a landing page asks for its conformance declaration and its collections, which become layers', () => {
   const landing = inspect('OGC API', fixture('ogcapi-landing.json'));
   assert.equal(landing.findings.status, 'valid');
   assert.equal(landing.findings.title, 'Hydrology OGC API');
-  assert.deepEqual(landing.followUp, { url: 'http://api.example.org/ogcapi/conformance?f=json', step: 'conformance' });
+  assert.deepEqual(landing.followUps, [
+    { url: 'http://api.example.org/ogcapi/conformance?f=json', step: 'conformance' },
+    { url: 'http://api.example.org/ogcapi/collections?f=json', step: 'collections' },
+  ]);
   const conf = inspect('OGC API', fixture('ogcapi-conformance.json'), { step: 'conformance' });
-  assert.equal(conf.findings.conformance.length, 3);
+  assert.ok(conf.findings.conformance.some((c) => c.includes('ogcapi-features-1')));
+  const cols = inspect('OGC API', fixture('ogcapi-collections.json'), { step: 'collections' });
+  assert.equal(cols.findings.status, 'valid');
+  assert.deepEqual(cols.findings.layers, [
+    { name: 'rivers', title: 'Rivers of Hubei', crs: ['http://www.opengis.net/def/crs/OGC/1.3/CRS84', 'http://www.opengis.net/def/crs/EPSG/0/4326'],
+      wgs84: [108.3, 29.0, 116.1, 33.3], boxes: [] },
+    { name: 'dem', title: 'dem', crs: [], wgs84: [108.3, 29.0, 116.1, 33.3], boxes: [] },
+    { name: 'grid', title: 'Web Mercator grid', crs: [], wgs84: null,
+      boxes: [{ crs: 'http://www.opengis.net/def/crs/EPSG/0/3857', bbox: [12056000, 3380000, 12924000, 3935000] }] },
+  ]);
+  assert.match(inspect('OGC API', '{"links":[]}', { step: 'collections' }).findings.reason!, /without a collections list/);
+  const html = '{"links":[{"rel":"conformance","href":"/c","type":"text/html"},{"rel":"conformance","href":"/c?f=json","type":"application/json"}],"conformsTo":["http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core"]}';
+  assert.deepEqual(inspect('OGC API', html).followUps, [], 'inline conformsTo and no data link: nothing to follow');
   assert.match(inspect('OGC API', '{"links":[{"rel":"self","href":"x"}]}').findings.reason!, /without a conformance link/);
   assert.match(inspect('OGC API', '{"title": ').findings.reason!, /not JSON/);
   assert.match(inspect('OGC API', fixture('html-pretender.xml')).findings.reason!, /markup/);

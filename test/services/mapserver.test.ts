@@ -66,6 +66,11 @@ test('a crawl finds, probes and registers the services of a real MapServer', { s
     const api = by('OGC API', `${front.origin}/cgi-bin/mapserv/hydro/ogcapi`)!;
     assert.equal(api.status, 'valid');
     assert.ok(api.conformance.some((c) => c.includes('ogcapi-features-1')), `conformance from the follow-up: ${api.conformance}`);
+    assert.deepEqual(
+      api.layers.map((l) => [l.name, l.title, l.wgs84]),
+      [['gauges', 'River gauges', [108.9, 23.1, 112.5, 34.3]], ['lakes', 'Lakes', [112.2, 28.8, 116.6, 29.5]]],
+      'layers from the collections follow-up',
+    );
 
     assert.match(by('WMS', `${front.origin}/fake/wms`)!.reason!, /an HTML page, not a WMS capabilities document/);
     const missing = by('WMS', `${front.origin}/cgi-bin/mapserv?map=${encodeURIComponent(MAPFILES + 'missing.map')}`)!;
