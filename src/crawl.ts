@@ -148,6 +148,9 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
   try {
     const stored = db.getMeta('config');
     if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);
+    if (db.getMeta('driver') === 'group') {
+      throw new FocusCrawlError('USAGE', `${dbPath} holds a group crawl: run 'focuscrawl group' again with the same --db, --sites and --examples to continue it`);
+    }
     const config = crawlConfigSchema.parse({ ...(JSON.parse(stored) as object), ...overrides, db: dbPath });
     db.setMetaNow('config', JSON.stringify(config));
     return build(config, db, config.topic as TopicFile | null, opts.fetcher ?? (await makeFetcher(config)));

@@ -117,6 +117,9 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
   const rounds: GroupReport['rounds'] = [];
   try {
     const db = crawl.db;
+    // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
+    // library): it refuses a database marked so, instead of crawling every site breadth-first.
+    db.setMetaNow('driver', 'group');
     // Running again on the same database: examples fetched before need no search.
     const fetchedBefore = db.db.prepare('SELECT 1 FROM urls WHERE url = ? AND state = 2');
     for (const url of [...pending]) if (fetchedBefore.get(url)) pending.delete(url);

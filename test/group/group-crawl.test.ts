@@ -116,6 +116,9 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { target: boolean });
   assert.ok(lines.length > 10);
   assert.equal(lines.filter((l) => l.target).length, 6);
+  const resume = await runCli(['resume', '--db', join(dir, 'cli.db')]);
+  assert.equal(resume.code, 2, 'resume cannot rebuild the group strategy');
+  assert.match(resume.stderr, /holds a group crawl: run 'focuscrawl group' again with the same --db/);
 });
 
 test('focuscrawl group names a malformed examples line and exits 2', async () => {
