@@ -16,6 +16,7 @@ export function registerStatus(program: Command): void {
           counts[urlStateName(r.state)] = r.n;
         }
         const pages = db.db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
+        const unindexed = db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get() as number;
         const config = JSON.parse(db.getMeta('config') ?? '{}') as { strategy?: string | null; topic?: { name?: string; threshold?: number } | null; maxPages?: number };
         const relevant = config.topic?.threshold !== undefined
           ? (db.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(config.topic.threshold) as number)
@@ -24,7 +25,7 @@ export function registerStatus(program: Command): void {
         const finished = counts.waiting === 0 && counts.fetching === 0;
         const services: Record<string, number> = {};
         for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
-        const report = { db: o.db, urls: counts, pages, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, services, topErrors: errors };
+        const report = { db: o.db, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, services, topErrors: errors };
         if (o.json) {
           process.stdout.write(JSON.stringify(report, null, 2) + '\n');
           return;
@@ -33,6 +34,7 @@ export function registerStatus(program: Command): void {
           `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} leased by an interrupted run (resume returns them)` : ''}`}`,
           `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
           `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
+          ...(unindexed ? [`full-text index: ${unindexed} pages not yet indexed (the next search or crawl run indexes them)`] : []),
         ];
         if (Object.keys(services).length) {
           lines.push(`services: ${services.valid ?? 0} valid, ${services.exception ?? 0} exception, ${services.invalid ?? 0} invalid (focuscrawl services --db ${o.db})`);

@@ -28,9 +28,10 @@ test('crawl prints a summary with the budget reason and relevance', () => {
 
 test('status reports the stored crawl', async () => {
   const r = await runCli(['status', '--db', db, '--json']);
-  const s = JSON.parse(r.stdout) as { urls: { done: number; waiting: number }; pages: number; topic: string; finished: boolean };
+  const s = JSON.parse(r.stdout) as { urls: { done: number; waiting: number }; pages: number; unindexed: number; topic: string; finished: boolean };
   assert.equal(s.urls.done, 60);
   assert.equal(s.pages, 60);
+  assert.equal(s.unindexed, 0, 'the end of a crawl run brings the full-text index up to date');
   assert.equal(s.topic, 'solar energy');
   assert.equal(s.finished, false);
 });
