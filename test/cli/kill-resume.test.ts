@@ -81,6 +81,8 @@ test('SIGKILL at any moment, then resume: every reachable page done exactly once
   assert.equal(new Set(logged).size, logged.length, 'no URL appears twice in the crawl log');
   assert.deepEqual(new Set(done), expected, 'exactly the reachable pages are done');
   assert.equal(sql.prepare('SELECT count(*) FROM pages').pluck().get(), expected.size, 'one stored page per reachable page');
+  assert.equal(sql.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 0, 'pages a kill left unindexed were indexed by the last run');
+  assert.equal(sql.prepare('SELECT count(*) FROM pages_fts_docsize').pluck().get(), expected.size, 'every stored page is in the full-text index once');
   assert.equal(sql.prepare('SELECT count(*) FROM urls WHERE state < 2').pluck().get(), 0, 'nothing left waiting or leased');
   const known = new Set(sql.prepare('SELECT url FROM urls').pluck().all() as string[]);
   for (const json of sql.prepare('SELECT outlinks FROM pages').pluck().all() as string[]) {
