@@ -10,6 +10,8 @@ import { anchorScore } from '../../src/relevance/link-scorers.js';
 import { loadTopic } from '../../src/relevance/topic.js';
 import { pageRelevance, vsmScore } from '../../src/relevance/vsm-scorer.js';
 import { positionTerms } from '../../src/text/position-terms.js';
+import { cjkBigrams } from '../../src/text/cjk-bigrams.js';
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
 /**
  * bench/score: decode + parse + score on one core (this thread), over generated pages of real
@@ -68,6 +70,23 @@ const parseAndScore = (b: Buffer) => {
   levelScore(topic, terms);
   for (const l of page.links) anchorScore(topic, l.anchor);
 };
+/** The floor under parseHtml: htmlparser2's tokenizer with callbacks that do nothing. */
+const noop = () => {};
+const silent: TokenizerCallbacks = {
+  onattribdata: noop, onattribentity: noop, onattribend: noop, onattribname: noop, oncdata: noop, onclosetag: noop, oncomment: noop,
+  ondeclaration: noop, onend: noop, onopentagend: noop, onopentagname: noop, onprocessinginstruction: noop, onselfclosingtag: noop,
+  ontext: noop, ontextentity: noop,
+};
+const tokenizeOnly = (b: Buffer) => {
+  const t = new Tokenizer({ decodeEntities: true }, silent);
+  t.write(decodeHtml(b, 'text/html').html);
+  t.end();
+};
+/** The full-text index's form of a page's text (the writer's cjk_bigrams(), see cjk-bigrams.ts). */
+const textOf = new Map<Buffer, string>(docs.map((d) => [d.bytes, parseHtml(decodeHtml(d.bytes, 'text/html').html, 'http://127.0.0.1/p/1').text]));
+const bigramsOnly = (b: Buffer) => {
+  cjkBigrams(textOf.get(b)!);
+};
 const en = docs.filter((d) => !d.zh);
 const zh = docs.filter((d) => d.zh);
 const rows = [
@@ -75,6 +94,8 @@ const rows = [
   run('  the same, English pages', en, parseAndRelevance),
   run('  the same, Chinese pages', zh, parseAndRelevance),
   run('decode + parse only, all pages', docs, parseOnly),
+  run('decode + htmlparser2 Tokenizer alone (no-op callbacks), all pages', docs, tokenizeOnly),
+  run('CJK bigrams of the parsed text (what the full-text index is given), all pages', docs, bigramsOnly),
   run('decode + parse + every scorer with explanations (VSM, level, every anchor), all pages', docs, parseAndScore),
 ];
 const table = rows.map((r) => `| ${r.label} | ${r.pages} | ${(r.mb / r.seconds).toFixed(1)} (${(r.mb / r.slowest).toFixed(1)}-${(r.mb / r.fastest).toFixed(1)}) | ${(r.pages / r.seconds).toFixed(0)} |`).join('\n');

@@ -50,7 +50,7 @@ const LABEL: Record<Mode, string> = {
 };
 
 /** CPU microseconds per page for writing every page in `mode`, index included. */
-function measure(mode: Mode): number {
+async function measure(mode: Mode): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'fc-store-bench-'));
   const db = new SqliteDb(join(dir, 'store.db'), { create: true, writer: 'inline' });
   const store = new SqliteStore(db);
@@ -81,14 +81,14 @@ function measure(mode: Mode): number {
   const cpu = process.cpuUsage(cpu0);
   const indexed = db.db.prepare('SELECT count(*) FROM pages_fts_docsize').pluck().get() as number;
   if (mode !== 'none' && indexed !== N) throw new Error(`${mode}: ${indexed} of ${N} pages indexed`);
-  void db.close();
+  await db.close();
   rmSync(dir, { recursive: true, force: true });
   return (cpu.user + cpu.system) / N;
 }
 
 const modes: Mode[] = ['per-page', 'batched', 'none'];
 const results = new Map<Mode, number[]>(modes.map((m) => [m, []]));
-for (let r = 0; r < ROUNDS; r++) for (const m of modes) results.get(m)!.push(measure(m));
+for (let r = 0; r < ROUNDS; r++) for (const m of modes) results.get(m)!.push(await measure(m));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const lines = [

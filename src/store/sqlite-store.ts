@@ -28,9 +28,9 @@ function snippet(text: string, query: string, width = 80): string {
 
 /**
  * Pages saved between two updates of the full-text index. FTS5 writes a segment per transaction
- * and merges segments as they pile up: indexing a page in the transaction that stores it made
- * the writer thread the crawl's bottleneck. Batches of this size cost about a third less per
- * page (bench/throughput, docs/benchmarks.md) and keep the index at most a batch behind.
+ * and merges segments as they pile up: indexing each page in the transaction that stores it made
+ * the writer thread the crawl's bottleneck. Batching cut the writer's CPU per page by a quarter
+ * (bench/store in bench/RESULTS.md) and keeps the index at most a batch behind.
  */
 export const FTS_BATCH = 1000;
 

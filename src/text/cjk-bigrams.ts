@@ -11,8 +11,8 @@ const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
 
 function bigrams(run: string): string {
   if (run.length === 1) return run;
-  // Slices joined once: a string built with += per character measured twice as slow
-  // (about 70 against 38 µs for a page of 8,000 characters).
+  // Slices joined once: a string built with += per character was about twice as slow (the
+  // bigram row of bench/score, bench/RESULTS.md 2026-11-23).
   const parts = new Array<string>(run.length - 1);
   for (let i = 0; i + 1 < run.length; i++) parts[i] = run.slice(i, i + 2);
   return parts.join(' ');
