@@ -264,7 +264,7 @@ export class Crawler {
     const discards: { req: NewRequest; reason: string }[] = [];
     for (const link of links) {
       // Cheap checks first: most extracted links are repeats (navigation), and stop here.
-      if (link.nofollow || local.has(link.url) || f.knownSeen(link.url)) continue;
+      if (link.nofollow || local.has(link.url) || f.settled(link.url)) continue;
       local.add(link.url);
       const host = hostOf(link.url);
       const out = this.#o.scope.check(link.url, host);

@@ -27,16 +27,20 @@ export interface FrontierCounts {
 export interface Frontier {
   /**
    * Adds URLs as waiting. Returns, per URL, true when it was new and false for a duplicate
-   * (already waiting, fetching, final, or earlier in the same batch), which is dropped.
+   * (already waiting, fetching, final, or earlier in the same batch). A duplicate that is still
+   * waiting with a lower priority is raised: it takes the new priority and the new request's
+   * depth, parent, anchor and carried state (a better parent found it again). Any other
+   * duplicate is dropped.
    */
   add(batch: NewRequest[], now: number): Promise<boolean[]>;
   /** Records URLs that will never be fetched (out of scope, too deep) as discarded; same return as add(). */
   discard(batch: NewRequest[], reason: string): Promise<boolean[]>;
   /**
-   * A cheap local answer to the URL-seen test: true means certainly seen; false means "not known
-   * here" and add() gives the authoritative answer.
+   * A cheap local answer: true means the URL is certainly seen and no longer waiting (leased or
+   * final), so offering it again can change nothing; false means new, waiting (a rediscovery may
+   * raise it), or "not known here", and add() gives the authoritative answer.
    */
-  knownSeen(url: string): boolean;
+  settled(url: string): boolean;
   /**
    * Leases up to `max` waiting URLs from hosts whose politeness delay is over, best priority first.
    * An empty result with isFinished() false means "nothing ready now": see nextReadyAt().

@@ -45,6 +45,12 @@ interface HeapEntry {
  */
 export class HostScheduler {
   readonly #hosts = new Map<string, HostQueue>();
+  /**
+   * The live request of every queued URL. A raise pushes a better copy and points here at it; the
+   * copy it replaces stays in its heap, stale, and is dropped when it surfaces (lazy deletion:
+   * a binary heap has no cheap decrease-key).
+   */
+  readonly #live = new Map<string, CrawlRequest>();
   readonly #ready = new BinaryHeap<HeapEntry>((a, b) => better(a.head!, b.head!));
   readonly #wait = new BinaryHeap<HeapEntry>((a, b) => a.at < b.at);
   readonly #opts: PolitenessOptions;
@@ -78,10 +84,42 @@ export class HostScheduler {
 
   push(req: CrawlRequest, now: number): void {
     const h = this.#host(req.host);
-    const oldHead = h.queue.peek();
+    const oldHead = this.#head(h);
     h.queue.push(req);
+    this.#live.set(req.url, req);
     this.#queued++;
     if (oldHead === undefined || h.queue.peek() !== oldHead) this.#place(h, now);
+  }
+
+  /** True when `url` is queued (waiting), not handed out nor finished. */
+  isQueued(url: string): boolean {
+    return this.#live.has(url);
+  }
+
+  /**
+   * A queued URL found again through a better link: when `better.priority` is higher than its own,
+   * it takes that priority and the better parent's depth, anchor and carried state (SCALE.md's
+   * `ZADD GT`). Returns the new request, or null when the URL is not queued or not raised.
+   */
+  raise(better: Pick<CrawlRequest, 'url' | 'priority' | 'depth' | 'parentId' | 'anchor' | 'data'>, now: number): CrawlRequest | null {
+    const old = this.#live.get(better.url);
+    if (!old || !(better.priority > old.priority)) return null;
+    const req: CrawlRequest = { ...old, priority: better.priority, depth: better.depth, parentId: better.parentId, anchor: better.anchor, data: better.data };
+    const h = this.#host(req.host);
+    const oldHead = this.#head(h);
+    this.#live.set(req.url, req);
+    h.queue.push(req);
+    if (h.queue.peek() !== oldHead) this.#place(h, now);
+    return req;
+  }
+
+  /** The host's best live request, after dropping stale copies that surfaced. */
+  #head(h: HostQueue): CrawlRequest | undefined {
+    for (;;) {
+      const top = h.queue.peek();
+      if (top === undefined || this.#live.get(top.url) === top) return top;
+      h.queue.pop();
+    }
   }
 
   /** Hands out up to `max` requests from hosts that may be contacted at `now`, best first. */
@@ -93,7 +131,10 @@ export class HostScheduler {
       if (!e) break;
       const h = e.h;
       if (e.token !== h.token) continue;
-      const req = h.queue.pop()!;
+      const req = this.#head(h);
+      if (!req) continue;
+      h.queue.pop();
+      this.#live.delete(req.url);
       this.#queued--;
       h.inflight++;
       h.taken++;
@@ -147,7 +188,7 @@ export class HostScheduler {
     const changed: CrawlRequest[] = [];
     for (const h of this.#hosts.values()) {
       if (!h.queue.size) continue;
-      const reqs = [...h.queue.values()];
+      const reqs = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r);
       h.queue = new BinaryHeap(better);
       for (const r of reqs) {
         const p = priority(r);
@@ -180,8 +221,8 @@ export class HostScheduler {
   }
 
   /** Every queued request (for persistence checks and tests); order unspecified. */
-  *queuedRequests(): Iterable<CrawlRequest> {
-    for (const h of this.#hosts.values()) yield* h.queue.values();
+  queuedRequests(): Iterable<CrawlRequest> {
+    return this.#live.values();
   }
 
   #promote(now: number): void {
@@ -195,7 +236,7 @@ export class HostScheduler {
 
   #place(h: HostQueue, now: number): void {
     h.token++;
-    const head = h.queue.peek();
+    const head = this.#head(h);
     if (!head || h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
     if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
     else this.#ready.push({ h, token: h.token, at: 0, head });

@@ -13,6 +13,8 @@ export class MemoryFrontier implements Frontier {
   protected readonly seen: SeenSet;
   protected nextId = 1;
   protected readonly tally = { done: 0, error: 0, discarded: 0 };
+  /** Waiting URLs raised by a better rediscovery, in this process. */
+  raised = 0;
 
   /** `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL). */
   constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet()) {
@@ -27,7 +29,14 @@ export class MemoryFrontier implements Frontier {
 
   async add(batch: NewRequest[], now: number): Promise<boolean[]> {
     return batch.map((r) => {
-      if (!this.seen.add(r.url)) return false;
+      if (!this.seen.add(r.url)) {
+        const raised = this.scheduler.raise(r, now);
+        if (raised) {
+          this.raised++;
+          this.onRaised(raised);
+        }
+        return false;
+      }
       const req: CrawlRequest = { ...r, id: this.nextId++, attempts: 0 };
       delete (req as { fp?: bigint }).fp;
       this.onAdded(req);
@@ -46,8 +55,8 @@ export class MemoryFrontier implements Frontier {
     });
   }
 
-  knownSeen(url: string): boolean {
-    return this.seen.has(url);
+  settled(url: string): boolean {
+    return this.seen.has(url) && !this.scheduler.isQueued(url);
   }
 
   async claim(max: number, now: number): Promise<CrawlRequest[]> {
@@ -102,4 +111,5 @@ export class MemoryFrontier implements Frontier {
   protected onCompleted(_req: CrawlRequest, _outcome: Outcome): void {}
   protected onRetried(_req: CrawlRequest): void {}
   protected onRescored(_req: CrawlRequest): void {}
+  protected onRaised(_req: CrawlRequest): void {}
 }

@@ -40,6 +40,7 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setState: WriteStatement;
   readonly #setWaiting: WriteStatement;
   readonly #setPriority: WriteStatement;
+  readonly #setRaised: WriteStatement;
 
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0) {
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet());
@@ -50,6 +51,7 @@ export class SqliteFrontier extends MemoryFrontier {
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
     this.#setPriority = sql.prepareWrite('UPDATE urls SET priority = ? WHERE id = ?');
+    this.#setRaised = sql.prepareWrite('UPDATE urls SET priority = ?, depth = ?, parent = ?, anchor = ?, data = ? WHERE id = ?');
     this.#load();
   }
 
@@ -125,6 +127,10 @@ export class SqliteFrontier extends MemoryFrontier {
 
   protected override onRescored(req: CrawlRequest): void {
     this.#sql.write(this.#setPriority, [req.priority, req.id]);
+  }
+
+  protected override onRaised(req: CrawlRequest): void {
+    this.#sql.write(this.#setRaised, [req.priority, req.depth, req.parentId, req.anchor, req.data ? JSON.stringify(req.data) : null, req.id]);
   }
 
   protected override onRetried(req: CrawlRequest): void {

@@ -24,8 +24,9 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(await f.add([req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/1')], T), [true, true, false]);
     assert.deepEqual(await f.add([req('http://a.test/2')], T), [false]);
     assert.deepEqual(await f.discard([req('http://a.test/2'), req('http://b.test/x')], 'out of scope'), [false, true]);
-    assert.equal(f.knownSeen('http://b.test/x'), true);
-    assert.equal(f.knownSeen('http://c.test/'), false);
+    assert.equal(f.settled('http://b.test/x'), true, 'discarded: settled');
+    assert.equal(f.settled('http://a.test/1'), false, 'waiting: a rediscovery may still raise it');
+    assert.equal(f.settled('http://c.test/'), false);
     assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
     await f.close();
   });
@@ -121,6 +122,42 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.add([req('http://a.test/1', 3, { data: { s: 1 } }), req('http://a.test/2', 2, { data: { s: 9 } }), req('http://a.test/3', 1)], T);
     f.rescore((r) => (r.data ? (r.data as { s: number }).s : null));
     assert.deepEqual((await f.claim(10, T)).map((r) => [r.url, r.priority]), [['http://a.test/2', 9], ['http://a.test/1', 1], ['http://a.test/3', 1]]);
+    await f.close();
+  });
+
+  test(`${name}: a waiting URL found again with a better priority is raised and takes the better parent's state`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/x', 0.1, { data: { m: 64 }, depth: 4, anchor: 'sidebar', parentId: 1 }), req('http://a.test/y', 0.5)], T);
+    assert.deepEqual(await f.add([req('http://a.test/x', 0.9, { data: { m: 100 }, depth: 2, anchor: 'solar inverters', parentId: 7 })], T), [false]);
+    // A worse rediscovery changes nothing.
+    assert.deepEqual(await f.add([req('http://a.test/x', 0.2, { data: { m: 1 }, depth: 9 })], T), [false]);
+    assert.equal(f.counts().waiting, 2, 'a raise does not add a URL');
+    const [first] = await f.claim(1, T);
+    assert.deepEqual([first?.url, first?.priority, first?.data, first?.depth, first?.anchor, first?.parentId], ['http://a.test/x', 0.9, { m: 100 }, 2, 'solar inverters', 7]);
+    assert.equal(f.settled('http://a.test/x'), true, 'leased: settled');
+    // Leased and final URLs are not raised, and are handed out once.
+    assert.deepEqual(await f.add([req('http://a.test/x', 5)], T), [false]);
+    await f.complete(first!, { state: 'done' }, T);
+    assert.deepEqual(await f.add([req('http://a.test/x', 5)], T), [false]);
+    const rest = [...(await f.claim(5, T)), ...(await f.claim(5, T))];
+    assert.deepEqual(rest.map((r) => r.url), ['http://a.test/y']);
+    assert.deepEqual(await f.claim(5, T), []);
+    assert.deepEqual(f.counts(), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
+    await f.close();
+  });
+
+  test(`${name}: a raise reorders the host queue and the hosts`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/1', 0.3), req('http://a.test/2', 0.2), req('http://b.test/1', 0.5)], T);
+    await f.add([req('http://a.test/2', 0.8)], T);
+    const got = [];
+    for (let i = 0; i < 3; i++) {
+      const [r] = await f.claim(1, T);
+      got.push([r!.url, r!.priority]);
+      await f.complete(r!, { state: 'done' }, T);
+    }
+    assert.deepEqual(got, [['http://a.test/2', 0.8], ['http://b.test/1', 0.5], ['http://a.test/1', 0.3]]);
+    assert.equal(f.isFinished(), true);
     await f.close();
   });
 

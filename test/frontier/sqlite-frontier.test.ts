@@ -44,6 +44,22 @@ test('SqliteFrontier: reopening restores seen set, waiting URLs, counts; open le
   await db.close();
 });
 
+test('SqliteFrontier: a raise on rediscovery is durable', async () => {
+  const path = join(dir, 'raise.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 0.1, { data: { m: 10 } }), req('http://a.test/2', 0.5)], 0);
+    await f.add([req('http://a.test/1', 0.9, { data: { m: 100 }, depth: 2, anchor: 'better', parentId: 2 })], 0);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+  const got = await f.claim(10, 0);
+  assert.deepEqual(got.map((r) => [r.url, r.priority, r.data, r.depth, r.anchor, r.parentId]), [['http://a.test/1', 0.9, { m: 100 }, 2, 'better', 2], ['http://a.test/2', 0.5, null, 1, '', null]]);
+  await db.close();
+});
+
 test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
   const path = join(dir, 'unflushed.db');
   const db = new SqliteDb(path, { create: true });

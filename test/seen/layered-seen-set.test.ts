@@ -14,15 +14,19 @@ for (const writer of ['inline', 'thread'] as const) {
     const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-layered-')), 's.db'), { create: true, writer });
     try {
       const f = new SqliteFrontier(db, { delayMs: 0 }, 4);
-      const urls = Array.from({ length: 50 }, (_x, i) => `http://a.test/${i}`);
+      const urls = Array.from({ length: 50 }, (_x, i) => `http://h${i}.test/`);
       // New URLs, some still unflushed, some committed, most evicted from the 4-entry cache.
       assert.deepEqual(await f.add(urls.slice(0, 20).map((u) => req(u)), 0), urls.slice(0, 20).map(() => true));
       await db.settle();
       assert.deepEqual(await f.add(urls.slice(10, 30).map((u) => req(u)), 0), urls.slice(10, 30).map((_u, i) => i >= 10));
-      for (const u of urls.slice(0, 30)) assert.equal(f.knownSeen(u), true, u);
-      for (const u of urls.slice(30)) assert.equal(f.knownSeen(u), false, u);
+      // Settled (seen and no longer waiting) is answered through the seen set.
+      const leased = await f.claim(100, 0);
+      assert.equal(leased.length, 30);
+      for (const r of leased) await f.complete(r, { state: 'done' }, 0);
+      for (const u of urls.slice(0, 30)) assert.equal(f.settled(u), true, u);
+      for (const u of urls.slice(30)) assert.equal(f.settled(u), false, u);
       const before = { ...f.seenCounters()! };
-      assert.equal(f.knownSeen(urls[29]!), true);
+      assert.equal(f.settled(urls[29]!), true);
       const after = f.seenCounters()!;
       assert.equal(after.cacheHits, before.cacheHits + 1, 'a URL just looked up is a cache hit');
       assert.equal(after.cacheMisses, before.cacheMisses);
