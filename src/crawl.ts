@@ -94,6 +94,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     congested: () => db.congested,
     services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
     onFetched: parts.onFetched,
+    stopWhenStalled: config.stopWhenStalled,
   });
   return {
     config,
@@ -104,6 +105,10 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     frontier,
     async run() {
       const summary = await crawler.run();
+      // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
+      db.flush();
+      await db.settle();
+      db.setMetaNow('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy }));
       // The last pages' batch of the full-text index; close() (or search) waits for it.
       store.indexPending();
       db.flush();
@@ -128,6 +133,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   }
   const config = parsed.data;
   if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
+  if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
   const topicFile = resolveTopic(config.topic);
   const db = new SqliteDb(config.db, { create: true, writer: 'thread' });
   try {

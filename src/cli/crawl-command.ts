@@ -13,6 +13,7 @@ interface CrawlFlags {
   strategy?: string;
   strategyOption?: Record<string, number>;
   maxPages?: number;
+  stopWhenStalled?: number;
   maxDepth?: number;
   concurrency?: number;
   perHost?: number;
@@ -74,6 +75,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   set('strategy', o.strategy);
   if (o.strategyOption) cfg.strategyOptions = { ...(cfg.strategyOptions ?? {}), ...o.strategyOption };
   set('maxPages', o.maxPages);
+  set('stopWhenStalled', o.stopWhenStalled);
   set('maxDepth', o.maxDepth);
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
@@ -105,6 +107,7 @@ export function registerCrawl(program: Command): void {
     .option('--strategy <name>', 'crawl ordering: bfs, best-first, shark, inherit-recover, weighted-levels (default best-first with a topic, else bfs)')
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
+    .option('--stop-when-stalled <n>', 'stop when N pages in a row were fetched without a relevant one (default 0: never; needs --topic)', nonNegativeInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
     .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)
     .option('--per-host <n>', 'requests in flight per host (default 2)', positiveInt)

@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
-import type { CrawlSummary } from '../engine/crawler.js';
+import type { CrawlSummary, StopReason } from '../engine/crawler.js';
+import { discardSummary } from '../engine/discard-reasons.js';
 import { pagesPerSecond, type CrawlStats } from '../engine/crawl-stats.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 
@@ -53,15 +54,24 @@ export interface ServiceTotals {
   fetched: number;
 }
 
+/** Why a run ended, in words; an exhausted frontier says how much the crawl dropped on the way. */
+export function stopReasonText(reason: StopReason, discardedBy: Record<string, number>): string {
+  if (reason === 'max-pages') return 'page budget reached';
+  if (reason === 'stopped') return 'stopped';
+  if (reason === 'stalled') return 'stalled: the last pages fetched found nothing relevant (--stop-when-stalled)';
+  const dropped = Object.values(discardedBy).reduce((a, b) => a + b, 0);
+  return dropped ? `frontier exhausted: nothing left to fetch; ${dropped} links were discarded` : 'frontier exhausted: nothing left to fetch';
+}
+
 export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null, services: ServiceTotals | null = null): string {
   const s = summary.stats;
   const c = s.frontier;
   const secs = (Date.now() - s.startedAt) / 1000;
-  const why = { finished: 'nothing left to fetch', 'max-pages': 'page budget reached', stopped: 'stopped' }[summary.reason];
   const lines = [
-    `crawl ended (${why}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${s.errors} errors, ${s.retries} retries), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
+    `crawl ended (${stopReasonText(summary.reason, s.discardedBy)}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${s.errors} errors, ${s.retries} retries), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
     `frontier: ${c.waiting} waiting, ${c.done} done, ${c.error} error, ${c.discarded} discarded`,
   ];
+  if (s.discarded) lines.push(`discarded this run: ${discardSummary(s.discardedBy)}`);
   if (relevantTotal !== null) {
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);

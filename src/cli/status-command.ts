@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { urlStateName } from '../types.js';
 import { openExistingDb } from './open-existing-db.js';
+import { discardKind, discardSummary } from '../engine/discard-reasons.js';
+import { stopReasonText } from './progress.js';
+import type { StopReason } from '../engine/crawler.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -23,9 +26,13 @@ export function registerStatus(program: Command): void {
           : null;
         const errors = db.db.prepare("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC LIMIT 5").all() as { error: string; n: number }[];
         const finished = counts.waiting === 0 && counts.fetching === 0;
+        db.db.function('discard_kind', { deterministic: true }, (r: unknown) => discardKind(String(r ?? '')));
+        const discarded: Record<string, number> = {};
+        for (const r of db.db.prepare('SELECT discard_kind(reason) AS k, count(*) AS n FROM urls WHERE state = 4 GROUP BY k').all() as { k: string; n: number }[]) discarded[r.k] = r.n;
+        const lastRun = JSON.parse(db.getMeta('lastRun') ?? 'null') as { reason: StopReason; endedAt: string; discardedBy: Record<string, number> } | null;
         const services: Record<string, number> = {};
         for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
-        const report = { db: o.db, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, services, topErrors: errors };
+        const report = { db: o.db, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, topErrors: errors };
         if (o.json) {
           process.stdout.write(JSON.stringify(report, null, 2) + '\n');
           return;
@@ -33,6 +40,8 @@ export function registerStatus(program: Command): void {
         const lines = [
           `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} leased by an interrupted run (resume returns them)` : ''}`}`,
           `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
+          ...(counts.discarded ? [`discarded: ${discardSummary(discarded)}`] : []),
+          ...(lastRun ? [`last run ended ${lastRun.endedAt}: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}`] : []),
           `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
           ...(unindexed ? [`full-text index: ${unindexed} pages not yet indexed (the next search or crawl run indexes them)`] : []),
         ];

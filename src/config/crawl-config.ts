@@ -35,6 +35,11 @@ export const crawlConfigSchema = z.strictObject({
   strategy: z.string().nullable().default(null),
   /** The strategy's parameters (docs/strategies.md), e.g. {m0: 100, b: 0.8, f: 0.2}; defaults are the sources'. */
   strategyOptions: z.record(z.string(), z.number()).default({}),
+  /**
+   * Stop rule: end the run when this many pages in a row were fetched without a relevant one
+   * (the topic's threshold). 0 (default): never. Needs a topic.
+   */
+  stopWhenStalled: z.number().int().min(0).default(0),
   /** Fetches (done + error) over the whole crawl, resumed runs included. Default 10,000. */
   maxPages: z.number().int().positive().default(10_000),
   /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */

@@ -10,6 +10,8 @@ export interface CrawlStats {
   errors: number;
   /** Links discarded in this run (scope, depth, robots, strategy). */
   discarded: number;
+  /** The same, by kind of reason (src/engine/discard-reasons.ts). */
+  discardedBy: Record<string, number>;
   retries: number;
   /** Pages in this run with relevance >= the topic threshold. */
   relevant: number;
@@ -32,6 +34,7 @@ export function newStats(): CrawlStats {
     done: 0,
     errors: 0,
     discarded: 0,
+    discardedBy: {},
     retries: 0,
     relevant: 0,
     bytes: 0,

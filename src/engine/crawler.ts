@@ -12,6 +12,7 @@ import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { pageRelevance } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
+import { countDiscard } from './discard-reasons.js';
 import { ServiceProbing } from './service-probing.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
@@ -40,12 +41,20 @@ export interface CrawlerOptions {
   onFetched?: ((req: CrawlRequest, state: 'done' | 'error') => void) | undefined;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
   services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
+  /** Stop when this many pages in a row were fetched without a relevant one (0: never). Needs a topic. */
+  stopWhenStalled?: number;
 }
+
+/**
+ * Why a run ended: `exhausted`, nothing left that could be fetched (see stats.discardedBy for what
+ * was dropped on the way); `max-pages`, the page budget; `stopped`, stop() (Ctrl-C); `stalled`,
+ * the stop rule `stopWhenStalled`.
+ */
+export type StopReason = 'exhausted' | 'max-pages' | 'stopped' | 'stalled';
 
 export interface CrawlSummary {
   stats: CrawlStats;
-  /** Why the run ended. */
-  reason: 'finished' | 'max-pages' | 'stopped';
+  reason: StopReason;
 }
 
 /**
@@ -60,11 +69,14 @@ export class Crawler {
   #inflight = 0;
   #finalBefore = 0;
   #stopping = false;
+  /** Pages scored since the last relevant one (the stall rule). */
+  #sinceRelevant = 0;
+  #stalled = false;
   #wake: (() => void) | null = null;
   #lastFlush = Date.now();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, ...options };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, ...options };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -93,15 +105,17 @@ export class Crawler {
   /** Runs until finished, the page budget, or stop(); may be called again (a next round). */
   async run(): Promise<CrawlSummary> {
     this.#stopping = false;
+    this.#stalled = false;
+    this.#sinceRelevant = 0;
     const f = this.#o.frontier;
     const c0 = f.counts();
     // Fetches before this run, minus the ones this object already counts (an earlier round).
     this.#finalBefore = c0.done + c0.error - this.stats.fetched;
-    let reason: CrawlSummary['reason'] = 'finished';
+    let reason: StopReason = 'exhausted';
     for (;;) {
       this.#maybeFlush();
       if (this.#stopping) {
-        reason = 'stopped';
+        reason = this.#stalled ? 'stalled' : 'stopped';
         if (this.#inflight === 0) break;
         await this.#sleep(1000);
         continue;
@@ -201,7 +215,7 @@ export class Crawler {
     const relevance = topic ? pageRelevance(topic, page) : null;
     this.stats.links += page.links.length;
     if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance });
-    if (relevance !== null && topic && relevance >= topic.threshold) this.stats.relevant++;
+    if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);
     // From here to #finish nothing awaits: the page, its log line and its state are written together.
     this.#o.store.savePage({
       urlId: req.id,
@@ -296,8 +310,22 @@ export class Crawler {
     }
   }
 
+  #countRelevance(relevant: boolean): void {
+    if (relevant) {
+      this.stats.relevant++;
+      this.#sinceRelevant = 0;
+      return;
+    }
+    const n = this.#o.stopWhenStalled;
+    if (n > 0 && ++this.#sinceRelevant >= n && !this.#stopping) {
+      this.#stalled = true;
+      this.stop();
+    }
+  }
+
   #logDiscard(req: NewRequest, reason: string, parentUrl: string | null = null): void {
     this.stats.discarded++;
+    countDiscard(this.stats.discardedBy, reason);
     this.#o.store.log(
       { url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason },
       0,
@@ -332,6 +360,7 @@ export class Crawler {
       else this.stats.errors++;
     } else {
       this.stats.discarded++;
+      countDiscard(this.stats.discardedBy, outcome.reason);
     }
     this.#o.store.log(
       {

@@ -29,7 +29,9 @@ export interface Strategy {
   seed(url: string): LinkDecision;
   /**
    * Decides each link of a fetched page that passed scope, depth and dedup; returns one entry per
-   * link in the same order: a decision, or null to discard the link.
+   * link in the same order: a decision, or null to discard the link (recorded as discarded by
+   * the strategy and counted in the crawl's summary). Links of seed pages (request.depth 0) are
+   * never discarded for low priority: seeds are trusted.
    */
   scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[];
 }

@@ -37,6 +37,12 @@ export function stopFiltered(url: string): boolean {
  * The source's sub-queues, one per priority level, dequeued from the highest non-empty one, are
  * the frontier's own order: priorities take a few discrete values, and ties go first-in first-out.
  * Seeds get the top priority, 2.
+ *
+ * Reading for seed pages (the source is silent): seeds are hand-picked, so, as method A trusts
+ * seeds, the links of a seed page are never discarded for priority 0; they wait at priority 0,
+ * the lowest level, behind everything the method ranks higher. Without this a seed page with no
+ * topic words (a portal's bare home page) discards every link and the crawl ends after one page.
+ * The stop filter still applies.
  */
 export class WeightedLevelsStrategy implements Strategy {
   readonly name = 'weighted-levels';
@@ -55,11 +61,12 @@ export class WeightedLevelsStrategy implements Strategy {
   scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[] {
     const { lambda } = this.options;
     const pageLevel = levelScore(this.topic, positionTerms(view.page, this.topic.tokenizeOptions)).level;
+    const fromSeed = view.request.depth === 0;
     return links.map((l) => {
       if (stopFiltered(l.url)) return null;
       const { level } = linkLevel(this.topic, l.url, l.anchor);
       const priority = lambda * level + (1 - lambda) * pageLevel;
-      return priority > 0 ? { priority, data: { linkLevel: level, pageLevel } } : null;
+      return priority > 0 || fromSeed ? { priority, data: { linkLevel: level, pageLevel } } : null;
     });
   }
 }

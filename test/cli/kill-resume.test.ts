@@ -69,7 +69,7 @@ test('SIGKILL at any moment, then resume: every reachable page done exactly once
     assert.equal(second.signal, 'SIGKILL', second.stderr);
     const last = await h.runToEnd(['resume', '--db', db, ...common]);
     assert.equal(last.code, 0, last.stderr);
-    assert.match(last.stdout, /crawl ended \(nothing left to fetch\)/);
+    assert.match(last.stdout, /crawl ended \(frontier exhausted: nothing left to fetch\)/);
   } finally {
     h.close();
   }

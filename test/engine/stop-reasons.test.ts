@@ -1,0 +1,111 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCrawl } from '../../src/crawl.js';
+import { summaryText } from '../../src/cli/progress.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * A portal whose home page has no topic words and whose links say nothing either: the case where
+ * weighted-levels used to discard every link of the seed page and end after one page, silently.
+ */
+const PAGES: Record<string, string> = {
+  '/': '<title>Welcome</title><a href="/news">News</a> <a href="/about">About us</a> <a href="/data">Data</a>',
+  '/news': '<title>News</title><p>football results and the weather</p><a href="/n1">Match report</a> <a href="/n2">Weather</a>',
+  '/about': '<title>About</title><p>who we are, where to find us</p><a href="/n3">Contact</a>',
+  '/data': '<title>Solar data</title><p>solar photovoltaic inverter data, solar panels</p><a href="/s1">More</a>',
+  '/s1': '<title>Solar panels</title><p>solar photovoltaic panels and inverters</p>',
+  '/n1': '<title>Match</title><p>football</p>',
+  '/n2': '<title>Weather</title><p>rain</p>',
+  '/n3': '<title>Contact</title><p>phone</p>',
+};
+const TOPIC = { name: 'solar', keywords: { solar: 3, photovoltaic: 3, inverter: 2 }, threshold: 0.2, links: { keywords: ['solar'], abbreviations: ['pv'] } };
+
+let server: Server;
+let origin: string;
+const hits: string[] = [];
+before(async () => {
+  server = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    const body = PAGES[req.url ?? ''];
+    if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>missing</title>');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => server.close());
+
+const tmpDb = (name: string) => join(mkdtempSync(join(tmpdir(), `fc-stop-${name}-`)), 'c.db');
+
+test('weighted-levels keeps the links of a seed page with no topic words; later discards are counted and named', async () => {
+  const db = tmpDb('wl');
+  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'weighted-levels', concurrency: 1, delayMs: 0, db });
+  let text: string;
+  try {
+    const summary = await crawl.run();
+    text = summaryText(summary, db, null);
+    assert.equal(summary.reason, 'exhausted');
+    const fetched = (crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state = 'done' ORDER BY seq").pluck().all() as string[]).map((u) => u.slice(origin.length));
+    // The seed's three links are kept although none scores; /data (a level-1 page) leads to /s1.
+    assert.deepEqual(new Set(fetched), new Set(['/', '/news', '/about', '/data', '/s1']));
+    // /news and /about are off-topic pages whose links carry no keyword: discarded, and counted.
+    assert.equal(summary.stats.discardedBy['discarded by strategy weighted-levels'], 3);
+  } finally {
+    await crawl.close();
+  }
+  assert.match(text, /crawl ended \(frontier exhausted: nothing left to fetch; 3 links were discarded\)/);
+  assert.match(text, /discarded this run: 3 discarded by strategy weighted-levels/);
+  const status = await runCli(['status', '--db', db]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /discarded: 3 discarded by strategy weighted-levels/);
+  assert.match(status.stdout, /last run ended .*: frontier exhausted/);
+  const json = JSON.parse((await runCli(['status', '--db', db, '--json'])).stdout) as { lastRun: { reason: string }; discarded: Record<string, number> };
+  assert.equal(json.lastRun.reason, 'exhausted');
+  assert.deepEqual(json.discarded, { 'discarded by strategy weighted-levels': 3 });
+});
+
+test('--stop-when-stalled ends a crawl after N pages in a row without a relevant one, and says so', async () => {
+  const db = tmpDb('stall');
+  const before = hits.length;
+  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, stopWhenStalled: 3, db });
+  try {
+    const summary = await crawl.run();
+    assert.equal(summary.reason, 'stalled');
+    // bfs order: /, /news, /about are off-topic: the third ends the run before /data is fetched.
+    assert.equal(summary.stats.fetched, 3);
+    assert.deepEqual(hits.slice(before).filter((h) => h !== '/robots.txt'), ['/', '/news', '/about']);
+    assert.match(summaryText(summary, db, null), /stalled: the last pages fetched found nothing relevant/);
+  } finally {
+    await crawl.close();
+  }
+});
+
+test('the page budget and an exhausted frontier are told apart', async () => {
+  const budget = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, maxPages: 2, db: tmpDb('budget') });
+  try {
+    assert.equal((await budget.run()).reason, 'max-pages');
+  } finally {
+    await budget.close();
+  }
+  const all = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, db: tmpDb('all') });
+  try {
+    const s = await all.run();
+    assert.equal(s.reason, 'exhausted');
+    assert.equal(s.stats.fetched, Object.keys(PAGES).length);
+    assert.match(summaryText(s, 'x', null), /frontier exhausted: nothing left to fetch\)/);
+  } finally {
+    await all.close();
+  }
+});
+
+test('--stop-when-stalled without a topic is refused with one line', async () => {
+  const r = await runCli(['crawl', '--seeds', origin + '/', '--stop-when-stalled', '5', '--db', tmpDb('notopic')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^focuscrawl: --stop-when-stalled needs a topic/);
+});
