@@ -16,12 +16,13 @@ import { SqliteDb } from './store/sqlite-db.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
-import { createStrategy } from './strategies/registry.js';
+import { createStrategy, defaultStrategyName } from './strategies/registry.js';
 
 /** An open crawl: the crawler and the resources to release. */
 export interface OpenCrawl {
   config: CrawlConfig;
   crawler: Crawler;
+  strategy: Strategy;
   db: SqliteDb;
   store: SqliteStore;
   /** The service registry (empty unless the crawl detects services). */
@@ -64,9 +65,17 @@ export interface CrawlParts {
   onFetched?: CrawlerOptions['onFetched'];
 }
 
+/** Stores what a learning strategy learned, through the writer: a resumed crawl restores it. */
+function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
+  const save = db.prepareWrite('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  return () => db.write(save, ['strategyState', JSON.stringify(strategy.snapshot!())]);
+}
+
 function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher, parts: CrawlParts = {}): OpenCrawl {
   const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = parts.strategy ?? createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
+  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
+  const learned = strategy.restore ? db.getMeta('strategyState') : null;
+  if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);
@@ -95,10 +104,13 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
     onFetched: parts.onFetched,
     stopWhenStalled: config.stopWhenStalled,
+    checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
+    rediscovery: config.rediscovery,
   });
   return {
     config,
     crawler,
+    strategy,
     db,
     store,
     services,

@@ -41,18 +41,21 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
   const tmp = mkdtempSync(join(tmpdir(), 'fc-bench-run-'));
   const out: StrategyMetrics[] = [];
   try {
-    for (const strategy of o.strategies) {
+    for (const entry of o.strategies) {
+      // 'best-first@keep': the strategy with first-discovery priorities (no raise on rediscovery).
+      const [strategy, mode] = entry.split('@') as [string, string | undefined];
       const crawl = await startCrawl({
         seeds: Array.from({ length: spec.hosts }, (_x, h) => pageUrl(spec, h, 0)),
         topic: o.topic,
         strategy,
+        rediscovery: mode === 'keep' ? 'keep' : 'raise',
         maxPages: o.budget,
         concurrency: o.concurrency,
         perHost: o.concurrency,
         delayMs: 0,
         scope: 'any',
         maxDepth: 1000,
-        db: join(tmp, `${strategy}.db`),
+        db: join(tmp, `${entry.replace(/\W/g, "-")}.db`),
         replay: o.offline ? o.web : null,
       });
       const t0 = performance.now();
@@ -60,7 +63,7 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
         await crawl.run();
         await crawl.db.settle();
         const order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
-        out.push(crawlMetrics(strategy, order, labels, o.budget, (performance.now() - t0) / 1000));
+        out.push(crawlMetrics(entry, order, labels, o.budget, (performance.now() - t0) / 1000));
       } finally {
         await crawl.close();
       }
@@ -94,7 +97,7 @@ export function registerBenchStrategies(bench: Command): void {
     .requiredOption('--web <dir>', 'a web written by bench gen')
     .requiredOption('--topic <file>', 'topic file the strategies score with')
     .option('--labels <file>', 'target URLs, one per line (default: the web folder\'s labels.txt)')
-    .option('--strategies <list>', `comma-separated (default ${strategyNames().join(',')})`, (v: string) => v.split(',').map((s) => s.trim()))
+    .option('--strategies <list>', `comma-separated (default ${strategyNames().join(',')}); name@keep: without the raise on rediscovery`, (v: string) => v.split(',').map((s) => s.trim()))
     .option('--budget <n>', 'pages each strategy may fetch (default 500)', positiveInt, 500)
     .option('--concurrency <n>', 'requests in flight (default 1: a deterministic order)', positiveInt, 1)
     .option('--out <dir>', 'where to write results.json, results.md, harvest.svg, recall.svg (default bench-out)', 'bench-out')

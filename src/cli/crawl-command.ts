@@ -14,6 +14,7 @@ interface CrawlFlags {
   strategyOption?: Record<string, number>;
   maxPages?: number;
   stopWhenStalled?: number;
+  rediscovery?: 'raise' | 'keep';
   maxDepth?: number;
   concurrency?: number;
   perHost?: number;
@@ -76,6 +77,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   if (o.strategyOption) cfg.strategyOptions = { ...(cfg.strategyOptions ?? {}), ...o.strategyOption };
   set('maxPages', o.maxPages);
   set('stopWhenStalled', o.stopWhenStalled);
+  set('rediscovery', o.rediscovery);
   set('maxDepth', o.maxDepth);
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
@@ -107,6 +109,7 @@ export function registerCrawl(program: Command): void {
     .option('--strategy <name>', 'crawl ordering: bfs, best-first, shark, inherit-recover, weighted-levels (default best-first with a topic, else bfs)')
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
+    .option('--rediscovery <mode>', 'raise: a waiting URL found again through a better link moves up (default); keep: first discovery decides', oneOf(['raise', 'keep'] as const))
     .option('--stop-when-stalled <n>', 'stop when N pages in a row were fetched without a relevant one (default 0: never; needs --topic)', nonNegativeInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
     .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)

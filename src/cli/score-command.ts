@@ -10,6 +10,8 @@ import { positionTerms, weightedTerms } from '../text/position-terms.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
+import { AdaptiveStrategy } from '../strategies/adaptive.js';
+import { hostOf } from '../parse/normalize-url.js';
 
 const CONTEXT_CHARS = 60;
 
@@ -47,10 +49,13 @@ export function registerScore(program: Command): void {
         const examples = await exampleScorer(topic, fetcher);
         const example = examples?.score(weightedTerms(terms, topic.positions)) ?? null;
         const seen = new Set<string>();
+        // The default strategy's view of each link, as at the start of a crawl (nothing learned, one page of the host seen).
+        const adaptive = new AdaptiveStrategy(topic);
+        const view = { request: { id: 0, url: page.url, host: hostOf(page.url), depth: 1, parentId: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score };
         const links = page.links
           .filter((l) => !seen.has(l.url) && seen.add(l.url))
-          .map((l) => ({ url: l.url, anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, l.url, l.anchor) }))
-          .sort((a, b) => b.anchorScore.score - a.anchorScore.score || b.level - a.level || b.contextScore.score - a.contextScore.score);
+          .map((l) => ({ url: l.url, anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, l.url, l.anchor), adaptive: adaptive.explain(view, l) }))
+          .sort((a, b) => b.adaptive.priority - a.adaptive.priority || b.anchorScore.score - a.anchorScore.score || b.level - a.level);
         if (o.json) {
           process.stdout.write(JSON.stringify({ url: page.url, title: page.title, relevance: vsm, level, example, links: links.slice(0, o.links) }, null, 2) + '\n');
           return;
@@ -61,11 +66,13 @@ export function registerScore(program: Command): void {
           `level (method B, topic terms in title and body): ${level.level}  r = ${fmt(level)}`,
         ];
         if (example) out.push(`example similarity (method D): ${fmt(example)}  nearest: ${String(example.detail?.nearestExample)}`);
-        out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by anchor score`);
-        out.push('  anchor  context  level  url  "anchor text"  [terms]');
+        out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by the default strategy (adaptive) priority`);
+        out.push('  priority = (parent*(1-0.8*nav) + own) / 2   anchor  context  level  url  "anchor text"  [terms]');
         for (const l of links.slice(0, o.links)) {
           const why = [...l.anchorScore.terms, ...l.contextScore.terms].map(([t]) => t);
-          out.push(`  ${l.anchorScore.score.toFixed(3)}   ${l.contextScore.score.toFixed(3)}   ${l.level}${l.matched ? ` (${l.matched})` : ''}  ${l.url}  "${l.anchor}"${why.length ? `  [${[...new Set(why)].join(', ')}]` : ''}`);
+          const a = l.adaptive;
+          const parts = `${a.priority.toFixed(3)} = (${a.inherited.toFixed(2)}*(1-0.8*${a.navigation.toFixed(2)}) + ${(a.anchor > 0 ? a.anchor : 0.5 * a.context).toFixed(2)}) / 2`;
+          out.push(`  ${parts}   ${l.anchorScore.score.toFixed(3)}   ${l.contextScore.score.toFixed(3)}   ${l.level}${l.matched ? ` (${l.matched})` : ''}  ${l.url}  "${l.anchor}"${why.length ? `  [${[...new Set(why)].join(', ')}]` : ''}`);
         }
         process.stdout.write(out.join('\n') + '\n');
       } finally {

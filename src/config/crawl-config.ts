@@ -40,6 +40,11 @@ export const crawlConfigSchema = z.strictObject({
    * (the topic's threshold). 0 (default): never. Needs a topic.
    */
   stopWhenStalled: z.number().int().min(0).default(0),
+  /**
+   * 'raise' (default): a waiting URL found again through a better link takes the better priority
+   * and carried state; 'keep': it keeps those of its first discovery.
+   */
+  rediscovery: z.enum(['raise', 'keep']).default('raise'),
   /** Fetches (done + error) over the whole crawl, resumed runs included. Default 10,000. */
   maxPages: z.number().int().positive().default(10_000),
   /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */

@@ -43,6 +43,14 @@ export interface CrawlerOptions {
   services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
   /** Stop when this many pages in a row were fetched without a relevant one (0: never). Needs a topic. */
   stopWhenStalled?: number;
+  /**
+   * 'raise' (default): links to URLs still waiting are scored again and offered, so a better
+   * parent raises them (Frontier.add); 'keep': a URL keeps the priority of its first discovery.
+   */
+  rediscovery?: 'raise' | 'keep';
+  /** Saves state that is not in the frontier (what the strategy learned); called about every `checkpointMs` and at the end of run(). */
+  checkpoint?: () => void;
+  checkpointMs?: number;
 }
 
 /**
@@ -74,9 +82,10 @@ export class Crawler {
   #stalled = false;
   #wake: (() => void) | null = null;
   #lastFlush = Date.now();
+  #lastCheckpoint = Date.now();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, ...options };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpoint: () => {}, checkpointMs: 30_000, ...options };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -143,6 +152,7 @@ export class Crawler {
     }
     this.stats.frontier = f.counts();
     this.stats.seen = f.seenCounters();
+    this.#o.checkpoint();
     this.#o.flush();
     return { stats: this.stats, reason };
   }
@@ -162,6 +172,10 @@ export class Crawler {
 
   #maybeFlush(): void {
     const now = Date.now();
+    if (now - this.#lastCheckpoint >= this.#o.checkpointMs) {
+      this.#o.checkpoint();
+      this.#lastCheckpoint = now;
+    }
     if (now - this.#lastFlush >= this.#o.flushIntervalMs) {
       this.#o.flush();
       this.#lastFlush = now;
@@ -276,9 +290,10 @@ export class Crawler {
     const local = new Set<string>();
     const candidates: Link[] = [];
     const discards: { req: NewRequest; reason: string }[] = [];
+    const keep = this.#o.rediscovery === 'keep';
     for (const link of links) {
       // Cheap checks first: most extracted links are repeats (navigation), and stop here.
-      if (link.nofollow || local.has(link.url) || f.settled(link.url)) continue;
+      if (link.nofollow || local.has(link.url) || (keep ? f.knownSeen(link.url) : f.settled(link.url))) continue;
       local.add(link.url);
       const host = hostOf(link.url);
       const out = this.#o.scope.check(link.url, host);

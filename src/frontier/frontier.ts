@@ -42,6 +42,11 @@ export interface Frontier {
    */
   settled(url: string): boolean;
   /**
+   * A cheap local answer to the URL-seen test: true means certainly seen (waiting, leased or
+   * final); false means "not known here" and add() gives the authoritative answer.
+   */
+  knownSeen(url: string): boolean;
+  /**
    * Leases up to `max` waiting URLs from hosts whose politeness delay is over, best priority first.
    * An empty result with isFinished() false means "nothing ready now": see nextReadyAt().
    */

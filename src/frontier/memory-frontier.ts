@@ -55,6 +55,10 @@ export class MemoryFrontier implements Frontier {
     });
   }
 
+  knownSeen(url: string): boolean {
+    return this.seen.has(url);
+  }
+
   settled(url: string): boolean {
     return this.seen.has(url) && !this.scheduler.isQueued(url);
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import type { Topic } from '../relevance/topic.js';
+import { AdaptiveStrategy, adaptiveOptions } from './adaptive.js';
 import { BestFirstStrategy } from './best-first.js';
 import { BfsStrategy } from './bfs.js';
 import { InheritRecoverStrategy, inheritRecoverOptions } from './inherit-recover.js';
@@ -28,10 +29,14 @@ const STRATEGIES: Record<string, Entry> = {
   'inherit-recover': { needsTopic: true, options: inheritRecoverOptions, create: (t, o) => new InheritRecoverStrategy(t!, o), summary: 'method A: relevance message value with decay and recovery' },
   'weighted-levels': { needsTopic: true, options: weightedLevelsOptions, create: (t, o) => new WeightedLevelsStrategy(t!, o), summary: 'method B: lambda-weighted link and page levels, priority 0 discarded' },
   'two-step': { needsTopic: true, options: twoStepOptions, create: (t, o) => new TwoStepStrategy(t!, o), summary: 'method C: score from the page and its out-link pages (look-ahead), with the noise rules' },
+  adaptive: { needsTopic: true, options: adaptiveOptions, create: (t, o) => new AdaptiveStrategy(t!, o), summary: 'the default with a topic: anchor, context, parent and inherited relevance, navigation discounted, learned as it goes' },
   learned: { needsTopic: true, options: learnedOptions, create: (t, o) => new LearnedStrategy(t!, o), summary: 'online logistic-regression link classifier with host exploration' },
 };
 
 export const strategyNames = (): string[] => Object.keys(STRATEGIES);
+
+/** The strategy a crawl uses when none is named. */
+export const defaultStrategyName = (hasTopic: boolean): string => (hasTopic ? 'adaptive' : 'bfs');
 
 /** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
 export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {

@@ -34,4 +34,10 @@ export interface Strategy {
    * never discarded for low priority: seeds are trusted.
    */
   scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[];
+  /**
+   * State the strategy learned during the crawl, as JSON, for strategies that learn; the crawl
+   * stores it and hands it to restore() when it is resumed, so a resumed crawl behaves as one.
+   */
+  snapshot?(): unknown;
+  restore?(state: unknown): void;
 }

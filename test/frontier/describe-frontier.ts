@@ -27,6 +27,8 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(f.settled('http://b.test/x'), true, 'discarded: settled');
     assert.equal(f.settled('http://a.test/1'), false, 'waiting: a rediscovery may still raise it');
     assert.equal(f.settled('http://c.test/'), false);
+    assert.equal(f.knownSeen('http://a.test/1'), true);
+    assert.equal(f.knownSeen('http://c.test/'), false);
     assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
     await f.close();
   });

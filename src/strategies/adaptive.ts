@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import type { Link } from '../types.js';
+import { anchorScore, contextScore } from '../relevance/link-scorers.js';
+import type { Topic } from '../relevance/topic.js';
+import { forEachTermHash, hashTerm } from '../text/term-hasher.js';
+import { LinkFrequency } from './link-frequency.js';
+import { OutcomeStats } from './outcome-stats.js';
+import type { LinkDecision, PageView, Strategy } from './strategy.js';
+
+export const adaptiveOptions = z.strictObject({
+  /** How much of a page's inherited score its links keep through an off-topic page (as shark's d). */
+  decay: z.number().min(0).max(1).default(0.5),
+  /** Share of the parent's evidence a link loses when it repeats on every page of its host (navigation). */
+  nav: z.number().min(0).max(1).default(0.8),
+  /** Weight of the link's own evidence (anchor, else context) against the parent's. */
+  anchor: z.number().min(0).default(1),
+  /** Weight of the context (text around a link) when the anchor says nothing, relative to an anchor. */
+  context: z.number().min(0).max(1).default(0.5),
+  /**
+   * Weight of what the crawl learned: the priority is multiplied by lift^g, lift = the learned
+   * chance over the crawl's base rate (clamped to 1/4..4), g = learn * evidence / (evidence + 3).
+   */
+  learn: z.number().min(0).max(2).default(1),
+  /** Characters of text on each side of a link read as its context. */
+  contextChars: z.number().int().min(0).default(80),
+});
+export type AdaptiveOptions = z.output<typeof adaptiveOptions>;
+
+/** Feature kinds, mixed into the learned statistics' hash slots. */
+const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 } as const;
+
+/** Why a link got its priority (focuscrawl score prints these). */
+export interface AdaptiveExplanation {
+  priority: number;
+  /** The parent's relevance over the topic threshold, capped at 1. */
+  parent: number;
+  /** The score inherited through off-topic pages (decayed). */
+  inherited: number;
+  /** Share of the host's pages that carry this link (1: on every page, navigation). */
+  navigation: number;
+  /** The anchor's cosine over twice the threshold, capped at 1. */
+  anchor: number;
+  /** The context's, when the anchor has no topic word. */
+  context: number;
+  /** Learned chance that such a link leads to a relevant page, its evidence, and the factor it applied. */
+  learned: number;
+  evidence: number;
+  lift: number;
+}
+
+/**
+ * `adaptive`, the default with a topic: every piece of evidence the named strategies use one at a
+ * time, for real sites where every page links to a hundred others.
+ *
+ *   parent     = min(1, rel(p) / threshold)
+ *   inherited  = max(parent, decay * inherited(p))          carried to the children (A's tunnel)
+ *   fromParent = inherited * (1 - nav * navigation(link))   sidebars do not vouch for their links
+ *   own        = anchor(link), or context * context(link) when the anchor has no topic word
+ *   base       = (fromParent + anchorWeight * own) / (1 + anchorWeight)
+ *   priority   = base * (learned(link) / baseRate) ^ g,  g = learn * evidence / (evidence + 3)
+ *
+ * navigation(link) is the share of the host's scored pages that link to it (LinkFrequency), so a
+ * menu entry seen on every page gets little from its parent while a link in one page's body gets
+ * everything; its anchor text still counts (a sidebar of page titles is good evidence of what the
+ * titles name). learned(link) is what the crawl has seen so far of links with the same anchor
+ * words, URL directories, host and navigation level (OutcomeStats): it corrects the hand-set
+ * weights site by site. Rediscovery through a better parent raises a waiting URL (the frontier's
+ * raise), so the first, usually off-topic, hub that found a URL does not fix its place.
+ *
+ * Pure: the learned state changes only through scoreLinks' inputs; snapshot()/restore() carry it
+ * across a resume.
+ */
+export class AdaptiveStrategy implements Strategy {
+  readonly name = 'adaptive';
+  readonly topic: Topic;
+  readonly options: AdaptiveOptions;
+  readonly linkContext: number;
+  readonly #freq = new LinkFrequency();
+  readonly #stats = new OutcomeStats();
+  readonly #anchorCache = new Map<string, number>();
+
+  constructor(topic: Topic, options: Partial<AdaptiveOptions> = {}) {
+    this.topic = topic;
+    this.options = adaptiveOptions.parse(options);
+    this.linkContext = this.options.contextChars;
+  }
+
+  seed(): LinkDecision {
+    return { priority: 1, data: { i: 1 } };
+  }
+
+  scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
+    const host = view.request.host;
+    const relevance = view.relevance ?? 0;
+    const carried = view.request.data?.f;
+    if (Array.isArray(carried)) this.#stats.learn(carried as number[], relevance >= this.topic.threshold ? 1 : 0);
+    this.#freq.page(host);
+    return links.map((l) => {
+      const e = this.#explain(view, l, this.#freq.link(host, l.url));
+      return { priority: e.priority, data: { i: e.inherited, f: e.features } };
+    });
+  }
+
+  /** The parts of a link's priority, as scoreLinks computes them (without learning from the page). */
+  explain(view: PageView, link: Link): AdaptiveExplanation {
+    const { features: _f, ...e } = this.#explain(view, link, this.#freq.ratio(view.request.host, link.url));
+    return e;
+  }
+
+  #explain(view: PageView, l: Link, navigation: number): AdaptiveExplanation & { features: number[] } {
+    const o = this.options;
+    const t = this.topic.threshold > 0 ? this.topic.threshold : 0.2;
+    const parent = Math.min(1, (view.relevance ?? 0) / t);
+    const inheritedP = typeof view.request.data?.i === 'number' ? view.request.data.i : 0;
+    const inherited = Math.max(parent, o.decay * inheritedP);
+    const fromParent = inherited * (1 - o.nav * navigation);
+    const anchor = this.#anchor(l.anchor, t);
+    const context = anchor > 0 || o.context === 0 ? 0 : Math.min(1, contextScore(this.topic, l.context ?? '').score / (2 * t));
+    const own = anchor > 0 ? anchor : o.context * context;
+    const base = (fromParent + o.anchor * own) / (1 + o.anchor);
+    const features = this.#features(l, view.request.host, navigation, parent);
+    const { p: learned, evidence } = this.#stats.estimate(features);
+    const ratio = Math.min(4, Math.max(0.25, learned / this.#stats.baseRate));
+    const lift = ratio ** (o.learn * (evidence / (evidence + 3)));
+    return { priority: base * lift, parent, inherited, navigation, anchor, context, learned, evidence, lift, features };
+  }
+
+  #anchor(text: string, t: number): number {
+    let a = this.#anchorCache.get(text);
+    if (a === undefined) {
+      a = Math.min(1, anchorScore(this.topic, text).score / (2 * t));
+      // Anchors repeat (menus, sidebars); a bounded cache keeps their scores without growing for ever.
+      if (this.#anchorCache.size >= 50_000) this.#anchorCache.clear();
+      this.#anchorCache.set(text, a);
+    }
+    return a;
+  }
+
+  #features(l: Link, host: string, navigation: number, parent: number): number[] {
+    const s = this.#stats;
+    const out = new Set<number>();
+    forEachTermHash(l.anchor, (h) => out.add(s.slot(F.anchorWord, h)));
+    let path = '';
+    try {
+      path = new URL(l.url).pathname;
+    } catch {
+      /* no path features */
+    }
+    const dirs = path.split('/').slice(1, -1);
+    for (let i = 0; i < Math.min(2, dirs.length); i++) out.add(s.slot(F.directory, hashTerm(`${i}:${dirs[i]}`)));
+    out.add(s.slot(F.host, hashTerm(host)));
+    out.add(s.slot(F.navBucket, Math.min(3, Math.floor(navigation * 4))));
+    out.add(s.slot(F.parentBucket, Math.min(3, Math.floor(parent * 4))));
+    return [...out];
+  }
+
+  /** What the strategy learned, as plain JSON (stored with the crawl; see restore). */
+  snapshot(): unknown {
+    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot() };
+  }
+
+  restore(state: unknown): void {
+    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0] } | null;
+    if (s?.freq) this.#freq.restore(s.freq);
+    if (s?.stats) this.#stats.restore(s.stats);
+  }
+}
