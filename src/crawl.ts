@@ -16,7 +16,7 @@ import { SqliteDb } from './store/sqlite-db.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
-import { createStrategy } from './strategies/registry.js';
+import { createStrategy, defaultStrategyName } from './strategies/registry.js';
 
 /** An open crawl: the crawler and the resources to release. */
 export interface OpenCrawl {
@@ -66,7 +66,7 @@ export interface CrawlParts {
 
 function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher, parts: CrawlParts = {}): OpenCrawl {
   const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = parts.strategy ?? createStrategy(config.strategy ?? (topic ? 'best-first' : 'bfs'), topic, config.strategyOptions);
+  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic), topic, config.strategyOptions);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);

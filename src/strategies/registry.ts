@@ -32,6 +32,8 @@ const STRATEGIES: Record<string, Entry> = {
 };
 
 export const strategyNames = (): string[] => Object.keys(STRATEGIES);
+/** The strategy a crawl uses when none is named (crawl.ts asks here; bench/realweb reports it). */
+export const defaultStrategyName = (topic: unknown): string => (topic ? 'best-first' : 'bfs');
 
 /** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
 export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {
