@@ -1,0 +1,133 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { parseHtml } from '../../src/parse/html-page.js';
+import { BUILD_VERSION, pageFile, pagesDir, siteDir, type BuiltSite } from './built-site.js';
+import { ensurePackage } from './install-package.js';
+import type { SiteDef } from './manifest.js';
+import { opaquePath, redirectTarget, resolveOriginal, rewriteLinks } from './opaque-urls.js';
+import { reachable } from './oracle.js';
+
+const require = createRequire(import.meta.url);
+const iconv = require('iconv-lite') as { encode(s: string, enc: string): Buffer };
+
+function htmlFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if ((e.isFile() || e.isSymbolicLink()) && /\.html?$/i.test(e.name)) out.push(relative(root, p));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** The page a <link rel="up"> names (DocBook chunks name their chapter), as an original path. */
+function upLink(html: string, from: string): string | null {
+  const m = /<link\b[^>]*\brel\s*=\s*["']up["'][^>]*>/i.exec(html);
+  const href = m && /\bhref\s*=\s*["']([^"']*)["']/i.exec(m[0]);
+  const res = href ? resolveOriginal(from, href[1]!) : null;
+  return res && !res.fragmentOnly ? res.path : null;
+}
+
+/**
+ * Declares GBK in <meta> only (the server sends no charset), early enough for the 1024-byte
+ * prescan, and encodes the page: the case of a Chinese site that never declares its encoding
+ * in HTTP. Characters GBK lacks become '?', as a GBK site would show them.
+ */
+function toGbk(html: string): Buffer {
+  let h = html.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
+  h = h.replace(/<meta\s+http-equiv\s*=\s*["']?content-type["']?[^>]*>/gi, '').replace(/<meta\s+charset\s*=[^>]*>/gi, '');
+  const head = /<head\b[^>]*>/i.exec(h);
+  const meta = '<meta http-equiv="Content-Type" content="text/html; charset=gbk" />';
+  h = head ? h.slice(0, head.index + head[0].length) + meta + h.slice(head.index + head[0].length) : meta + h;
+  const at = h.indexOf(meta);
+  if (at < 0 || Buffer.byteLength(h.slice(0, at + meta.length)) > 1024) throw new Error('GBK <meta> would fall outside the 1024-byte prescan');
+  return iconv.encode(h, 'gbk');
+}
+
+/**
+ * Builds one site into out/<site>: every HTML page of the installed tree under an opaque URL, its
+ * links rewritten, and graph.json with the link graph the crawler will see.
+ */
+export function buildSite(site: SiteDef, outDir: string, log: (s: string) => void = (s) => process.stderr.write(s)): BuiltSite {
+  const version = ensurePackage(site.package);
+  const t0 = performance.now();
+  const files = htmlFiles(site.root);
+  const sources = new Map<string, string>();
+  const alias = new Map<string, string>();
+  for (const f of files) {
+    const html = readFileSync(join(site.root, f), 'utf8');
+    const to = redirectTarget(html, f);
+    if (to !== null) alias.set(f, to);
+    else sources.set(f, html);
+  }
+  if (!sources.has(site.start)) throw new Error(`${site.id}: start page ${site.start} not found under ${site.root}`);
+  // Rustdoc chains re-export stubs; follow a few hops, as a browser would.
+  const pages = new Set(sources.keys());
+  const served = (p: string): string | null => {
+    for (let hops = 0; hops < 8; hops++) {
+      if (pages.has(p)) return p;
+      const next = alias.get(p);
+      if (next === undefined) return null;
+      p = next;
+    }
+    return null;
+  };
+  const originals = [...sources.keys()];
+  const index = new Map(originals.map((p, i) => [p, i]));
+  const urls = originals.map((p) => (p === site.start ? '/' : opaquePath(site.id, p)));
+  const target = (p: string) => {
+    const s = served(p);
+    return s === null ? null : urls[index.get(s)!]!;
+  };
+  const byUrl = new Map(urls.map((u, i) => [u, i]));
+  const origin = `http://127.0.0.1:${site.port}`;
+
+  const dir = siteDir(outDir, site.id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(pagesDir(outDir, site.id), { recursive: true });
+  const up: number[] = [];
+  const out: number[][] = [];
+  originals.forEach((p, i) => {
+    const src = sources.get(p)!;
+    const u = upLink(src, p);
+    const us = u === null ? null : served(u);
+    up.push(us === null ? -1 : index.get(us)!);
+    const html = rewriteLinks(src, p, target);
+    const links = new Set<number>();
+    const page = parseHtml(html, origin + urls[i]!);
+    if (!page.nofollow) {
+      for (const l of page.links) {
+        if (l.nofollow || !l.url.startsWith(origin + '/')) continue;
+        const j = byUrl.get(l.url.slice(origin.length));
+        if (j !== undefined && j !== i) links.add(j);
+      }
+    }
+    out.push([...links].sort((a, b) => a - b));
+    writeFileSync(join(pagesDir(outDir, site.id), pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
+    sources.delete(p); // the big trees do not need every source page in memory twice
+    if ((i + 1) % 5000 === 0) log(`  ${site.id}: ${i + 1}/${originals.length} pages\n`);
+  });
+  const root = index.get(site.start)!;
+  const built: BuiltSite = {
+    id: site.id,
+    package: site.package,
+    version,
+    buildVersion: BUILD_VERSION,
+    builtAt: new Date().toISOString(),
+    urls,
+    originals,
+    up,
+    out,
+    root,
+    reachable: reachable({ root, out }).size,
+    redirects: alias.size,
+  };
+  writeFileSync(join(dir, 'graph.json'), JSON.stringify(built));
+  writeFileSync(join(dir, 'map.tsv'), urls.map((u, i) => `${u}\t${originals[i]}`).join('\n') + '\n');
+  log(`realweb: built ${site.id} (${site.package} ${version}): ${originals.length} pages, ${built.reachable} reachable from the start page, ${alias.size} redirect stubs resolved, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  return built;
+}

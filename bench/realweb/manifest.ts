@@ -1,0 +1,153 @@
+/**
+ * What bench/realweb is made of: real documentation trees that Debian packages install, and the
+ * topics graded on them. Labels come from each tree's own layout (a folder, or a chapter with the
+ * sections whose `<link rel="up">` names it), never from the words of the pages, so a strategy is
+ * graded on what the site's authors filed under a subject.
+ */
+
+export type Builder = 'html-tree';
+
+export interface SiteDef {
+  id: string;
+  /** The Debian package installing the tree (installed with apt-get when missing). */
+  package: string;
+  /** The tree's folder once installed. */
+  root: string;
+  /** Path (under root) of the start page, served as '/'. */
+  start: string;
+  /** 127.0.0.1 port the site is served on. */
+  port: number;
+  /** utf-8 as shipped, or transcoded at build time with the charset declared in <meta> only. */
+  encoding: 'utf-8' | 'gbk';
+  lang: 'en' | 'zh';
+  builder: Builder;
+  /** What kind of web it is, for the docs. */
+  shape: string;
+}
+
+export type LabelRule =
+  /** Every served page whose original path starts with one of these folders. */
+  | { kind: 'under'; dirs: string[] }
+  /** A chapter page and, transitively, every page whose <link rel="up"> points to it (DocBook chunks). */
+  | { kind: 'chapter'; page: string };
+
+export interface TopicDef {
+  id: string;
+  site: string;
+  /** Topic file, relative to bench/realweb/. */
+  file: string;
+  label: LabelRule;
+  /** small: about 20 targets; large: about 200. */
+  size: 'small' | 'large';
+  /** tune: settings of strategies may be chosen on it; report: only reported. */
+  split: 'tune' | 'report';
+}
+
+export const SITES: SiteDef[] = [
+  {
+    id: 'django',
+    package: 'python-django-doc',
+    root: '/usr/share/doc/python-django-doc/html',
+    start: 'index.html',
+    port: 28301,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: 'Sphinx, Django theme: local table of contents, up/previous/next links, release notes and highlighted module source pages',
+  },
+  {
+    id: 'sqlalchemy',
+    package: 'python-sqlalchemy-doc',
+    root: '/usr/share/doc/python-sqlalchemy-doc/html',
+    start: 'index.html',
+    port: 28302,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: 'Sphinx with a sidebar toctree on every page (about 40 links to other pages each), long reference pages',
+  },
+  {
+    id: 'apache',
+    package: 'apache2-doc',
+    root: '/usr/share/doc/apache2-doc/manual/en',
+    start: 'index.html',
+    port: 28303,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "Apache httpd's manual: a module index and directive quick reference linking into 138 module pages, a sitemap",
+  },
+  {
+    id: 'git',
+    package: 'git-doc',
+    root: '/usr/share/doc/git-doc',
+    start: 'index.html',
+    port: 28304,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: 'AsciiDoc manual pages, flat: git(1) links every command page, which link each other in their SEE ALSO and text',
+  },
+  {
+    id: 'sqlite',
+    package: 'sqlite3-doc',
+    root: '/usr/share/doc/sqlite3',
+    start: 'index.html',
+    port: 28305,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "sqlite.org's pages: a menu on every page, a C API of one page per function group, syntax diagrams, release log",
+  },
+  {
+    id: 'rust',
+    package: 'rust-doc',
+    root: '/usr/share/doc/rust-doc/html',
+    start: 'index.html',
+    port: 28306,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: 'rustdoc API pages (std, core with its thousands of arch intrinsics, alloc) and mdBook books; redirect stubs resolved',
+  },
+  {
+    id: 'handbook-zh',
+    package: 'debian-handbook',
+    root: '/usr/share/doc/debian-handbook/html/zh-CN',
+    start: 'index.html',
+    port: 28307,
+    encoding: 'gbk',
+    lang: 'zh',
+    builder: 'html-tree',
+    shape: 'The Debian Administrator\'s Handbook in Simplified Chinese (publican/DocBook chunked by section), served as GBK declared only in <meta>',
+  },
+];
+
+export const TOPICS: TopicDef[] = [
+  { id: 'django-gis', site: 'django', file: 'topics/django-gis.yaml', label: { kind: 'under', dirs: ['ref/contrib/gis/'] }, size: 'small', split: 'tune' },
+  { id: 'django-releases', site: 'django', file: 'topics/django-releases.yaml', label: { kind: 'under', dirs: ['releases/'] }, size: 'large', split: 'report' },
+  { id: 'sqlalchemy-extensions', site: 'sqlalchemy', file: 'topics/sqlalchemy-extensions.yaml', label: { kind: 'under', dirs: ['orm/extensions/'] }, size: 'small', split: 'report' },
+  { id: 'sqlalchemy-dialects', site: 'sqlalchemy', file: 'topics/sqlalchemy-dialects.yaml', label: { kind: 'under', dirs: ['dialects/'] }, size: 'small', split: 'tune' },
+  { id: 'apache-modules', site: 'apache', file: 'topics/apache-modules.yaml', label: { kind: 'under', dirs: ['mod/'] }, size: 'large', split: 'tune' },
+  { id: 'apache-programs', site: 'apache', file: 'topics/apache-programs.yaml', label: { kind: 'under', dirs: ['programs/'] }, size: 'small', split: 'report' },
+  { id: 'git-howto', site: 'git', file: 'topics/git-howto.yaml', label: { kind: 'under', dirs: ['howto/'] }, size: 'small', split: 'tune' },
+  { id: 'git-internals', site: 'git', file: 'topics/git-internals.yaml', label: { kind: 'under', dirs: ['technical/'] }, size: 'small', split: 'report' },
+  { id: 'sqlite-c-api', site: 'sqlite', file: 'topics/sqlite-c-api.yaml', label: { kind: 'under', dirs: ['c3ref/'] }, size: 'large', split: 'tune' },
+  { id: 'sqlite-session', site: 'sqlite', file: 'topics/sqlite-session.yaml', label: { kind: 'under', dirs: ['session/'] }, size: 'small', split: 'report' },
+  { id: 'rust-net', site: 'rust', file: 'topics/rust-net.yaml', label: { kind: 'under', dirs: ['std/net/'] }, size: 'small', split: 'tune' },
+  { id: 'rust-intrinsics', site: 'rust', file: 'topics/rust-intrinsics.yaml', label: { kind: 'under', dirs: ['std/intrinsics/'] }, size: 'large', split: 'report' },
+  { id: 'handbook-zh-network', site: 'handbook-zh', file: 'topics/handbook-zh-network.yaml', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
+  { id: 'handbook-zh-unix-services', site: 'handbook-zh', file: 'topics/handbook-zh-unix-services.yaml', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
+];
+
+export function labelRuleText(rule: LabelRule): string {
+  return rule.kind === 'under'
+    ? `pages under ${rule.dirs.map((d) => `\`${d}\``).join(', ')}`
+    : `chapter \`${rule.page}\` and the pages whose \`<link rel="up">\` leads to it`;
+}
+
+export function siteOf(topic: TopicDef): SiteDef {
+  const s = SITES.find((x) => x.id === topic.site);
+  if (!s) throw new Error(`topic ${topic.id}: unknown site ${topic.site}`);
+  return s;
+}
