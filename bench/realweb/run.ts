@@ -167,12 +167,15 @@ try {
       strategies: {},
     };
     process.stderr.write(`[${ti + 1}/${topics.length}] ${t.id} (${t.split}): ${reach.size} pages, ${targets.size} targets, budget ${maxPages}, oracle reaches all in ${oracle.pages}\n`);
-    for (const strategy of strategies) {
+    for (const entry of strategies) {
+      // 'name@keep': the strategy with first-discovery priorities (no raise on rediscovery).
+      const [strategy, mode] = entry.split('@') as [string, string | undefined];
       const c0 = performance.now();
       const crawl = await startCrawl({
         seeds: [origin + '/'],
         topic: file,
         strategy,
+        rediscovery: mode === 'keep' ? 'keep' : 'raise',
         strategyOptions: optionsFor(strategy, file),
         maxPages,
         concurrency: 1,
@@ -180,7 +183,7 @@ try {
         delayMs: 0,
         scope: 'host',
         maxDepth: 1_000_000,
-        db: join(tmp, `${t.id}-${strategy}.db`),
+        db: join(tmp, `${t.id}-${entry}.db`),
       });
       let order: string[];
       try {
@@ -189,13 +192,13 @@ try {
         order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
       } finally {
         await crawl.close();
-        rmSync(join(tmp, `${t.id}-${strategy}.db`), { force: true });
+        rmSync(join(tmp, `${t.id}-${entry}.db`), { force: true });
       }
       const seconds = (performance.now() - c0) / 1000;
       const g = grade(order, targets, budgetPages);
-      result.strategies[strategy] = { recall: g.recall, harvest: g.harvest, fetched: g.fetched, seconds: Math.round(seconds * 10) / 10, curve: curve(g.found) };
+      result.strategies[entry] = { recall: g.recall, harvest: g.harvest, fetched: g.fetched, seconds: Math.round(seconds * 10) / 10, curve: curve(g.found) };
       const top = String(budgets[budgets.length - 1]);
-      process.stderr.write(`  ${strategy.padEnd(16)} ${String(g.fetched).padStart(6)} pages ${seconds.toFixed(1).padStart(6)} s  recall@${budgets.join('/')}%: ${budgets.map((b) => (100 * g.recall[String(b)]!).toFixed(1)).join(' / ')}  (oracle ${(100 * og.recall[top]!).toFixed(1)})\n`);
+      process.stderr.write(`  ${entry.padEnd(16)} ${String(g.fetched).padStart(6)} pages ${seconds.toFixed(1).padStart(6)} s  recall@${budgets.join('/')}%: ${budgets.map((b) => (100 * g.recall[String(b)]!).toFixed(1)).join(' / ')}  (oracle ${(100 * og.recall[top]!).toFixed(1)})\n`);
     }
     results.push(result);
   }

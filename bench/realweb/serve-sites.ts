@@ -28,13 +28,16 @@ export async function serveBuiltSite(o: { port: number; encoding: 'utf-8' | 'gbk
     );
   });
   server.keepAliveTimeout = 30_000;
+  // Links are root-relative, so another loopback address (FOCUSCRAWL_BENCH_HOST) serves the same web
+  // beside a run that holds the ports on 127.0.0.1.
+  const host = process.env.FOCUSCRAWL_BENCH_HOST ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new Error(`cannot serve on 127.0.0.1:${o.port}: ${(err as Error).message}`)));
-    server.listen(o.port, '127.0.0.1', () => resolve());
+    server.once('error', (err) => reject(new Error(`cannot serve on ${host}:${o.port}: ${(err as Error).message}`)));
+    server.listen(o.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -85,7 +85,7 @@ export class Crawler {
   #lastCheckpoint = Date.now();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpoint: () => {}, checkpointMs: 30_000, ...options };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, ...options, checkpoint: options.checkpoint ?? (() => {}) };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }

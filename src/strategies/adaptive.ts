@@ -21,6 +21,8 @@ export const adaptiveOptions = z.strictObject({
    * chance over the crawl's base rate (clamped to 1/4..4), g = learn * evidence / (evidence + 3).
    */
   learn: z.number().min(0).max(2).default(1),
+  /** The parent's relevance counts fully at parentScale * threshold (higher: relevance above the threshold still tells pages apart). */
+  parentScale: z.number().positive().default(1.5),
   /** Characters of text on each side of a link read as its context. */
   contextChars: z.number().int().min(0).default(80),
 });
@@ -32,7 +34,7 @@ const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 
 /** Why a link got its priority (focuscrawl score prints these). */
 export interface AdaptiveExplanation {
   priority: number;
-  /** The parent's relevance over the topic threshold, capped at 1. */
+  /** The parent's relevance over parentScale times the topic threshold, capped at 1. */
   parent: number;
   /** The score inherited through off-topic pages (decayed). */
   inherited: number;
@@ -52,7 +54,7 @@ export interface AdaptiveExplanation {
  * `adaptive`, the default with a topic: every piece of evidence the named strategies use one at a
  * time, for real sites where every page links to a hundred others.
  *
- *   parent     = min(1, rel(p) / threshold)
+ *   parent     = min(1, rel(p) / (parentScale * threshold))
  *   inherited  = max(parent, decay * inherited(p))          carried to the children (A's tunnel)
  *   fromParent = inherited * (1 - nav * navigation(link))   sidebars do not vouch for their links
  *   own        = anchor(link), or context * context(link) when the anchor has no topic word
@@ -110,7 +112,7 @@ export class AdaptiveStrategy implements Strategy {
   #explain(view: PageView, l: Link, navigation: number): AdaptiveExplanation & { features: number[] } {
     const o = this.options;
     const t = this.topic.threshold > 0 ? this.topic.threshold : 0.2;
-    const parent = Math.min(1, (view.relevance ?? 0) / t);
+    const parent = Math.min(1, (view.relevance ?? 0) / (o.parentScale * t));
     const inheritedP = typeof view.request.data?.i === 'number' ? view.request.data.i : 0;
     const inherited = Math.max(parent, o.decay * inheritedP);
     const fromParent = inherited * (1 - o.nav * navigation);
