@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { solarTargets } from '../bench/generated-site.js';
 import { serveSite } from '../bench/site-server.js';
+import { defaultStrategyName } from '../strategies/registry.js';
 import { startCrawl } from '../crawl.js';
 import { FocusCrawlError } from '../errors.js';
 import { positiveInt } from './option-parsers.js';
@@ -17,7 +18,7 @@ export function registerDemo(program: Command): void {
     .description('serve a generated site about solar energy and more on 127.0.0.1 and crawl it for solar pages')
     .option('--pages <n>', 'pages in the generated site (default 2000)', positiveInt, 2000)
     .option('--max-pages <n>', 'page budget (default 500)', positiveInt, 500)
-    .option('--strategy <name>', 'crawl ordering (default best-first)', 'best-first')
+    .option('--strategy <name>', `crawl ordering (default ${defaultStrategyName(true)}, the default with a topic)`, defaultStrategyName(true))
     .option('--db <file>', `crawl database, created fresh (default ${DEFAULT_DB})`, DEFAULT_DB)
     .action(async (o: { pages: number; maxPages: number; strategy: string; db: string }) => {
       for (const suffix of ['', '-wal', '-shm']) {
