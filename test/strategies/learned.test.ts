@@ -13,7 +13,8 @@ test('each fetched page teaches the model about the link that led to it', () => 
   const s = new LearnedStrategy(topic, { explore: 0 });
   const good = s.features(link('http://a.test/reviews/1', 'inverter reviews'), 0.5, 2);
   const bad = s.features(link('http://a.test/sport/1', 'match report'), 0.5, 2);
-  assert.equal(s.probability(good), 0.5);
+  // Untrained, both rank as the starting weights say: same parent, no topic word in either anchor.
+  assert.equal(s.probability(good), s.probability(bad));
   for (let i = 0; i < 20; i++) {
     // The page reached through the 'good' link was relevant, the other was not.
     s.scoreLinks({ request: request('a.test', { f: good }), page, relevance: 0.9 }, []);
@@ -24,7 +25,16 @@ test('each fetched page teaches the model about the link that led to it', () => 
   // A new link sharing the learnt words ranks above one sharing the bad ones.
   const [a, b] = s.scoreLinks({ request: request('a.test', null), page, relevance: 0.5 }, [link('http://a.test/reviews/9', 'inverter reviews'), link('http://a.test/sport/9', 'match report')]);
   assert.ok(a!.priority > b!.priority);
-  assert.ok(Array.isArray(a!.data!.f), 'the link carries its features to the page it leads to');
+  const carried = a!.data!.f as { sparse: unknown; dense: unknown };
+  assert.ok(Array.isArray(carried.sparse) && Array.isArray(carried.dense), 'the link carries its features to the page it leads to');
+});
+
+test('untrained, the starting weights rank a topical anchor on a relevant page first', () => {
+  const s = new LearnedStrategy(topic, { explore: 0 });
+  const [topical, plain] = s.scoreLinks({ request: request('a.test', null), page, relevance: 0.5 }, [link('http://a.test/x', 'solar panel'), link('http://a.test/y', 'contact')]);
+  // z = -2 + 2 * 1 (parent: 0.5 / 0.4 capped) + 2 * 1 (anchor) for the first, -2 + 2 for the second.
+  assert.ok(Math.abs(topical!.priority - 1 / (1 + Math.exp(-2))) < 1e-9, String(topical!.priority));
+  assert.ok(Math.abs(plain!.priority - 0.5) < 1e-9, String(plain!.priority));
 });
 
 test('exploration favours hosts the crawl has not fetched from yet', () => {
