@@ -9,7 +9,7 @@ import { opaquePath, redirectTarget, resolveOriginal, rewriteLinks } from './opa
 import { reachable } from './oracle.js';
 
 const require = createRequire(import.meta.url);
-const iconv = require('iconv-lite') as { encode(s: string, enc: string): Buffer };
+const iconv = require('iconv-lite') as { encode(s: string, enc: string): Buffer; decode(b: Buffer, enc: string): string };
 
 function htmlFiles(root: string): string[] {
   const out: string[] = [];
@@ -35,7 +35,7 @@ function upLink(html: string, from: string): string | null {
 /**
  * Declares GBK in <meta> only (the server sends no charset), early enough for the 1024-byte
  * prescan, and encodes the page: the case of a Chinese site that never declares its encoding
- * in HTTP. Characters GBK lacks become '?', as a GBK site would show them.
+ * in HTTP. Characters GBK lacks become character references.
  */
 function toGbk(html: string): Buffer {
   let h = html.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
@@ -45,7 +45,17 @@ function toGbk(html: string): Buffer {
   h = head ? h.slice(0, head.index + head[0].length) + meta + h.slice(head.index + head[0].length) : meta + h;
   const at = h.indexOf(meta);
   if (at < 0 || Buffer.byteLength(h.slice(0, at + meta.length)) > 1024) throw new Error('GBK <meta> would fall outside the 1024-byte prescan');
-  return iconv.encode(h, 'gbk');
+  return iconv.encode(gbkSafe(h), 'gbk');
+}
+
+const encodable = new Map<string, boolean>();
+/** Characters GBK lacks (the no-break space of DocBook titles, for one) as character references, as a GBK site's tools write them. */
+function gbkSafe(s: string): string {
+  return s.replace(/[^\x00-\x7f]/gu, (c) => {
+    let ok = encodable.get(c);
+    if (ok === undefined) encodable.set(c, (ok = iconv.decode(iconv.encode(c, 'gbk'), 'gbk') === c));
+    return ok ? c : `&#${c.codePointAt(0)};`;
+  });
 }
 
 /**
