@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { parseHtml } from '../../src/parse/html-page.js';
-import { BUILD_VERSION, pageFile, pagesDir, siteDir, type BuiltSite } from './built-site.js';
+import { BUILD_VERSION, pageFile, siteDir, type BuiltSite } from './built-site.js';
 import { ensurePackage } from './install-package.js';
 import type { SiteDef } from './manifest.js';
 import { opaquePath, redirectTarget, resolveOriginal, rewriteLinks } from './opaque-urls.js';
@@ -76,10 +76,10 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   }
   if (!sources.has(site.start)) throw new Error(`${site.id}: start page ${site.start} not found under ${site.root}`);
   // Rustdoc chains re-export stubs; follow a few hops, as a browser would.
-  const pages = new Set(sources.keys());
+  const servedSet = new Set(sources.keys());
   const served = (p: string): string | null => {
     for (let hops = 0; hops < 8; hops++) {
-      if (pages.has(p)) return p;
+      if (servedSet.has(p)) return p;
       const next = alias.get(p);
       if (next === undefined) return null;
       p = next;
@@ -96,9 +96,12 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   const byUrl = new Map(urls.map((u, i) => [u, i]));
   const origin = `http://127.0.0.1:${site.port}`;
 
-  const dir = siteDir(outDir, site.id);
+  // Written aside and renamed into place: a crawl serving the previous build keeps whole pages.
+  const final = siteDir(outDir, site.id);
+  const dir = `${final}.tmp-${process.pid}`;
+  const pages = join(dir, 'pages');
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(pagesDir(outDir, site.id), { recursive: true });
+  mkdirSync(pages, { recursive: true });
   const up: number[] = [];
   const out: number[][] = [];
   originals.forEach((p, i) => {
@@ -117,7 +120,7 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
       }
     }
     out.push([...links].sort((a, b) => a - b));
-    writeFileSync(join(pagesDir(outDir, site.id), pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
+    writeFileSync(join(pages, pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
     sources.delete(p); // the big trees do not need every source page in memory twice
     if ((i + 1) % 5000 === 0) log(`  ${site.id}: ${i + 1}/${originals.length} pages\n`);
   });
@@ -138,6 +141,10 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   };
   writeFileSync(join(dir, 'graph.json'), JSON.stringify(built));
   writeFileSync(join(dir, 'map.tsv'), urls.map((u, i) => `${u}\t${originals[i]}`).join('\n') + '\n');
+  const old = `${final}.old-${process.pid}`;
+  if (existsSync(final)) renameSync(final, old);
+  renameSync(dir, final);
+  rmSync(old, { recursive: true, force: true });
   log(`realweb: built ${site.id} (${site.package} ${version}): ${originals.length} pages, ${built.reachable} reachable from the start page, ${alias.size} redirect stubs resolved, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   return built;
 }
