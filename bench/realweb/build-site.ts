@@ -1,15 +1,15 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { parseHtml } from '../../src/parse/html-page.js';
-import { BUILD_VERSION, pageFile, pagesDir, siteDir, type BuiltSite } from './built-site.js';
+import { BUILD_VERSION, pageFile, siteDir, type BuiltSite } from './built-site.js';
 import { ensurePackage } from './install-package.js';
 import type { SiteDef } from './manifest.js';
 import { opaquePath, redirectTarget, resolveOriginal, rewriteLinks } from './opaque-urls.js';
 import { reachable } from './oracle.js';
 
 const require = createRequire(import.meta.url);
-const iconv = require('iconv-lite') as { encode(s: string, enc: string): Buffer };
+const iconv = require('iconv-lite') as { encode(s: string, enc: string): Buffer; decode(b: Buffer, enc: string): string };
 
 function htmlFiles(root: string): string[] {
   const out: string[] = [];
@@ -35,7 +35,7 @@ function upLink(html: string, from: string): string | null {
 /**
  * Declares GBK in <meta> only (the server sends no charset), early enough for the 1024-byte
  * prescan, and encodes the page: the case of a Chinese site that never declares its encoding
- * in HTTP. Characters GBK lacks become '?', as a GBK site would show them.
+ * in HTTP. Characters GBK lacks become character references.
  */
 function toGbk(html: string): Buffer {
   let h = html.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
@@ -45,7 +45,17 @@ function toGbk(html: string): Buffer {
   h = head ? h.slice(0, head.index + head[0].length) + meta + h.slice(head.index + head[0].length) : meta + h;
   const at = h.indexOf(meta);
   if (at < 0 || Buffer.byteLength(h.slice(0, at + meta.length)) > 1024) throw new Error('GBK <meta> would fall outside the 1024-byte prescan');
-  return iconv.encode(h, 'gbk');
+  return iconv.encode(gbkSafe(h), 'gbk');
+}
+
+const encodable = new Map<string, boolean>();
+/** Characters GBK lacks (the no-break space of DocBook titles, for one) as character references, as a GBK site's tools write them. */
+function gbkSafe(s: string): string {
+  return s.replace(/[^\x00-\x7f]/gu, (c) => {
+    let ok = encodable.get(c);
+    if (ok === undefined) encodable.set(c, (ok = iconv.decode(iconv.encode(c, 'gbk'), 'gbk') === c));
+    return ok ? c : `&#${c.codePointAt(0)};`;
+  });
 }
 
 /**
@@ -66,10 +76,10 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   }
   if (!sources.has(site.start)) throw new Error(`${site.id}: start page ${site.start} not found under ${site.root}`);
   // Rustdoc chains re-export stubs; follow a few hops, as a browser would.
-  const pages = new Set(sources.keys());
+  const servedSet = new Set(sources.keys());
   const served = (p: string): string | null => {
     for (let hops = 0; hops < 8; hops++) {
-      if (pages.has(p)) return p;
+      if (servedSet.has(p)) return p;
       const next = alias.get(p);
       if (next === undefined) return null;
       p = next;
@@ -86,9 +96,12 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   const byUrl = new Map(urls.map((u, i) => [u, i]));
   const origin = `http://127.0.0.1:${site.port}`;
 
-  const dir = siteDir(outDir, site.id);
+  // Written aside and renamed into place: a crawl serving the previous build keeps whole pages.
+  const final = siteDir(outDir, site.id);
+  const dir = `${final}.tmp-${process.pid}`;
+  const pages = join(dir, 'pages');
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(pagesDir(outDir, site.id), { recursive: true });
+  mkdirSync(pages, { recursive: true });
   const up: number[] = [];
   const out: number[][] = [];
   originals.forEach((p, i) => {
@@ -107,7 +120,7 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
       }
     }
     out.push([...links].sort((a, b) => a - b));
-    writeFileSync(join(pagesDir(outDir, site.id), pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
+    writeFileSync(join(pages, pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
     sources.delete(p); // the big trees do not need every source page in memory twice
     if ((i + 1) % 5000 === 0) log(`  ${site.id}: ${i + 1}/${originals.length} pages\n`);
   });
@@ -128,6 +141,10 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
   };
   writeFileSync(join(dir, 'graph.json'), JSON.stringify(built));
   writeFileSync(join(dir, 'map.tsv'), urls.map((u, i) => `${u}\t${originals[i]}`).join('\n') + '\n');
+  const old = `${final}.old-${process.pid}`;
+  if (existsSync(final)) renameSync(final, old);
+  renameSync(dir, final);
+  rmSync(old, { recursive: true, force: true });
   log(`realweb: built ${site.id} (${site.package} ${version}): ${originals.length} pages, ${built.reachable} reachable from the start page, ${alias.size} redirect stubs resolved, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   return built;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Bumped whenever the build changes what is served; an older build is rebuilt. */
-export const BUILD_VERSION = 1;
+export const BUILD_VERSION = 3;
 
 /** What a build leaves in out/<site>/graph.json: the served pages and their link graph. */
 export interface BuiltSite {
@@ -27,8 +27,12 @@ export interface BuiltSite {
   redirects: number;
 }
 
-export const siteDir = (outDir: string, id: string) => join(outDir, id);
-export const pagesDir = (outDir: string, id: string) => join(outDir, id, 'pages');
+/**
+ * One folder per build version, so that checkouts running different versions of the bench side
+ * by side (sharing out/ through a symlink) never rebuild each other's sites under a running crawl.
+ */
+export const siteDir = (outDir: string, id: string) => join(outDir, id, `build-${BUILD_VERSION}`);
+export const pagesDir = (outDir: string, id: string) => join(siteDir(outDir, id), 'pages');
 /** The served file of page path `url`. */
 export const pageFile = (url: string) => (url === '/' ? 'start.html' : url.slice(3));
 

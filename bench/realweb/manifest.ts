@@ -126,16 +126,18 @@ export const SITES: SiteDef[] = [
 export const TOPICS: TopicDef[] = [
   { id: 'django-gis', site: 'django', file: 'topics/django-gis.yaml', label: { kind: 'under', dirs: ['ref/contrib/gis/'] }, size: 'small', split: 'tune' },
   { id: 'django-releases', site: 'django', file: 'topics/django-releases.yaml', label: { kind: 'under', dirs: ['releases/'] }, size: 'large', split: 'report' },
-  { id: 'sqlalchemy-extensions', site: 'sqlalchemy', file: 'topics/sqlalchemy-extensions.yaml', label: { kind: 'under', dirs: ['orm/extensions/'] }, size: 'small', split: 'report' },
-  { id: 'sqlalchemy-dialects', site: 'sqlalchemy', file: 'topics/sqlalchemy-dialects.yaml', label: { kind: 'under', dirs: ['dialects/'] }, size: 'small', split: 'tune' },
+  { id: 'sqlalchemy-extensions', site: 'sqlalchemy', file: 'topics/sqlalchemy-extensions.yaml', label: { kind: 'under', dirs: ['orm/extensions/'] }, size: 'small', split: 'tune' },
+  { id: 'sqlalchemy-dialects', site: 'sqlalchemy', file: 'topics/sqlalchemy-dialects.yaml', label: { kind: 'under', dirs: ['dialects/'] }, size: 'small', split: 'report' },
   { id: 'apache-modules', site: 'apache', file: 'topics/apache-modules.yaml', label: { kind: 'under', dirs: ['mod/'] }, size: 'large', split: 'tune' },
   { id: 'apache-programs', site: 'apache', file: 'topics/apache-programs.yaml', label: { kind: 'under', dirs: ['programs/'] }, size: 'small', split: 'report' },
   { id: 'git-howto', site: 'git', file: 'topics/git-howto.yaml', label: { kind: 'under', dirs: ['howto/'] }, size: 'small', split: 'tune' },
   { id: 'git-internals', site: 'git', file: 'topics/git-internals.yaml', label: { kind: 'under', dirs: ['technical/'] }, size: 'small', split: 'report' },
   { id: 'sqlite-c-api', site: 'sqlite', file: 'topics/sqlite-c-api.yaml', label: { kind: 'under', dirs: ['c3ref/'] }, size: 'large', split: 'tune' },
   { id: 'sqlite-session', site: 'sqlite', file: 'topics/sqlite-session.yaml', label: { kind: 'under', dirs: ['session/'] }, size: 'small', split: 'report' },
-  { id: 'rust-net', site: 'rust', file: 'topics/rust-net.yaml', label: { kind: 'under', dirs: ['std/net/'] }, size: 'small', split: 'tune' },
-  { id: 'rust-intrinsics', site: 'rust', file: 'topics/rust-intrinsics.yaml', label: { kind: 'under', dirs: ['std/intrinsics/'] }, size: 'large', split: 'report' },
+  // rustdoc documents a module of core twice (core/x and its std re-export std/x, the same
+  // pages): both copies are targets, and the core copy sits deep below the core crate's index.
+  { id: 'rust-atomics', site: 'rust', file: 'topics/rust-atomics.yaml', label: { kind: 'under', dirs: ['std/sync/atomic/', 'core/sync/atomic/'] }, size: 'small', split: 'tune' },
+  { id: 'rust-intrinsics', site: 'rust', file: 'topics/rust-intrinsics.yaml', label: { kind: 'under', dirs: ['std/intrinsics/', 'core/intrinsics/'] }, size: 'large', split: 'report' },
   { id: 'handbook-zh-network', site: 'handbook-zh', file: 'topics/handbook-zh-network.yaml', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
   { id: 'handbook-zh-unix-services', site: 'handbook-zh', file: 'topics/handbook-zh-unix-services.yaml', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
 ];

@@ -186,10 +186,16 @@ try {
         db: join(tmp, `${t.id}-${entry}.db`),
       });
       let order: string[];
+      let early = '';
       try {
-        await crawl.run();
+        const summary = await crawl.run();
         await crawl.db.settle();
         order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
+        if (order.length < maxPages) {
+          // A crawl that ends before its budget ran out of links it would follow; say why it might have.
+          const err = crawl.db.db.prepare("SELECT error FROM crawl_log WHERE state = 'error' LIMIT 1").pluck().get() as string | undefined;
+          early = `  stopped early: ${summary.stats.errors} errors${err ? ` (${err})` : ''}, ${summary.stats.discarded} discarded, ${summary.stats.frontier.waiting} waiting`;
+        }
       } finally {
         await crawl.close();
         rmSync(join(tmp, `${t.id}-${entry}.db`), { force: true });
@@ -198,7 +204,7 @@ try {
       const g = grade(order, targets, budgetPages);
       result.strategies[entry] = { recall: g.recall, harvest: g.harvest, fetched: g.fetched, seconds: Math.round(seconds * 10) / 10, curve: curve(g.found) };
       const top = String(budgets[budgets.length - 1]);
-      process.stderr.write(`  ${entry.padEnd(16)} ${String(g.fetched).padStart(6)} pages ${seconds.toFixed(1).padStart(6)} s  recall@${budgets.join('/')}%: ${budgets.map((b) => (100 * g.recall[String(b)]!).toFixed(1)).join(' / ')}  (oracle ${(100 * og.recall[top]!).toFixed(1)})\n`);
+      process.stderr.write(`  ${entry.padEnd(16)} ${String(g.fetched).padStart(6)} pages ${seconds.toFixed(1).padStart(6)} s  recall@${budgets.join('/')}%: ${budgets.map((b) => (100 * g.recall[String(b)]!).toFixed(1)).join(' / ')}  (oracle ${(100 * og.recall[top]!).toFixed(1)})${early}\n`);
     }
     results.push(result);
   }
