@@ -55,6 +55,16 @@ export interface Frontier {
   complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void>;
   /** Ends a lease by returning the URL to waiting with attempts + 1; its host waits until `notBefore`. */
   retry(req: CrawlRequest, notBefore: number, now: number): Promise<void>;
+  /**
+   * Ends a lease without counting an attempt (the crawl was stopped, or the host is unreachable
+   * for a while): the URL is waiting again as it was; its host waits until `notBefore`.
+   */
+  release(req: CrawlRequest, notBefore: number, now: number): Promise<void>;
+  /**
+   * Leases every waiting URL of `host` at once, whatever its politeness delay and budget, to end
+   * them without a request (the host is unreachable). The host's delay is not started.
+   */
+  claimHost(host: string, now: number): Promise<CrawlRequest[]>;
   /** Sets a host's politeness delay (robots.txt Crawl-delay); never below the configured delay. */
   setHostDelay(host: string, delayMs: number): void;
   /**

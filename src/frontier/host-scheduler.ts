@@ -147,6 +147,27 @@ export class HostScheduler {
   }
 
   /**
+   * Hands out every queued request of `host` regardless of its delay, slots and budget: for
+   * ending them without contacting the host, so neither its delay nor its budget is touched.
+   */
+  takeHost(host: string): CrawlRequest[] {
+    const h = this.#hosts.get(host);
+    if (!h) return [];
+    const out: CrawlRequest[] = [];
+    for (let req = this.#head(h); req; req = this.#head(h)) {
+      h.queue.pop();
+      this.#live.delete(req.url);
+      out.push(req);
+    }
+    this.#queued -= out.length;
+    h.inflight += out.length;
+    this.#inflight += out.length;
+    // Its heap entries are stale now; release() places it again.
+    h.token++;
+    return out;
+  }
+
+  /**
    * A request handed out by take() is finished (whatever its outcome): the host may start another
    * after its delay. `notBefore` blocks the host longer (Retry-After, backoff, robots unreachable).
    */

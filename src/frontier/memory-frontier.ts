@@ -82,6 +82,18 @@ export class MemoryFrontier implements Frontier {
     this.onRetried(req);
   }
 
+  async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
+    this.scheduler.release(req.host, now, notBefore);
+    this.scheduler.push(req, now);
+    this.onRetried(req);
+  }
+
+  async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
+    const out = this.scheduler.takeHost(host);
+    if (out.length) this.onClaimed(out, now);
+    return out;
+  }
+
   setHostDelay(host: string, delayMs: number): void {
     this.scheduler.setHostDelay(host, delayMs);
   }

@@ -82,6 +82,38 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
+  test(`${name}: release returns the URL with its attempts unchanged and blocks its host until notBefore`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/1')], T);
+    const [r] = await f.claim(1, T);
+    await f.retry(r!, T, T);
+    const [once] = await f.claim(1, T);
+    await f.release(once!, T + 5000, T);
+    assert.deepEqual(f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 0 });
+    assert.deepEqual(await f.claim(1, T + 4999), []);
+    const [again] = await f.claim(1, T + 5000);
+    assert.equal(again?.url, 'http://a.test/1');
+    assert.equal(again?.attempts, 1, 'the retry counted, the release did not');
+    await f.close();
+  });
+
+  test(`${name}: claimHost leases all of one host's waiting URLs at once, ignoring its delay, slots and budget`, async () => {
+    const f = await make({ perHost: 1, delayMs: 60_000 });
+    await f.add([req('http://dead.test/1', 0.2), req('http://dead.test/2', 0.9), req('http://b.test/1')], T);
+    const [first] = await f.claim(1, T);
+    assert.equal(first?.url, 'http://dead.test/2');
+    await f.retry(first!, T + 600_000, T);
+    f.setHostBudget(1);
+    const all = await f.claimHost('dead.test', T);
+    assert.deepEqual(all.map((r) => r.url).sort(), ['http://dead.test/1', 'http://dead.test/2']);
+    assert.deepEqual(await f.claimHost('dead.test', T), []);
+    assert.deepEqual(f.counts(), { waiting: 1, fetching: 2, done: 0, error: 0, discarded: 0 });
+    for (const r of all) await f.complete(r, { state: 'error', reason: 'host unreachable: test' }, T);
+    assert.deepEqual(f.counts(), { waiting: 1, fetching: 0, done: 0, error: 2, discarded: 0 });
+    assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://b.test/1'], 'other hosts are untouched');
+    await f.close();
+  });
+
   test(`${name}: a Crawl-delay raises the host delay`, async () => {
     const f = await make({ perHost: 1, delayMs: 100 });
     f.setHostDelay('a.test', 3000);
