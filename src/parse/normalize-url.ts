@@ -1,8 +1,11 @@
+import { SESSION_HINT, stripSessionIds } from './session-params.js';
+
 /**
  * URL normalisation for dedup (RFC 3986 section 6 plus WHATWG URL parsing):
  * scheme and host lower-cased, default ports dropped, dot segments removed, fragment dropped,
  * percent-escapes upper-cased and unreserved ones decoded, non-ASCII percent-encoded, IDN hosts
- * in punycode. Query parameter order is kept: reordering changes meaning on some servers.
+ * in punycode, session ids removed (session-params.ts). Query parameter order is kept:
+ * reordering changes meaning on some servers.
  */
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -17,8 +20,10 @@ function fixPercentEscapes(s: string): string {
 /**
  * Resolves `href` against `base` and normalises it.
  * Returns null for anything that is not an http(s) URL or does not parse.
+ * `keepSessionIds` is for the URL actually requested on a redirect hop: a server that redirects
+ * a page to itself with a session id added serves the page only under that name.
  */
-export function normalizeUrl(href: string, base?: string | URL): string | null {
+export function normalizeUrl(href: string, base?: string | URL, opts?: { keepSessionIds?: boolean }): string | null {
   let u: URL;
   try {
     u = new URL(href.trim(), base);
@@ -41,7 +46,7 @@ export function normalizeUrl(href: string, base?: string | URL): string | null {
     out = u.href;
   }
   if (out.endsWith('#')) out = out.slice(0, -1);
-  return out;
+  return opts?.keepSessionIds ? out : stripSessionIds(out);
 }
 
 /** host[:port] of a normalised URL, the unit of politeness. */
@@ -82,6 +87,7 @@ const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
  * else takes the full path. test/parse/normalize-url.test.ts checks both paths agree.
  */
 export function resolveLink(href: string, base: BaseUrl): string | null {
+  if (SESSION_HINT.test(href)) return normalizeUrl(href, base.url);
   const c0 = href.charCodeAt(0);
   if (c0 === 47 /* / */ && SAFE_PATH_QUERY.test(href) && !DOT_SEGMENT.test(href)) return base.origin + href;
   if (c0 === 104 /* h */ && href.startsWith(base.origin) && href.charCodeAt(base.origin.length) === 47) {
