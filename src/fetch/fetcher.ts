@@ -7,10 +7,17 @@ export class FetchError extends Error {
   /** Milliseconds the server asked us to wait (Retry-After), if it did. */
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
+  /**
+   * A failure of the connection rather than of the answer: 'no-answer' when no response came
+   * (refused, unreachable, DNS, connect or headers timeout, reset before the status line), 'body'
+   * when the server answered and the body then failed (timeout, too slow, reset). Host health
+   * counts the first toward "unreachable", both toward a host's backoff.
+   */
+  readonly network: 'no-answer' | 'body' | undefined;
   constructor(
     url: string,
     message: string,
-    opts: { transient: boolean; retryAfterMs?: number; status?: number; cause?: unknown },
+    opts: { transient: boolean; retryAfterMs?: number; status?: number; cause?: unknown; network?: 'no-answer' | 'body' },
   ) {
     super(message, { cause: opts.cause });
     this.name = 'FetchError';
@@ -18,6 +25,7 @@ export class FetchError extends Error {
     this.transient = opts.transient;
     this.retryAfterMs = opts.retryAfterMs;
     this.status = opts.status;
+    this.network = opts.network;
   }
 }
 

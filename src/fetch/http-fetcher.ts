@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
+import { stripSessionIds } from '../parse/session-params.js';
 import { decompress, isSizeError } from './decompress.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
@@ -16,6 +17,14 @@ export interface HttpFetcherOptions {
   bodyTimeoutMs: number;
   /** Whole request including the body, so a slow drip cannot hold a slot forever. Default 60 s. */
   totalTimeoutMs: number;
+  /**
+   * A body that arrives slower than this many bytes per second over `lowSpeedTimeMs` is abandoned
+   * (curl's --speed-limit): a drip of a few bytes a second never trips `bodyTimeoutMs` and would
+   * hold a per-host slot for the whole `totalTimeoutMs`. Default 500; 0 disables.
+   */
+  lowSpeedLimit: number;
+  /** The window of `lowSpeedLimit` (curl's --speed-time). Default 5 s. */
+  lowSpeedTimeMs: number;
   /** Bytes read off the wire before the response fails. Default 5 MiB. */
   maxBytes: number;
   /** Bytes after Content-Encoding is undone. Default 20 MiB. */
@@ -32,6 +41,8 @@ export const defaultHttpFetcherOptions: HttpFetcherOptions = {
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 15_000,
   totalTimeoutMs: 60_000,
+  lowSpeedLimit: 500,
+  lowSpeedTimeMs: 5_000,
   maxBytes: 5 * 1024 * 1024,
   maxDecompressedBytes: 20 * 1024 * 1024,
   maxRedirects: 5,
@@ -102,7 +113,7 @@ export class HttpFetcher implements Fetcher {
       const location = headerValue(res.headers.location);
       if (REDIRECTS.has(res.statusCode) && location) {
         await res.body.dump();
-        const next = normalizeUrl(location, current);
+        const next = normalizeUrl(location, current, { keepSessionIds: true });
         redirects.push({ url: current, status: res.statusCode });
         if (!next) throw new FetchError(url, `redirect to an unusable location '${location}'`, { transient: false, status: res.statusCode });
         if (visited.has(next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: res.statusCode });
@@ -115,7 +126,8 @@ export class HttpFetcher implements Fetcher {
         current = next;
         continue;
       }
-      return this.#finish(url, current, res, redirects, started, options.anyContentType === true);
+      // The page is known by its name without a session id, whatever name it was served under.
+      return this.#finish(url, stripSessionIds(current), res, redirects, started, options.anyContentType === true);
     }
   }
 
@@ -136,12 +148,13 @@ export class HttpFetcher implements Fetcher {
     }
   }
 
-  #networkError(url: string, err: unknown): FetchError {
+  /** `status`: the response's, when the failure came while reading its body. */
+  #networkError(url: string, err: unknown, status?: number): FetchError {
     const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
     const code = e.code ?? e.cause?.code ?? e.name ?? 'ERROR';
     const transient = TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError';
     const what = e.name === 'TimeoutError' ? `timed out after ${this.options.totalTimeoutMs} ms` : (e.message ?? String(err));
-    return new FetchError(url, `${code}: ${what}`, { transient, cause: err });
+    return new FetchError(url, `${code}: ${what}`, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }
 
   async #finish(
@@ -175,6 +188,9 @@ export class HttpFetcher implements Fetcher {
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    const { lowSpeedLimit, lowSpeedTimeMs } = this.options;
+    let windowStart = performance.now();
+    let windowBytes = 0;
     try {
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
@@ -183,10 +199,23 @@ export class HttpFetcher implements Fetcher {
           throw new FetchError(url, `body exceeds the limit of ${max} bytes`, { transient: false, status });
         }
         chunks.push(chunk as Buffer);
+        if (lowSpeedLimit > 0) {
+          windowBytes += (chunk as Buffer).length;
+          const now = performance.now();
+          if (now - windowStart >= lowSpeedTimeMs) {
+            if (windowBytes < (lowSpeedLimit * (now - windowStart)) / 1000) {
+              discard(res.body);
+              const msg = `transfer slower than ${lowSpeedLimit} bytes/s (${windowBytes} bytes in ${Math.round(now - windowStart)} ms)`;
+              throw new FetchError(url, msg, { transient: true, status, network: 'body' });
+            }
+            windowStart = now;
+            windowBytes = 0;
+          }
+        }
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      throw this.#networkError(url, err);
+      throw this.#networkError(url, err, status);
     }
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     let body: Uint8Array | null;

@@ -23,6 +23,17 @@ export const BIG5_TEXT = '太陽能光伏發電是一種可再生能源';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, m: RegExpExecArray, t: TestServer) => void;
 
+/** Answers 200 at once, then sends the body one byte every `ms` until the client goes away. */
+export function drip(ms: number): Handler {
+  return (_q, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).flushHeaders();
+    const body = page('drip', 'x'.repeat(100_000));
+    let i = 0;
+    const t = setInterval(() => res.write(body[i++ % body.length]!), ms);
+    res.on('close', () => clearInterval(t));
+  };
+}
+
 const routes: [RegExp, Handler][] = [
   [/^\/robots\.txt$/, (_q, res, _m, t) => {
     if (typeof t.robots === 'number') res.writeHead(t.robots).end('robots error');
@@ -35,6 +46,7 @@ const routes: [RegExp, Handler][] = [
   }],
   [/^\/drop$/, (req) => req.socket.destroy()],
   [/^\/hang$/, () => { /* never answers */ }],
+  [/^\/drip\/\w+$/, drip(100)],
   [/^\/redirect\/(\d+)$/, (_q, res, m) => {
     const n = Number(m[1]);
     res.writeHead(302, { location: n > 0 ? `/redirect/${n - 1}` : '/html/landed' }).end();
@@ -81,8 +93,8 @@ function bomb(): Buffer {
   return bombCache;
 }
 
-/** Starts the server with an optional extra route table consulted first. */
-export async function startTestServer(extra: [RegExp, Handler][] = []): Promise<TestServer> {
+/** Starts the server with an optional extra route table consulted first, on 127.0.0.1 or another loopback address. */
+export async function startTestServer(extra: [RegExp, Handler][] = [], address = '127.0.0.1'): Promise<TestServer> {
   const t: TestServer = { origin: '', hits: new Map(), robots: 'User-agent: *\nDisallow: /private/\n', close: async () => {} };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -93,8 +105,8 @@ export async function startTestServer(extra: [RegExp, Handler][] = []): Promise<
     }
     res.writeHead(404, { 'content-type': 'text/html' }).end(page('not found', 'nothing here'));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.listen(0, address, r));
+  t.origin = `http://${address}:${(server.address() as AddressInfo).port}`;
   t.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
   return t;
 }

@@ -1,0 +1,62 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
+import { FetchError } from '../../src/fetch/fetcher.js';
+import { drip, startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
+
+let srv: TestServer;
+let fetcher: HttpFetcher;
+before(async () => {
+  srv = await startTestServer([
+    // A server that names every session in the URL, and serves the page only under that name.
+    [/^\/app\/home(;jsessionid=\w+)?$/, (q, res) => {
+      if (!q.url!.includes(';jsessionid=')) return void res.writeHead(302, { location: `/app/home;jsessionid=S${Math.random().toString(36).slice(2)}` }).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>home</title>');
+    }],
+  ]);
+  // Timeouts far beyond the low-speed window, so only the low-speed rule can end the drip.
+  fetcher = new HttpFetcher({ headersTimeoutMs: 500, bodyTimeoutMs: 30_000, totalTimeoutMs: 30_000, lowSpeedLimit: 500, lowSpeedTimeMs: 300 });
+});
+after(async () => {
+  await fetcher.close();
+  await srv.close();
+});
+
+test('a body dripping a byte at a time is abandoned by the low-speed rule, as a transient failure after an answer', async () => {
+  const err = await fetcher.fetch(srv.origin + '/drip/1').catch((e: unknown) => e);
+  assert.ok(err instanceof FetchError, String(err));
+  assert.match(err.message, /^transfer slower than 500 bytes\/s/);
+  assert.equal(err.transient, true);
+  assert.equal(err.status, 200, 'the server had answered');
+  assert.equal(err.network, 'body');
+});
+
+test('no answer at all: refused and hanging requests are network failures without a status', async () => {
+  const hang = await fetcher.fetch(srv.origin + '/hang').catch((e: FetchError) => e);
+  assert.ok(hang instanceof FetchError);
+  assert.equal(hang.network, 'no-answer');
+  assert.equal(hang.status, undefined);
+  const refused = await fetcher.fetch('http://127.0.0.1:1/').catch((e: FetchError) => e);
+  assert.ok(refused instanceof FetchError);
+  assert.equal(refused.network, 'no-answer');
+  const ok = await fetcher.fetch(srv.origin + '/status/404');
+  assert.equal(ok.status, 404);
+});
+
+test('an aborted fetch ends at once, whatever the server is doing', async () => {
+  const ctl = new AbortController();
+  const pending = fetcher.fetch(srv.origin + '/drip/2', { signal: ctl.signal }).catch((e: unknown) => e);
+  while (!srv.hits.get('/drip/2')) await new Promise((r) => setTimeout(r, 5));
+  ctl.abort();
+  const err = await pending;
+  assert.ok(err instanceof FetchError);
+  assert.equal(err.transient, true);
+});
+
+test('a redirect that adds a session id is followed under that name; the page keeps its name without it', async () => {
+  const res = await fetcher.fetch(srv.origin + '/app/home');
+  assert.equal(res.status, 200);
+  assert.equal(res.finalUrl, srv.origin + '/app/home');
+  assert.match(res.redirects[0]!.url, /\/app\/home$/);
+  assert.equal([...srv.hits.keys()].filter((k) => k.startsWith('/app/home;jsessionid=')).length, 1);
+});
