@@ -13,7 +13,11 @@ export interface RobotsOptions {
   agent: string;
   /** How long a fetched robots.txt is trusted (RFC 9309 2.4: at most 24 hours). Default 24 h. */
   ttlMs: number;
-  /** After a 5xx or network failure the host counts as disallowed this long. Default 60 s. */
+  /**
+   * After a 5xx answer the host counts as disallowed this long. Default 60 s. A network failure is
+   * not remembered: the next check asks again, and the engine's per-host backoff and host health
+   * (host-health.ts) decide when that is, so a dead host is recognised after a few seconds.
+   */
   unreachableRetryMs: number;
   /** Longest Crawl-delay honoured; larger values are capped. Default 30 s. */
   maxCrawlDelayMs: number;
@@ -30,8 +34,8 @@ export const defaultRobotsOptions: RobotsOptions = {
 export type RobotsVerdict =
   | { kind: 'allowed'; crawlDelayMs: number }
   | { kind: 'disallowed' }
-  /** robots.txt could not be read (5xx, network): retry the URL after `retryAfterMs`. */
-  | { kind: 'unreachable'; retryAfterMs: number; reason: string };
+  /** robots.txt could not be read (5xx, network): retry the URL after `retryAfterMs` (undefined: the engine's backoff). */
+  | { kind: 'unreachable'; retryAfterMs: number | undefined; reason: string };
 
 interface HostRules {
   robot: Robot | null; // null: allow everything (4xx or empty)
@@ -56,34 +60,39 @@ export class RobotsCache {
     this.#options = { ...defaultRobotsOptions, ...options };
   }
 
-  async check(url: string): Promise<RobotsVerdict> {
+  /**
+   * `signal` aborts a robots.txt fetch this check starts (a stopped crawl); the check then rejects
+   * with the abort and nothing is remembered about the host.
+   */
+  async check(url: string, signal?: AbortSignal): Promise<RobotsVerdict> {
     const origin = new URL(url).origin;
     let rules = this.#rules.get(origin);
-    if (!rules || rules.expires <= Date.now()) rules = await this.#load(origin);
+    if (!rules || rules.expires <= Date.now()) rules = await this.#load(origin, signal);
     // Read the clock after the (possible) fetch: the wait is counted from when the rules were stored.
     const now = Date.now();
     if (rules.unreachable !== null) {
-      return { kind: 'unreachable', retryAfterMs: Math.max(1, rules.expires - now), reason: rules.unreachable };
+      const retryAfterMs = rules.expires > 0 ? Math.max(1, rules.expires - now) : undefined;
+      return { kind: 'unreachable', retryAfterMs, reason: rules.unreachable };
     }
     if (rules.robot && rules.robot.isAllowed(url, this.#options.agent) === false) return { kind: 'disallowed' };
     return { kind: 'allowed', crawlDelayMs: rules.crawlDelayMs };
   }
 
-  #load(origin: string): Promise<HostRules> {
+  #load(origin: string, signal: AbortSignal | undefined): Promise<HostRules> {
     let p = this.#pending.get(origin);
     if (!p) {
-      p = this.#fetchRules(origin).finally(() => this.#pending.delete(origin));
+      p = this.#fetchRules(origin, signal).finally(() => this.#pending.delete(origin));
       this.#pending.set(origin, p);
     }
     return p;
   }
 
-  async #fetchRules(origin: string): Promise<HostRules> {
+  async #fetchRules(origin: string, signal: AbortSignal | undefined): Promise<HostRules> {
     const robotsUrl = origin + '/robots.txt';
     const now = Date.now();
     let rules: HostRules;
     try {
-      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true });
+      const res = await this.#fetcher.fetch(robotsUrl, signal ? { anyContentType: true, signal } : { anyContentType: true });
       if (res.status >= 200 && res.status < 300 && res.body) {
         const text = new TextDecoder('utf-8').decode(res.body);
         const robot = robotsParser(robotsUrl, text);
@@ -99,9 +108,13 @@ export class RobotsCache {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       }
     } catch (err) {
+      if (signal?.aborted) throw err;
       const status = err instanceof FetchError ? err.status : undefined;
       if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
+      } else if (err instanceof FetchError && err.network) {
+        // Not stored: expires 0 makes the next check fetch again.
+        return { robot: null, crawlDelayMs: 0, unreachable: `robots.txt unreachable (${err.message})`, expires: 0 };
       } else {
         rules = {
           robot: null,

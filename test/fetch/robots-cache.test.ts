@@ -46,7 +46,7 @@ test('4xx means allow all; 5xx means unreachable (disallow for a while)', async 
   srv.robots = 503;
   const v = await new RobotsCache(fetcher, { unreachableRetryMs: 5000 }).check(srv.origin + '/html/a');
   assert.equal(v.kind, 'unreachable');
-  assert.ok(v.kind === 'unreachable' && v.retryAfterMs > 0 && v.retryAfterMs <= 5000);
+  assert.ok(v.kind === 'unreachable' && v.retryAfterMs !== undefined && v.retryAfterMs > 0 && v.retryAfterMs <= 5000);
 });
 
 test('an unreachable host counts as unreachable, not allowed', async () => {

@@ -1,0 +1,150 @@
+import type { FetchResult } from '../types.js';
+import { hostOf } from '../parse/normalize-url.js';
+import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+
+export interface HostHealthOptions {
+  /**
+   * Failures without an answer in a row (refused, unreachable, connect or headers timeout), each
+   * for a different URL, before a host is unreachable. Default 3.
+   */
+  maxFailures: number;
+  /** How long a host stays unreachable the first time; doubled each time it fails again after that. Default 5 min. */
+  downMs: number;
+  /** Longest time a host stays unreachable. Default 1 h. */
+  maxDownMs: number;
+  /** Backoff after a host's first network failure, doubled with each further one in a row. Default 1 s. */
+  backoffBaseMs: number;
+  /** Longest backoff. Default 60 s. */
+  maxBackoffMs: number;
+}
+
+export const defaultHostHealthOptions: HostHealthOptions = {
+  maxFailures: 3,
+  downMs: 5 * 60_000,
+  maxDownMs: 60 * 60_000,
+  backoffBaseMs: 1000,
+  maxBackoffMs: 60_000,
+};
+
+/** Errors that end a URL without a request of its own: not fetches, so not in the page budget. */
+export const UNREACHABLE_PREFIX = 'host unreachable: ';
+export const ROBOTS_UNREACHABLE_PREFIX = 'robots.txt unreachable';
+
+export function madeNoRequest(reason: string): boolean {
+  return reason.startsWith(UNREACHABLE_PREFIX) || reason.startsWith(ROBOTS_UNREACHABLE_PREFIX);
+}
+
+interface HostState {
+  /** Network failures in a row, answered or not (drives the backoff). */
+  strikes: number;
+  /** Failures in a row with no answer at all, for different URLs (drives "unreachable"). */
+  silent: number;
+  /** The URLs behind `silent`. */
+  silentUrls: string[];
+  lastFailureAt: number;
+  /** Unreachable until then (0: not marked). */
+  until: number;
+  /** Times marked unreachable without an answer since. */
+  downs: number;
+  cause: string;
+}
+
+/**
+ * Per-host record of network failures, fed by every request (pages, robots.txt, service probes).
+ * A host whose requests for `maxFailures` different URLs fail in a row without an answer is
+ * unreachable for a while; once that time is over, the next request is a trial: one more failure
+ * marks it again for twice as long, an answer forgets everything. The retries of one URL that
+ * hangs are that URL's problem and count once; robots.txt counts every time, since a host that
+ * cannot serve it cannot be crawled. Pure apart from the clock values it is given; only hosts with
+ * failures since their last answer are kept.
+ */
+export class HostHealth {
+  readonly options: HostHealthOptions;
+  readonly #hosts = new Map<string, HostState>();
+
+  constructor(options: Partial<HostHealthOptions> = {}) {
+    this.options = { ...defaultHostHealthOptions, ...options };
+  }
+
+  /** The host answered (any HTTP status, a complete body). */
+  answered(host: string): void {
+    this.#hosts.delete(host);
+  }
+
+  /** A network failure of `url`: `answered` when the server had sent its status line (the body failed). */
+  failed(host: string, url: string, cause: string, answered: boolean, now: number): void {
+    let s = this.#hosts.get(host);
+    if (!s) {
+      s = { strikes: 0, silent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' };
+      this.#hosts.set(host, s);
+    }
+    s.strikes++;
+    s.lastFailureAt = now;
+    s.cause = cause;
+    if (answered) {
+      s.silent = 0;
+      s.silentUrls = [];
+      return;
+    }
+    if (s.silentUrls.includes(url) && !url.endsWith('/robots.txt')) return;
+    if (s.silentUrls.length < this.options.maxFailures) s.silentUrls.push(url);
+    s.silent++;
+    // A failure while already marked (a request that was in flight) does not extend the mark.
+    if (s.silent >= this.options.maxFailures && s.until <= now) {
+      s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);
+      s.downs++;
+    }
+  }
+
+  /** While `host` is unreachable: until when, and the reason its URLs end with. */
+  unreachable(host: string, now: number): { until: number; reason: string } | null {
+    const s = this.#hosts.get(host);
+    if (!s || s.until <= now) return null;
+    return { until: s.until, reason: `${UNREACHABLE_PREFIX}${s.cause} (${s.silent} failures in a row)` };
+  }
+
+  /** Hosts unreachable at `now`. */
+  unreachableHosts(now: number): { host: string; until: number; reason: string }[] {
+    const out: { host: string; until: number; reason: string }[] = [];
+    for (const host of this.#hosts.keys()) {
+      const u = this.unreachable(host, now);
+      if (u) out.push({ host, ...u });
+    }
+    return out;
+  }
+
+  /**
+   * The earliest time to contact `host` again after a failure: the end of its backoff (from its
+   * last failure, doubled per failure in a row) or of its unreachable period; 0 when none.
+   */
+  retryAt(host: string, now: number): number {
+    const s = this.#hosts.get(host);
+    if (!s) return 0;
+    if (s.until > now) return s.until;
+    return s.lastFailureAt + Math.min(this.options.maxBackoffMs, this.options.backoffBaseMs * 2 ** (s.strikes - 1));
+  }
+}
+
+/**
+ * Wraps a fetcher so that every request's outcome reaches `health`. A request the caller aborted
+ * (the crawl was stopped) says nothing about the host and is not recorded.
+ */
+export function trackHealth(fetcher: Fetcher, health: HostHealth): Fetcher {
+  return {
+    async fetch(url: string, options?: FetchOptions): Promise<FetchResult> {
+      const host = hostOf(url);
+      try {
+        const res = await fetcher.fetch(url, options);
+        health.answered(host);
+        return res;
+      } catch (err) {
+        if (!options?.signal?.aborted && err instanceof FetchError) {
+          if (err.network) health.failed(host, url, err.message, err.network === 'body', Date.now());
+          else health.answered(host);
+        }
+        throw err;
+      }
+    },
+    close: () => fetcher.close(),
+  };
+}

@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HostHealth, madeNoRequest, trackHealth } from '../../src/fetch/host-health.js';
+import { FetchError, type Fetcher } from '../../src/fetch/fetcher.js';
+import type { FetchResult } from '../../src/types.js';
+
+const T = 1_000_000;
+const opts = { maxFailures: 3, downMs: 300_000, maxDownMs: 1_000_000, backoffBaseMs: 1000, maxBackoffMs: 60_000 };
+const REFUSED = 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.2:9';
+
+test('three different URLs failing without an answer make a host unreachable for downMs', () => {
+  const h = new HostHealth(opts);
+  h.failed('d.test', 'http://d.test/1', REFUSED, false, T);
+  h.failed('d.test', 'http://d.test/2', REFUSED, false, T + 10);
+  assert.equal(h.unreachable('d.test', T + 10), null);
+  h.failed('d.test', 'http://d.test/3', REFUSED, false, T + 20);
+  assert.deepEqual(h.unreachable('d.test', T + 20), { until: T + 20 + 300_000, reason: `host unreachable: ${REFUSED} (3 failures in a row)` });
+  assert.deepEqual(h.unreachableHosts(T + 20).map((d) => d.host), ['d.test']);
+  assert.equal(h.retryAt('d.test', T + 20), T + 300_020);
+  assert.equal(h.unreachable('other.test', T + 20), null);
+});
+
+test('retries of one hanging URL count once; robots.txt counts every time', () => {
+  const h = new HostHealth(opts);
+  for (let i = 0; i < 5; i++) h.failed('a.test', 'http://a.test/hang', 'UND_ERR_HEADERS_TIMEOUT', false, T + i);
+  assert.equal(h.unreachable('a.test', T + 5), null);
+  for (let i = 0; i < 3; i++) h.failed('r.test', 'http://r.test/robots.txt', REFUSED, false, T + i);
+  assert.ok(h.unreachable('r.test', T + 3));
+});
+
+test('an answer forgets the failures; a failed body resets the count but still backs the host off', () => {
+  const h = new HostHealth(opts);
+  h.failed('a.test', 'http://a.test/1', REFUSED, false, T);
+  h.failed('a.test', 'http://a.test/2', REFUSED, false, T);
+  h.answered('a.test');
+  h.failed('a.test', 'http://a.test/3', REFUSED, false, T);
+  assert.equal(h.unreachable('a.test', T), null);
+  assert.equal(h.retryAt('a.test', T), T + 1000, 'first failure in a row: 1 s');
+  h.failed('a.test', 'http://a.test/4', 'transfer slower than 500 bytes/s', true, T + 100);
+  h.failed('a.test', 'http://a.test/5', REFUSED, false, T + 200);
+  h.failed('a.test', 'http://a.test/6', REFUSED, false, T + 300);
+  assert.equal(h.unreachable('a.test', T + 300), null, 'the slow body was an answer: two silent failures since');
+  assert.equal(h.retryAt('a.test', T + 300), T + 300 + 8000, 'fourth failure in a row: 8 s');
+  for (let i = 7; i < 20; i++) h.failed('a.test', `http://a.test/${i}`, 'slow', true, T + 400);
+  assert.equal(h.retryAt('a.test', T + 400), T + 400 + 60_000, 'capped');
+  h.answered('a.test');
+  assert.equal(h.retryAt('a.test', T + 400), 0);
+});
+
+test('after its pause a host gets a trial: one more failure marks it for twice as long, up to maxDownMs', () => {
+  const h = new HostHealth(opts);
+  for (const u of ['1', '2', '3']) h.failed('d.test', `http://d.test/${u}`, REFUSED, false, T);
+  const end1 = T + 300_000;
+  h.failed('d.test', 'http://d.test/4', REFUSED, false, T + 1000);
+  assert.equal(h.unreachable('d.test', T + 1000)?.until, end1, 'a straggler does not extend the pause');
+  assert.equal(h.unreachable('d.test', end1), null, 'the pause is over: the next request is a trial');
+  h.failed('d.test', 'http://d.test/5', REFUSED, false, end1 + 5);
+  assert.equal(h.unreachable('d.test', end1 + 5)?.until, end1 + 5 + 600_000);
+  h.failed('d.test', 'http://d.test/6', REFUSED, false, end1 + 700_000);
+  assert.equal(h.unreachable('d.test', end1 + 700_000)?.until, end1 + 700_000 + 1_000_000, 'capped at maxDownMs');
+});
+
+test('errors that made no request are known by their reason', () => {
+  assert.equal(madeNoRequest(`host unreachable: ${REFUSED} (3 failures in a row)`), true);
+  assert.equal(madeNoRequest('robots.txt unreachable (HTTP 503) (after 3 attempts)'), true);
+  assert.equal(madeNoRequest('ECONNREFUSED: connect ECONNREFUSED (after 3 attempts)'), false);
+  assert.equal(madeNoRequest('HTTP 404'), false);
+});
+
+test('trackHealth: answers, failures without an answer, failed bodies; an aborted request says nothing', async () => {
+  const outcomes = new Map<string, () => FetchResult>([
+    ['http://a.test/ok', () => ({ url: '', finalUrl: '', status: 503, headers: {}, redirects: [], contentType: '', body: null, bytes: 0, fetchMs: 0 })],
+    ['http://a.test/refused', () => { throw new FetchError('x', REFUSED, { transient: true, network: 'no-answer' }); }],
+    ['http://a.test/503', () => { throw new FetchError('x', 'HTTP 503', { transient: true, status: 503 }); }],
+  ]);
+  const inner: Fetcher = { fetch: async (url) => outcomes.get(url)!(), close: async () => {} };
+  const h = new HostHealth(opts);
+  const f = trackHealth(inner, h);
+  await assert.rejects(f.fetch('http://a.test/refused'));
+  assert.ok(h.retryAt('a.test', T) > 0);
+  await assert.rejects(f.fetch('http://a.test/503'));
+  assert.equal(h.retryAt('a.test', T), 0, 'an HTTP error is an answer');
+  await assert.rejects(f.fetch('http://a.test/refused', { signal: AbortSignal.abort() }));
+  assert.equal(h.retryAt('a.test', T), 0, 'aborted by the caller: not recorded');
+  await f.fetch('http://a.test/ok');
+  assert.equal(h.retryAt('a.test', T), 0);
+});
