@@ -9,6 +9,8 @@ import type { Fetcher } from './fetch/fetcher.js';
 import { RecordingFetcher } from './fetch/recording-fetcher.js';
 import { ReplayFetcher } from './fetch/replay-fetcher.js';
 import { RobotsCache } from './fetch/robots-cache.js';
+import { HostHealth, trackHealth } from './fetch/host-health.js';
+import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
 import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
@@ -47,6 +49,8 @@ async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         headersTimeoutMs: config.headersTimeoutMs,
         bodyTimeoutMs: config.bodyTimeoutMs,
         totalTimeoutMs: config.totalTimeoutMs,
+        lowSpeedLimit: config.lowSpeedLimit,
+        lowSpeedTimeMs: config.lowSpeedTimeMs,
         maxBytes: config.maxBytes,
         maxDecompressedBytes: config.maxDecompressedBytes,
         maxRedirects: config.maxRedirects,
@@ -71,7 +75,25 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
   return () => db.write(save, ['strategyState', JSON.stringify(strategy.snapshot!())]);
 }
 
-function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, http: Fetcher, parts: CrawlParts = {}): OpenCrawl {
+/**
+ * What a resumed crawl needs from earlier runs besides its frontier: the fetches per URL pattern
+ * (so the pattern cap holds across runs) and the errors that made no request (not in the budget).
+ */
+function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): number {
+  const noRequest = "(reason LIKE 'host unreachable: %' OR reason LIKE 'robots.txt unreachable%')";
+  if (traps.options.maxUrlsPerPattern > 0) {
+    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND (state = 2 OR (state = 3 AND NOT ${noRequest}))`).pluck();
+    for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);
+  }
+  return db.db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${noRequest}`).pluck().get() as number;
+}
+
+function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, network: Fetcher, parts: CrawlParts = {}): OpenCrawl {
+  // Every request (pages, robots.txt, probes) reports to the host health; the crawler reads it.
+  const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
+  const http = trackHealth(network, health);
+  const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
+  const notFetchedBefore = restoreEarlierRuns(db, traps);
   const topic = topicFile ? topicFromFile(topicFile) : null;
   const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
@@ -106,6 +128,9 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, h
     stopWhenStalled: config.stopWhenStalled,
     checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
     rediscovery: config.rediscovery,
+    health,
+    traps,
+    notFetchedBefore,
   });
   return {
     config,

@@ -2,8 +2,9 @@ import type { OpenCrawl } from '../crawl.js';
 import { showProgress, summaryText } from './progress.js';
 
 /**
- * Runs an open crawl with a progress display; Ctrl-C stops after the requests in flight (a second
- * Ctrl-C exits at once: everything accepted is already journaled, and resume picks it up).
+ * Runs an open crawl with a progress display. Ctrl-C aborts the requests in flight, whose URLs wait
+ * again for resume, and ends the run; a second Ctrl-C exits at once (everything accepted is
+ * already journaled, and resume picks it up).
  */
 export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   const topic = crawl.config.topic !== null;
@@ -14,7 +15,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
       crawl.db.flush();
       process.exit(130);
     }
-    process.stderr.write('\nstopping after the requests in flight (Ctrl-C again to quit now; resume continues)\n');
+    process.stderr.write('\nstopping: requests in flight are abandoned and wait for resume (Ctrl-C again to quit now)\n');
     crawl.crawler.stop();
   };
   process.on('SIGINT', onSignal);

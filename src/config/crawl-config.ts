@@ -79,6 +79,17 @@ export const crawlConfigSchema = z.strictObject({
   headersTimeoutMs: z.number().int().positive().default(15_000),
   bodyTimeoutMs: z.number().int().positive().default(15_000),
   totalTimeoutMs: z.number().int().positive().default(60_000),
+  /** A body slower than this many bytes/s over lowSpeedTimeMs is abandoned (and retried). 0 disables. Default 500. */
+  lowSpeedLimit: z.number().int().min(0).default(500),
+  lowSpeedTimeMs: z.number().int().positive().default(5_000),
+  /** Failures without an answer in a row (refused, timeouts) before a host is unreachable. Default 3. */
+  hostMaxFailures: z.number().int().positive().default(3),
+  /** How long an unreachable host is left alone the first time (doubled if it fails again). Default 5 min. */
+  hostDownMs: z.number().int().positive().default(300_000),
+  /** Fetches per URL pattern of a host (digits read as '#': /cal/#/#/#); 0: no cap. Default 1,000. */
+  maxUrlsPerPattern: z.number().int().min(0).default(1000),
+  /** Values of one parameter that a page may add to its own path (calendars, counters); 0: no cap. Default 100. */
+  maxParamValues: z.number().int().min(0).default(100),
   maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
   maxDecompressedBytes: z.number().int().positive().default(20 * 1024 * 1024),
   maxRedirects: z.number().int().min(0).default(5),

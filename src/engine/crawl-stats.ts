@@ -12,6 +12,11 @@ export interface CrawlStats {
   discarded: number;
   /** The same, by kind of reason (src/engine/discard-reasons.ts). */
   discardedBy: Record<string, number>;
+  /**
+   * URLs that ended in this run as errors without a request of their own (host unreachable,
+   * robots.txt unreachable): not in `fetched` or `errors`, and not counted against the page budget.
+   */
+  notFetched: number;
   retries: number;
   /** Pages in this run with relevance >= the topic threshold. */
   relevant: number;
@@ -35,6 +40,7 @@ export function newStats(): CrawlStats {
     errors: 0,
     discarded: 0,
     discardedBy: {},
+    notFetched: 0,
     retries: 0,
     relevant: 0,
     bytes: 0,

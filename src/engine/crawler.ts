@@ -4,7 +4,8 @@ import type { Store } from '../store/store.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
-import { retryDelay, type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
+import { madeNoRequest, type HostHealth } from '../fetch/host-health.js';
+import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
 import { decodeHtml } from '../fetch/decode-body.js';
 import { isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
@@ -14,6 +15,8 @@ import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
 import { countDiscard } from './discard-reasons.js';
 import { ServiceProbing } from './service-probing.js';
+import type { TrapGuard } from './trap-guard.js';
+import { afterFailure, hostsToEnd } from './after-failure.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
 
@@ -51,6 +54,12 @@ export interface CrawlerOptions {
   /** Saves state that is not in the frontier (what the strategy learned); called about every `checkpointMs` and at the end of run(). */
   checkpoint?: () => void;
   checkpointMs?: number;
+  /** Network failures per host, fed by the fetcher (trackHealth): backoff and unreachable hosts. Null: none. */
+  health?: HostHealth | null;
+  /** Spider-trap rules for links and fetches (trap-guard.ts); null: none. */
+  traps?: TrapGuard | null;
+  /** Errors of earlier runs that made no request (host or robots.txt unreachable): not counted against maxPages. */
+  notFetchedBefore?: number;
 }
 
 /**
@@ -74,6 +83,8 @@ export class Crawler {
   readonly stats: CrawlStats = newStats();
   readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'onFetched'>> & { robots: RobotsCache | null; onFetched?: CrawlerOptions['onFetched'] };
   readonly #probing: ServiceProbing | null;
+  /** Aborts the requests in flight (stop()); one per run. */
+  #abort = new AbortController();
   #inflight = 0;
   #finalBefore = 0;
   #stopping = false;
@@ -85,7 +96,7 @@ export class Crawler {
   #lastCheckpoint = Date.now();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, ...options, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, checkpoint: options.checkpoint ?? (() => {}) };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -105,9 +116,14 @@ export class Crawler {
     return added.filter(Boolean).length;
   }
 
-  /** Asks the loop to stop after the requests in flight; run() then resolves with reason 'stopped'. */
-  stop(): void {
+  /**
+   * Stops the crawl; run() then resolves with reason 'stopped'. The requests in flight are aborted
+   * and their URLs wait again with their attempts unchanged (Ctrl-C must not wait a minute for a
+   * slow server); `finishInFlight` lets them complete instead.
+   */
+  stop(opts: { finishInFlight?: boolean } = {}): void {
     this.#stopping = true;
+    if (!opts.finishInFlight) this.#abort.abort();
     this.#wake?.();
   }
 
@@ -116,10 +132,12 @@ export class Crawler {
     this.#stopping = false;
     this.#stalled = false;
     this.#sinceRelevant = 0;
+    this.#abort = new AbortController();
     const f = this.#o.frontier;
     const c0 = f.counts();
-    // Fetches before this run, minus the ones this object already counts (an earlier round).
-    this.#finalBefore = c0.done + c0.error - this.stats.fetched;
+    // Fetches before this run, minus the ones this object already counts (an earlier round), and
+    // minus the errors that made no request, which are not fetches.
+    this.#finalBefore = c0.done + c0.error - this.stats.fetched - this.stats.notFetched - this.#o.notFetchedBefore;
     let reason: StopReason = 'exhausted';
     for (;;) {
       this.#maybeFlush();
@@ -131,8 +149,11 @@ export class Crawler {
       }
       const budget = this.#o.maxPages - (this.#finalBefore + this.stats.fetched + this.#inflight);
       if (budget <= 0) {
-        reason = 'max-pages';
-        if (this.#inflight === 0) break;
+        // Not final while requests are in flight: some end without a fetch and give their share back.
+        if (this.#inflight === 0) {
+          reason = 'max-pages';
+          break;
+        }
         await this.#sleep(1000);
         continue;
       }
@@ -146,6 +167,7 @@ export class Crawler {
       for (const req of claimed) this.#start(req);
       if (claimed.length) continue;
       if (this.#inflight === 0 && f.isFinished()) break;
+      if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
       const next = f.nextReadyAt(now);
       const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
       await this.#sleep(Math.min(wait, this.#o.flushIntervalMs));
@@ -186,8 +208,13 @@ export class Crawler {
 
   #start(req: CrawlRequest): void {
     this.#inflight++;
+    const signal = this.#abort.signal;
     this.#process(req)
-      .catch((err) => this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null))
+      .catch((err) => {
+        // Whatever a stop cut short (a redirect's body, a robots.txt fetch) is not the URL's fault.
+        if (signal.aborted) return this.#o.frontier.release(req, Date.now(), Date.now());
+        this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
+      })
       .finally(() => {
         this.#inflight--;
         this.#wake?.();
@@ -195,9 +222,14 @@ export class Crawler {
   }
 
   async #process(req: CrawlRequest): Promise<void> {
+    const signal = this.#abort.signal;
+    const down = this.#o.health?.unreachable(req.host, Date.now());
+    if (down) return this.#o.frontier.release(req, down.until, Date.now());
+    const trap = req.probe ? null : this.#o.traps?.claim(req.url);
+    if (trap) return this.#finish(req, { state: 'discarded', reason: trap }, null);
     const robots = this.#o.robots;
     if (robots) {
-      const v = await robots.check(req.url);
+      const v = await robots.check(req.url, signal);
       if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0) this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
@@ -205,7 +237,7 @@ export class Crawler {
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to) });
+      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to), signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#failed(req, err);
       throw err;
@@ -257,7 +289,7 @@ export class Crawler {
   async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (_from, to) => this.#redirectGuard(to, true) });
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (_from, to) => this.#redirectGuard(to, true), signal: this.#abort.signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#failed(req, err);
       throw err;
@@ -276,7 +308,7 @@ export class Crawler {
     const reason = probe ? this.#o.scope.checkFilters(to) : this.#o.scope.check(to, hostOf(to));
     if (reason) return reason;
     if (this.#o.robots) {
-      const v = await this.#o.robots.check(to);
+      const v = await this.#o.robots.check(to, this.#abort.signal);
       if (v.kind !== 'allowed') return 'disallowed by robots.txt';
     }
     return true;
@@ -297,7 +329,7 @@ export class Crawler {
       local.add(link.url);
       const host = hostOf(link.url);
       const out = this.#o.scope.check(link.url, host);
-      const reason = out ?? (depth > this.#o.maxDepth ? `deeper than max depth ${this.#o.maxDepth}` : null);
+      const reason = out ?? (depth > this.#o.maxDepth ? `deeper than max depth ${this.#o.maxDepth}` : null) ?? this.#o.traps?.check(link.url, parent.url) ?? null;
       if (reason) {
         discards.push({ req: { url: link.url, host, depth, parentId: parent.id, anchor: link.anchor, priority: 0, data: null }, reason });
       } else {
@@ -318,7 +350,8 @@ export class Crawler {
       if (d) batch.push(req);
       else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
     });
-    if (batch.length) await f.add(batch, Date.now());
+    const fresh = batch.length ? await f.add(batch, Date.now()) : [];
+    batch.forEach((r, i) => fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
     for (const { req, reason } of discards) {
       const [fresh] = await f.discard([req], reason);
       if (fresh) this.#logDiscard(req, reason, parent.url);
@@ -334,7 +367,7 @@ export class Crawler {
     const n = this.#o.stopWhenStalled;
     if (n > 0 && ++this.#sinceRelevant >= n && !this.#stopping) {
       this.#stalled = true;
-      this.stop();
+      this.stop({ finishInFlight: true });
     }
   }
 
@@ -348,18 +381,29 @@ export class Crawler {
   }
 
   async #failed(req: CrawlRequest, err: FetchError): Promise<void> {
-    if (err.transient) {
-      const delay = retryDelay(this.#o.retry, req.attempts + 1, err.retryAfterMs);
-      if (delay !== null) {
-        this.stats.retries++;
-        const now = Date.now();
-        await this.#o.frontier.retry(req, now + delay, now);
-        return;
+    const now = Date.now();
+    const next = afterFailure(req, err, now, { stopped: this.#abort.signal.aborted, health: this.#o.health, retry: this.#o.retry });
+    if (next.step === 'release') return this.#o.frontier.release(req, next.notBefore, now);
+    if (next.step === 'error') return this.#fail(req, next.reason, err.status ?? null);
+    this.stats.retries++;
+    await this.#o.frontier.retry(req, next.notBefore, now);
+  }
+
+  #fail(req: CrawlRequest, reason: string, status: number | null): void {
+    if (req.probe) this.#probing?.failed(req, reason);
+    this.#finish(req, { state: 'error', reason }, null, { status });
+  }
+
+  /** Ends the waiting URLs of unreachable hosts when nothing else is left (hostsToEnd); true if any ended. */
+  async #endUnreachable(now: number): Promise<boolean> {
+    let ended = 0;
+    for (const d of hostsToEnd(this.#o.health, this.#o.frontier.nextReadyAt(now), now)) {
+      for (const req of await this.#o.frontier.claimHost(d.host, now)) {
+        ended++;
+        this.#fail(req, d.reason, null);
       }
     }
-    const reason = err.transient && req.attempts > 0 ? `${err.message} (after ${req.attempts + 1} attempts)` : err.message;
-    if (req.probe) this.#probing?.failed(req, reason);
-    this.#finish(req, { state: 'error', reason }, null, { status: err.status ?? null });
+    return ended > 0;
   }
 
   #finish(
@@ -368,11 +412,13 @@ export class Crawler {
     res: FetchResult | null,
     extra: { title?: string; relevance?: number | null; status?: number | null; note?: string } = {},
   ): void {
-    const fetched = outcome.state !== 'discarded';
+    const fetched = outcome.state === 'done' || (outcome.state === 'error' && !madeNoRequest(outcome.reason));
     if (fetched) {
       this.stats.fetched++;
       if (outcome.state === 'done') this.stats.done++;
       else this.stats.errors++;
+    } else if (outcome.state === 'error') {
+      this.stats.notFetched++;
     } else {
       this.stats.discarded++;
       countDiscard(this.stats.discardedBy, outcome.reason);
@@ -395,6 +441,6 @@ export class Crawler {
       req.id,
     );
     void this.#o.frontier.complete(req, outcome, Date.now());
-    if (outcome.state !== 'discarded') this.#o.onFetched?.(req, outcome.state);
+    if (fetched) this.#o.onFetched?.(req, outcome.state === 'done' ? 'done' : 'error');
   }
 }
