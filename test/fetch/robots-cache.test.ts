@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
 import { RobotsCache } from '../../src/fetch/robots-cache.js';
+import { FetchError } from '../../src/fetch/fetcher.js';
 import { startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
 
 let srv: TestServer;
@@ -52,4 +53,34 @@ test('4xx means allow all; 5xx means unreachable (disallow for a while)', async 
 test('an unreachable host counts as unreachable, not allowed', async () => {
   const v = await new RobotsCache(fetcher).check('http://127.0.0.1:1/x');
   assert.equal(v.kind, 'unreachable');
+});
+
+test('a network failure is not remembered: the next check asks again; a 5xx answer is', async () => {
+  let calls = 0;
+  const refusing = {
+    fetch: async () => {
+      calls++;
+      throw new FetchError('http://dead.test/robots.txt', 'ECONNREFUSED', { transient: true, network: 'no-answer' as const });
+    },
+    close: async () => {},
+  };
+  const robots = new RobotsCache(refusing);
+  for (let i = 0; i < 2; i++) {
+    const v = await robots.check('http://dead.test/x');
+    assert.deepEqual(v, { kind: 'unreachable', retryAfterMs: undefined, reason: 'robots.txt unreachable (ECONNREFUSED)' });
+  }
+  assert.equal(calls, 2);
+  srv.robots = 503;
+  const before = srv.hits.get('/robots.txt') ?? 0;
+  const cached = new RobotsCache(fetcher, { unreachableRetryMs: 60_000 });
+  await cached.check(srv.origin + '/a');
+  await cached.check(srv.origin + '/b');
+  assert.equal((srv.hits.get('/robots.txt') ?? 0) - before, 1);
+});
+
+test('an aborted robots.txt fetch rejects and leaves nothing behind', async () => {
+  srv.robots = 'User-agent: *\nDisallow: /private/\n';
+  const robots = new RobotsCache(fetcher);
+  await assert.rejects(robots.check(srv.origin + '/x', AbortSignal.abort()));
+  assert.equal((await robots.check(srv.origin + '/private/x')).kind, 'disallowed');
 });
