@@ -85,7 +85,8 @@ const genResults = experiment(generated);
 process.stderr.write('demo crawl...\n');
 const site = await serveSite({ pages: 20_000, seed: 1 }, { prerender: true });
 const db = join(mkdtempSync(join(tmpdir(), 'fc-seen-bench-')), 'demo.db');
-const crawl = await startCrawl({ seeds: [site.origin + '/'], topic: DEMO_TOPIC, maxPages: 20_000, concurrency: 16, perHost: 16, delayMs: 0, db, maxDepth: 100 });
+// The site is one URL pattern (/p/N): the per-pattern trap cap (1,000 by default) would end the trace there.
+const crawl = await startCrawl({ seeds: [site.origin + '/'], topic: DEMO_TOPIC, maxPages: 20_000, concurrency: 16, perHost: 16, delayMs: 0, db, maxDepth: 100, maxUrlsPerPattern: 0 });
 await crawl.run();
 await crawl.db.settle();
 const demo = keysOf([...crawl.store.extractedLinks()].map((l) => l.url));

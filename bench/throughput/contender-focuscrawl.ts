@@ -22,6 +22,8 @@ const crawl = await startCrawl({
   perHost: concurrency,
   delayMs: 0,
   maxDepth: 1000,
+  // The site is one URL pattern (/p/N.html): the per-pattern trap cap (1,000 by default) would end the crawl there.
+  maxUrlsPerPattern: 0,
 });
 const summary = await crawl.run();
 await crawl.close();
