@@ -34,23 +34,16 @@ const DIGITS = /^\d+$/;
 interface Parts {
   /** scheme://host[:port]/path */
   head: string;
-  host: string;
   path: string;
-  /** name=value pairs as written ('' when there is no query). */
+  /** name=value pairs as written (none without a query). */
   pairs: string[];
 }
 
 function parts(url: string): Parts {
   const q = url.indexOf('?');
   const head = q < 0 ? url : url.slice(0, q);
-  const start = head.indexOf('//') + 2;
-  const slash = head.indexOf('/', start);
-  return {
-    head,
-    host: slash < 0 ? head.slice(start) : head.slice(start, slash),
-    path: slash < 0 ? '/' : head.slice(slash),
-    pairs: q < 0 ? [] : url.slice(q + 1).split('&'),
-  };
+  const slash = head.indexOf('/', head.indexOf('//') + 2);
+  return { head, path: slash < 0 ? '/' : head.slice(slash), pairs: q < 0 ? [] : url.slice(q + 1).split('&') };
 }
 
 const nameOf = (pair: string) => {
@@ -76,8 +69,9 @@ export function repeatingSegment(path: string): string | null {
 
 /** host + path + query with every run of digits replaced by '#'. */
 export function urlPattern(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash < 0 ? url.slice(url.indexOf('//') + 2) + '/' : url.slice(url.indexOf('//') + 2, slash) + url.slice(slash).replace(/\d+/g, '#');
+  const start = url.indexOf('//') + 2;
+  const slash = url.indexOf('/', start);
+  return slash < 0 ? `${url.slice(start)}/` : url.slice(start, slash) + url.slice(slash).replace(/\d+/g, '#');
 }
 
 /**
