@@ -206,4 +206,8 @@ export class HttpFetcher implements Fetcher {
   async close(): Promise<void> {
     await this.#agent.close();
   }
+
+  async destroy(): Promise<void> {
+    await this.#agent.destroy();
+  }
 }
