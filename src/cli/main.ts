@@ -55,7 +55,7 @@ try {
     process.exitCode = 2;
   } else if (isCorruptionError(err)) {
     // Damage the open-time check could not see (it appeared since, or in a page it skips).
-    process.stderr.write(`focuscrawl: the crawl database is damaged (${(err as Error).message}): restore it from a backup, or copy out what is readable with 'sqlite3 FILE .recover | sqlite3 recovered.db'\n`);
+    process.stderr.write(`focuscrawl: the crawl database is damaged (${(err as Error).message}): restore it from a backup, or crawl again into a new --db\n`);
     process.exitCode = 2;
   } else {
     process.stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -11,7 +11,7 @@ export function isCorruptionError(err: unknown): boolean {
 export function damagedError(path: string, detail: string): FocusCrawlError {
   return new FocusCrawlError(
     'STORE',
-    `${path} is damaged (${detail.split('\n')[0]}) and was left unchanged: restore it from a backup, or copy out what is readable with 'sqlite3 ${path} .recover | sqlite3 recovered.db'`,
+    `${path} is damaged (${detail.split('\n')[0]}) and was left unchanged: restore it from a backup, or crawl again into a new --db`,
   );
 }
 
@@ -27,8 +27,8 @@ export function explainCorruption(path: string, err: unknown): unknown {
 /**
  * Checks the file before anything reads or writes it: SQLite's quick_check (every page's
  * structure, but not that indexes match their tables) on a read-only connection, so that a damaged
- * file is reported in one line and never written to. It reads the whole file once: about a second
- * per gigabyte from the page cache (docs/architecture.md).
+ * file is reported in one line and never written to. It reads the whole file once: 0.36 s for a
+ * 620 MB file in the page cache (docs/architecture.md).
  */
 export function checkIntact(path: string): void {
   let db: Database.Database;
