@@ -6,6 +6,7 @@ import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
+import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { RecordingFetcher } from './fetch/recording-fetcher.js';
 import { ReplayFetcher } from './fetch/replay-fetcher.js';
@@ -57,6 +58,7 @@ async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         maxDecompressedBytes: config.maxDecompressedBytes,
         maxRedirects: config.maxRedirects,
         connectionsPerOrigin: Math.max(config.perHost, 1),
+        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
       });
   return config.record ? RecordingFetcher.open(base, config.record) : base;
 }
@@ -94,7 +96,7 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);
   const types = parseServiceTypes(config.detect);
-  const robots = config.robots ? new RobotsCache(http, { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
+  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
   const crawler = new Crawler({
     frontier,
     store,

@@ -32,6 +32,7 @@ interface CrawlFlags {
   preset?: 'wms';
   detect?: string;
   force?: boolean;
+  allowPrivate?: boolean;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -94,6 +95,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('db', o.db);
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
+  if (o.allowPrivate) cfg.allowPrivate = true;
   set('seenCache', o.seenCache);
   set('record', o.record);
   set('replay', o.replay);
@@ -126,6 +128,7 @@ export function registerCrawl(program: Command): void {
     .option('--config <file>', 'config file (YAML or JSON); flags override it')
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
