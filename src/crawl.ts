@@ -77,6 +77,14 @@ export interface CrawlParts {
   command?: string;
 }
 
+/** A --hosts entry as URLs spell their host: 'HTTP://A.org:8080/' and 'a.org:8080' are both 'a.org:8080'. */
+function hostEntry(entry: string): string {
+  const e = entry.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(e)) return e.toLowerCase();
+  if (!URL.canParse(e)) throw new FocusCrawlError('USAGE', `--hosts: '${entry}' is not a host`);
+  return new URL(e).host;
+}
+
 /** The parts of a crawl that need no database: built first, so that invalid options create no file. */
 function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
   const topic = topicFile ? topicFromFile(topicFile) : null;
@@ -84,7 +92,7 @@ function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlPart
   const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
   const scope = new CrawlScope(seedHosts, {
     mode: config.scope,
-    hosts: config.hosts,
+    hosts: config.hosts.map(hostEntry),
     allow: config.allow.map((r) => new RegExp(r)),
     deny: config.deny.map((r) => new RegExp(r)),
   });

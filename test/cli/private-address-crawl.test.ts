@@ -93,3 +93,8 @@ test('--hosts with a port matches that host: it is in scope and its private addr
   assert.equal(log.get(`http://localhost:${local.port}/`)?.error, 'out of scope (host)');
   assert.equal(local.hits.length, before);
 });
+
+test('--hosts given as a URL matches its host and port too', async () => {
+  const { log } = await crawl('hosts-url', ['--hosts', `HTTP://127.0.0.3:${other.port}/`]);
+  assert.equal(log.get(other.origin + '/page')?.state, 'done');
+});
