@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
@@ -165,6 +166,10 @@ function removeDatabase(path: string): void {
 /** Checks the files a crawl will read or write before anything is created. */
 function checkFiles(config: CrawlConfig): void {
   if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
+  for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
+    const dir = file ? dirname(resolve(file)) : null;
+    if (dir && !existsSync(dir)) throw new FocusCrawlError('IO', `cannot write ${what} ${file}: the folder ${dir} does not exist`);
+  }
 }
 
 /**

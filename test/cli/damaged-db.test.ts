@@ -72,6 +72,7 @@ test('a crawl whose options fail validation leaves no database behind', async ()
     [['--strategy', 'psychic'], /unknown strategy 'psychic'/],
     [['--strategy', 'shark', '--topic', join(dir, 'topic.yaml'), '--strategy-option', 'zzz=1'], /cannot read topic file|strategy 'shark' option/],
     [['--replay', join(dir, 'missing.warc')], /no recording at .*missing\.warc/],
+    [['--record', join(dir, 'no-folder', 'x.warc')], /cannot write WARC .*x\.warc: the folder .*no-folder does not exist/],
   ] as const) {
     const db = join(dir, 'invalid.db');
     const r = await runCli(['crawl', '--seeds', site.origin + '/', '--db', db, ...args]);
