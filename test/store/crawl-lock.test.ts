@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlLock, lockPath, probeLock } from '../../src/store/crawl-lock.js';
 import { startCrawl } from '../../src/crawl.js';
+import { runCli } from '../helpers/run-cli.js';
 
 test('the crawl lock: one holder, readable details, a second taker refused by name, free again after release', async () => {
   const db = join(mkdtempSync(join(tmpdir(), 'fc-lock-')), 'c.db');
@@ -28,4 +29,20 @@ test('the crawl lock: one holder, readable details, a second taker refused by na
   const again = CrawlLock.acquire(db, 'resume');
   assert.equal(probeLock(db)?.holder?.command, 'resume');
   again.release();
+});
+
+test('group writes a crawl database too: it takes the same lock', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-lock-group-'));
+  const db = join(dir, 'g.db');
+  writeFileSync(join(dir, 'sites.tsv'), 'http://127.0.0.1:9/\n');
+  writeFileSync(join(dir, 'examples.tsv'), 'http://127.0.0.1:9/\thttp://127.0.0.1:9/people\n');
+  const lock = CrawlLock.acquire(db, 'crawl');
+  try {
+    const r = await runCli(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', db]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr.trim(), new RegExp(`^focuscrawl: .*g\\.db is in use by a running crawl \\(pid ${process.pid} on `));
+  } finally {
+    lock.release();
+  }
+  assert.equal(existsSync(db), false);
 });
