@@ -1,3 +1,5 @@
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
@@ -5,6 +7,7 @@ import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
+import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { RecordingFetcher } from './fetch/recording-fetcher.js';
 import { ReplayFetcher } from './fetch/replay-fetcher.js';
@@ -15,6 +18,9 @@ import { SqliteFrontier } from './frontier/sqlite-frontier.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
 import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
+import { CrawlLock } from './store/crawl-lock.js';
+import { checkIntact } from './store/db-integrity.js';
+import { topicChange } from './config/topic-change.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
@@ -30,7 +36,10 @@ export interface OpenCrawl {
   /** The service registry (empty unless the crawl detects services). */
   services: SqliteServiceRegistry;
   frontier: SqliteFrontier;
+  /** What the user should be told before the crawl starts (a topic added or switched). */
+  notes: string[];
   run(): Promise<CrawlSummary>;
+  /** Releases the fetcher, the database and its lock; after a failed run, without waiting for requests in flight. */
   close(): Promise<void>;
 }
 
@@ -49,12 +58,13 @@ async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         headersTimeoutMs: config.headersTimeoutMs,
         bodyTimeoutMs: config.bodyTimeoutMs,
         totalTimeoutMs: config.totalTimeoutMs,
-        lowSpeedLimit: config.lowSpeedLimit,
-        lowSpeedTimeMs: config.lowSpeedTimeMs,
         maxBytes: config.maxBytes,
         maxDecompressedBytes: config.maxDecompressedBytes,
         maxRedirects: config.maxRedirects,
         connectionsPerOrigin: Math.max(config.perHost, 1),
+        lowSpeedLimit: config.lowSpeedLimit,
+        lowSpeedTimeMs: config.lowSpeedTimeMs,
+        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
       });
   return config.record ? RecordingFetcher.open(base, config.record) : base;
 }
@@ -67,6 +77,10 @@ export interface CrawlParts {
   strategy?: Strategy;
   /** Called when a URL has been fetched (done or error). */
   onFetched?: CrawlerOptions['onFetched'];
+  /** Lets a crawl into an existing database replace the topic stored there with a different one (or none). */
+  force?: boolean;
+  /** What readers of the database are told is running: 'crawl' by default. */
+  command?: string;
 }
 
 /** Stores what a learning strategy learned, through the writer: a resumed crawl restores it. */
@@ -88,35 +102,49 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): number {
   return db.db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${noRequest}`).pluck().get() as number;
 }
 
-function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, network: Fetcher, parts: CrawlParts = {}): OpenCrawl {
+/** A --hosts entry as URLs spell their host: 'HTTP://A.org:8080/' and 'a.org:8080' are both 'a.org:8080'. */
+function hostEntry(entry: string): string {
+  const e = entry.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(e)) return e.toLowerCase();
+  if (!URL.canParse(e)) throw new FocusCrawlError('USAGE', `--hosts: '${entry}' is not a host`);
+  return new URL(e).host;
+}
+
+/** The parts of a crawl that need no database: built first, so that invalid options create no file. */
+function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
+  const topic = topicFile ? topicFromFile(topicFile) : null;
+  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
+  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
+  const scope = new CrawlScope(seedHosts, {
+    mode: config.scope,
+    hosts: config.hosts.map(hostEntry),
+    allow: config.allow.map((r) => new RegExp(r)),
+    deny: config.deny.map((r) => new RegExp(r)),
+  });
+  return { strategy, scope };
+}
+
+function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, parts: CrawlParts, notes: string[]): OpenCrawl {
   // Every request (pages, robots.txt, probes) reports to the host health; the crawler reads it.
   const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
   const http = trackHealth(network, health);
   const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
   const notFetchedBefore = restoreEarlierRuns(db, traps);
-  const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
+  const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);
   const types = parseServiceTypes(config.detect);
-  const robots = config.robots ? new RobotsCache(http, { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
-  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
-  const scope = new CrawlScope(seedHosts, {
-    mode: config.scope,
-    hosts: config.hosts,
-    allow: config.allow.map((r) => new RegExp(r)),
-    deny: config.deny.map((r) => new RegExp(r)),
-  });
+  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
   const crawler = new Crawler({
     frontier,
     store,
     fetcher: http,
     robots,
-    strategy,
-    scope,
+    strategy: planned.strategy,
+    scope: planned.scope,
     maxPages: config.maxPages,
     maxDepth: config.maxDepth,
     concurrency: config.concurrency,
@@ -132,6 +160,7 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, n
     traps,
     notFetchedBefore,
   });
+  let failed = false;
   return {
     config,
     crawler,
@@ -140,27 +169,57 @@ function build(config: CrawlConfig, db: SqliteDb, topicFile: TopicFile | null, n
     store,
     services,
     frontier,
+    notes,
     async run() {
-      const summary = await crawler.run();
-      // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
-      db.flush();
-      await db.settle();
-      db.setMetaNow('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy }));
-      // The last pages' batch of the full-text index; close() (or search) waits for it.
-      store.indexPending();
-      db.flush();
-      return summary;
+      try {
+        const summary = await crawler.run();
+        // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
+        db.flush();
+        await db.settle();
+        db.setMetaNow('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy }));
+        // The last pages' batch of the full-text index; close() (or search) waits for it.
+        store.indexPending();
+        db.flush();
+        return summary;
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     },
     async close() {
-      await http.close();
-      await db.close();
+      try {
+        // After a failure the requests still in flight have nowhere to go: end them now.
+        await (failed && http.destroy ? http.destroy() : http.close());
+      } finally {
+        try {
+          await db.close();
+        } finally {
+          lock.release();
+        }
+      }
     },
   };
 }
 
+/** The crawl database's files, for removing one this call created and could not start. */
+function removeDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
+}
+
+/** Checks the files a crawl will read or write before anything is created. */
+function checkFiles(config: CrawlConfig): void {
+  if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
+  for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
+    const dir = file ? dirname(resolve(file)) : null;
+    if (dir && !existsSync(dir)) throw new FocusCrawlError('IO', `cannot write ${what} ${file}: the folder ${dir} does not exist`);
+  }
+}
+
 /**
  * Starts a crawl into `config.db` (created if missing). Seeds are added to whatever the database
- * already holds, so starting again on an existing database continues it.
+ * already holds, so starting again on an existing database continues it. Every option is checked
+ * before the database is created or locked; a second process on the same database fails at once
+ * (see CrawlLock), and a damaged database is reported, not written to.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
@@ -172,33 +231,74 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
   const topicFile = resolveTopic(config.topic);
-  const db = new SqliteDb(config.db, { create: true, writer: 'thread' });
+  const planned = plan({ ...config, topic: topicFile }, topicFile, opts);
+  checkFiles(config);
+  const existed = existsSync(config.db);
+  const lock = CrawlLock.acquire(config.db, opts.command ?? 'crawl');
+  let db: SqliteDb | null = null;
   try {
+    if (existed) checkIntact(config.db);
+    db = new SqliteDb(config.db, { create: true, writer: 'thread' });
+    const stored = db.getMeta('config');
+    const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
-    const crawl = build({ ...config, topic: topicFile }, db, topicFile, opts.fetcher ?? (await makeFetcher(config)), opts);
+    const crawl = build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
-    await db.close();
+    await db?.close().catch(() => {});
+    if (!existed) removeDatabase(config.db);
+    lock.release(!existed && lock.created);
     throw err;
   }
 }
 
+/** What resume may change besides the stored config: a topic for a crawl that has none (or, with force, another). */
+export interface ResumeParts {
+  fetcher?: Fetcher;
+  /** A topic file: given to a crawl that has none; replacing a different one needs `force`. */
+  topic?: string;
+  force?: boolean;
+}
+
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
-export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: { fetcher?: Fetcher } = {}): Promise<OpenCrawl> {
-  const db = new SqliteDb(dbPath, { create: false, writer: 'thread' });
+export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+  if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
+  const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
+  const lock = CrawlLock.acquire(dbPath, 'resume');
+  let db: SqliteDb | null = null;
   try {
+    checkIntact(dbPath);
+    db = new SqliteDb(dbPath, { create: false, writer: 'thread' });
     const stored = db.getMeta('config');
     if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);
     if (db.getMeta('driver') === 'group') {
       throw new FocusCrawlError('USAGE', `${dbPath} holds a group crawl: run 'focuscrawl group' again with the same --db, --sites and --examples to continue it`);
     }
-    const config = crawlConfigSchema.parse({ ...(JSON.parse(stored) as object), ...overrides, db: dbPath });
+    const previous = JSON.parse(stored) as { topic?: TopicFile | null };
+    const notes = newTopic !== undefined ? topicChange(dbPath, previous.topic ?? null, newTopic, { force: opts.force === true, resume: true }) : [];
+    const parsed = crawlConfigSchema.safeParse({ ...previous, ...overrides, ...(newTopic !== undefined ? { topic: newTopic } : {}), db: dbPath });
+    if (!parsed.success) {
+      const i = parsed.error.issues[0]!;
+      throw new FocusCrawlError('STORE', `${dbPath} holds a crawl config this focuscrawl cannot use: '${i.path.join('.')}': ${i.message}`);
+    }
+    const config = parsed.data;
+    const topicFile = config.topic as TopicFile | null;
+    let planned: ReturnType<typeof plan>;
+    try {
+      planned = plan(config, topicFile, {});
+    } catch (err) {
+      if (topicFile === null && err instanceof FocusCrawlError && /needs a topic/.test(err.message)) {
+        throw new FocusCrawlError('USAGE', `${dbPath} holds a crawl with no topic and its strategy '${config.strategy}' needs one: resume --db ${dbPath} --topic FILE`);
+      }
+      throw err;
+    }
     db.setMetaNow('config', JSON.stringify(config));
-    return build(config, db, config.topic as TopicFile | null, opts.fetcher ?? (await makeFetcher(config)));
+    return build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
   } catch (err) {
-    await db.close();
+    await db?.close().catch(() => {});
+    lock.release();
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
 import { startCrawl } from '../crawl.js';
+import { strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
 import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
@@ -32,6 +33,8 @@ interface CrawlFlags {
   replay?: string;
   preset?: 'wms';
   detect?: string;
+  force?: boolean;
+  allowPrivate?: boolean;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -62,12 +65,19 @@ function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
   return names as NonNullable<CrawlConfigInput['detect']>;
 }
 
-export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
+/**
+ * The crawl config the flags describe (a --config file under them), and notes for the user: the
+ * seeds of --seeds and --seeds-file are merged, and the merge is said.
+ */
+export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput; notes: string[] } {
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
-  const seeds = [...(o.seeds ?? []), ...(o.seedsFile ? readSeedsFile(o.seedsFile) : [])];
+  const notes: string[] = [];
   for (const s of o.seeds ?? []) {
     if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
   }
+  const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
+  if (o.seeds?.length && o.seedsFile) notes.push(`crawling the ${o.seeds.length} seeds of --seeds and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
+  const seeds = [...(o.seeds ?? []), ...fromFile];
   if (seeds.length) cfg.seeds = seeds;
   const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
     if (v !== undefined) cfg[k] = v;
@@ -89,12 +99,13 @@ export function crawlConfigFromFlags(o: CrawlFlags): CrawlConfigInput {
   set('db', o.db);
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
+  if (o.allowPrivate) cfg.allowPrivate = true;
   set('seenCache', o.seenCache);
   set('record', o.record);
   set('replay', o.replay);
   set('preset', o.preset);
   if (o.detect !== undefined) cfg.detect = serviceList(o.detect);
-  return cfg;
+  return { config: cfg, notes };
 }
 
 export function registerCrawl(program: Command): void {
@@ -106,7 +117,7 @@ export function registerCrawl(program: Command): void {
     .option('--preset <name>', 'wms: find OGC map services (bundled topic, weighted-levels, every detector, depth 5); flags override it', oneOf(['wms'] as const))
     .option('--detect <types>', 'probe OGC service links: comma-separated wms, wmts, wfs, wcs, csw, ogcapi, or all')
     .option('--topic <file>', 'topic file (YAML: name, keywords)')
-    .option('--strategy <name>', 'crawl ordering: bfs, best-first, shark, inherit-recover, weighted-levels (default best-first with a topic, else bfs)')
+    .option('--strategy <name>', `crawl ordering: ${strategyNames().join(', ')} (default best-first with a topic, else bfs)`)
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
     .option('--rediscovery <mode>', 'raise: a waiting URL found again through a better link moves up (default); keep: first discovery decides', oneOf(['raise', 'keep'] as const))
@@ -123,11 +134,15 @@ export function registerCrawl(program: Command): void {
     .option('--config <file>', 'config file (YAML or JSON); flags override it')
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
+    .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
     .action(async (o: CrawlFlags) => {
-      const crawl = await startCrawl(crawlConfigFromFlags(o));
+      const { config, notes } = crawlConfigFromFlags(o);
+      for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);
+      const crawl = await startCrawl(config, { force: o.force === true });
       await runToEnd(crawl);
     });
 }

@@ -5,6 +5,7 @@ import { solarTargets } from '../bench/generated-site.js';
 import { serveSite } from '../bench/site-server.js';
 import { defaultStrategyName } from '../strategies/registry.js';
 import { startCrawl } from '../crawl.js';
+import { assertNotRunning } from '../store/crawl-lock.js';
 import { FocusCrawlError } from '../errors.js';
 import { positiveInt } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
@@ -21,6 +22,8 @@ export function registerDemo(program: Command): void {
     .option('--strategy <name>', `crawl ordering (default ${defaultStrategyName(true)}, the default with a topic)`, defaultStrategyName(true))
     .option('--db <file>', `crawl database, created fresh (default ${DEFAULT_DB})`, DEFAULT_DB)
     .action(async (o: { pages: number; maxPages: number; strategy: string; db: string }) => {
+      // A demo crawl still running on the default database must not lose its file under it.
+      assertNotRunning(o.db);
       for (const suffix of ['', '-wal', '-shm']) {
         if (!existsSync(o.db + suffix)) continue;
         if (o.db !== DEFAULT_DB) throw new FocusCrawlError('USAGE', `${o.db} exists: the demo writes a fresh database, pick another --db`);
@@ -39,12 +42,12 @@ export function registerDemo(program: Command): void {
           perHost: 16,
           delayMs: 0,
           db: o.db,
-        });
+        }, { command: 'demo' });
         const store = crawl.store;
         await runToEnd(crawl);
         // Graded against the generator's labels, never against the crawler's own scorer.
         const targets = new Set(solarTargets(spec, site.origin));
-        const reopened = await import('./open-existing-db.js').then((m) => m.openExistingDb(o.db));
+        const reopened = await import('./open-existing-db.js').then((m) => m.openExistingDb(o.db).db);
         const found = (reopened.db.prepare("SELECT url FROM crawl_log WHERE state = 'done'").pluck().all() as string[]).filter((u) => targets.has(u) || (u === site.origin + '/' && targets.has(site.origin + '/p/0')));
         const fetched = reopened.db.prepare("SELECT count(*) FROM crawl_log WHERE state != 'discarded'").pluck().get() as number;
         await reopened.close();

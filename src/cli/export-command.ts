@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { formatLinks, formatLog } from '../store/export-log.js';
 import { SqliteStore } from '../store/sqlite-store.js';
-import { openExistingDb } from './open-existing-db.js';
+import { openExistingDb, runningLine } from './open-existing-db.js';
 import { oneOf } from './option-parsers.js';
-import { writeChunks } from './output-file.js';
+import { checkOutputFile, writeChunks } from './output-file.js';
 
 export function registerExport(program: Command): void {
   program
@@ -17,7 +17,10 @@ export function registerExport(program: Command): void {
     .action(async (o: { db: string; what: 'log' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string }) => {
       const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
       if (o.what === 'log' && format === 'txt') throw new FocusCrawlError('USAGE', '--format txt is for --what links; the log is jsonl or csv');
-      const db = openExistingDb(o.db);
+      checkOutputFile(o.out);
+      const { db, running } = openExistingDb(o.db);
+      // The records committed so far: the running crawl adds more.
+      if (running) process.stderr.write(`focuscrawl: ${runningLine(o.db, running)}: this is what it has committed so far\n`);
       try {
         const store = new SqliteStore(db);
         await writeChunks(o.out, o.what === 'links' ? formatLinks(store.extractedLinks(), format) : formatLog(store.logEntries(), format as 'jsonl' | 'csv'));

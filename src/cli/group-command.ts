@@ -5,7 +5,7 @@ import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
 import { PATH_SEPARATOR } from '../group/anchor-path.js';
 import { csvField } from '../store/export-log.js';
 import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
-import { writeChunks } from './output-file.js';
+import { checkOutputFile, writeChunks } from './output-file.js';
 
 /** The flags; the crawl settings among them have GroupCrawlOptions' names and meanings. */
 interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'perHost' | 'delayMs' | 'robots' | 'userAgent'> {
@@ -58,6 +58,7 @@ export function registerGroup(program: Command): void {
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
     .action(async (o: GroupFlags) => {
+      checkOutputFile(o.out);
       const sites = readSitesFile(o.sites);
       const examples = readExamplesFile(o.examples, sites);
       const format = o.format ?? (o.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isUserError } from '../errors.js';
+import { isCorruptionError } from '../store/db-integrity.js';
 import { registerCrawl } from './crawl-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerExport } from './export-command.js';
@@ -39,12 +40,22 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 try {
-  await program.parseAsync(process.argv);
+  if (process.argv.length <= 2) {
+    // No command is a usage error, not a success: scripts must not take it for a crawl.
+    program.outputHelp({ error: true });
+    process.exitCode = 2;
+  } else {
+    await program.parseAsync(process.argv);
+  }
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
   } else if (isUserError(err) || (err as { code?: string })?.code === 'STORE') {
     process.stderr.write(`focuscrawl: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+  } else if (isCorruptionError(err)) {
+    // Damage the open-time check could not see (it appeared since, or in a page it skips).
+    process.stderr.write(`focuscrawl: the crawl database is damaged (${(err as Error).message}): restore it from a backup, or crawl again into a new --db\n`);
     process.exitCode = 2;
   } else {
     process.stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -1,9 +1,28 @@
 import { existsSync } from 'node:fs';
 import { FocusCrawlError } from '../errors.js';
+import { describeHolder, probeLock, type LockHolder } from '../store/crawl-lock.js';
+import { checkIntact } from '../store/db-integrity.js';
 import { SqliteDb } from '../store/sqlite-db.js';
 
-/** Opens a crawl database for reading commands; a missing file is a usage error naming it. */
-export function openExistingDb(path: string): SqliteDb {
+export interface ExistingDb {
+  db: SqliteDb;
+  /** Set when a crawl process holds the database: it is then open read-only. */
+  running: { holder: LockHolder | null } | null;
+}
+
+/**
+ * Opens a crawl database for the reading commands (status, search, export, services). A missing
+ * file is an error naming it, a damaged one is reported before anything reads it, and while a
+ * crawl holds the database it is opened read-only.
+ */
+export function openExistingDb(path: string): ExistingDb {
   if (!existsSync(path)) throw new FocusCrawlError('IO', `no crawl database at ${path}`);
-  return new SqliteDb(path, { create: false });
+  const running = probeLock(path);
+  checkIntact(path);
+  return { db: new SqliteDb(path, { create: false, readonly: running !== null }), running };
+}
+
+/** "a crawl (pid ...) is running on db": what the reading commands say during a crawl. */
+export function runningLine(path: string, running: ExistingDb['running']): string | null {
+  return running ? `a ${describeHolder(running.holder)} is running on ${path}` : null;
 }

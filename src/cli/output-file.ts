@@ -1,20 +1,38 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
+
+/**
+ * Fails early, naming the path, when `file` cannot be created because its folder is missing or
+ * is not a folder: checked before a command opens its database or starts work.
+ */
+export function checkOutputFile(file: string | undefined): void {
+  if (!file) return;
+  const dir = dirname(resolve(file));
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    /* missing: reported below */
+  }
+  if (!isDir) throw new FocusCrawlError('IO', `cannot write ${file}: the folder ${dir} does not exist`);
+}
 
 /**
  * Writes chunks to a file (or standard output when `file` is undefined), waiting for drain; an
  * unwritable file is an IO error naming it.
  */
 export async function writeChunks(file: string | undefined, chunks: Iterable<string>): Promise<void> {
+  checkOutputFile(file);
   const out = file ? createWriteStream(file) : process.stdout;
   if (file) {
-    await Promise.race([
-      once(out, 'open'),
-      once(out, 'error').then(([err]) => {
-        throw new FocusCrawlError('IO', `cannot write ${file}: ${(err as Error).message}`);
-      }),
-    ]);
+    // once() rejects with the stream's error itself, so the race is settled by whichever comes first.
+    try {
+      await once(out, 'open');
+    } catch (err) {
+      throw new FocusCrawlError('IO', `cannot write ${file}: ${(err as Error).message}`);
+    }
   }
   try {
     for (const chunk of chunks) {

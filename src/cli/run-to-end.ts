@@ -7,9 +7,11 @@ import { showProgress, summaryText } from './progress.js';
  * already journaled, and resume picks it up).
  */
 export async function runToEnd(crawl: OpenCrawl): Promise<void> {
+  for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
   const topic = crawl.config.topic !== null;
   const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.frontier.counts() }, { topic, maxPages: crawl.config.maxPages });
   let interrupts = 0;
+  let stopped = false;
   const onSignal = () => {
     if (++interrupts > 1) {
       crawl.db.flush();
@@ -23,12 +25,15 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   try {
     const summary = await crawl.run();
     stopProgress();
+    stopped = true;
     const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
     const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
     const c = summary.stats.frontier;
     const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
     process.stdout.write(summaryText(summary, crawl.db.path, relevant, services) + '\n');
   } finally {
+    // A failed run must not leave the progress timer holding the process open.
+    if (!stopped) stopProgress();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await crawl.close();

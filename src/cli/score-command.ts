@@ -1,3 +1,5 @@
+import { posix, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { HttpFetcher } from '../fetch/http-fetcher.js';
 import { ExampleScorer } from '../relevance/example-scorer.js';
@@ -14,6 +16,22 @@ import { AdaptiveStrategy } from '../strategies/adaptive.js';
 import { hostOf } from '../parse/normalize-url.js';
 
 const CONTEXT_CHARS = 60;
+
+/**
+ * What a file's relative links resolve against when it has no <base> and no --url is given: a
+ * placeholder deep enough for '../', so that each link can be shown as the file wrote it.
+ */
+const PLACEHOLDER_ORIGIN = 'http://relative.invalid';
+const PLACEHOLDER_DIR = '/~1/~2/~3/~4/~5/~6/~7/~8/';
+
+/** A link resolved against the placeholder, shown as written (a.html, ../up.html, /root); others unchanged. */
+function shownLink(url: string): string {
+  if (!url.startsWith(PLACEHOLDER_ORIGIN + '/')) return url;
+  const u = new URL(url);
+  if (!u.pathname.startsWith('/~1/')) return u.pathname + u.search;
+  if (u.pathname === PLACEHOLDER_DIR) return u.search || './';
+  return posix.relative(PLACEHOLDER_DIR, u.pathname) + (u.pathname.endsWith('/') ? '/' : '') + u.search;
+}
 
 const fmt = (s: Scored) => `${s.score.toFixed(3)}${s.terms.length ? '  ' + s.terms.map(([t, v]) => `${t} ${v.toFixed(3)}`).join(', ') : ''}`;
 
@@ -42,7 +60,12 @@ export function registerScore(program: Command): void {
       const topic = loadTopic(o.topic);
       const fetcher = new HttpFetcher();
       try {
-        const page = await loadPage(ref, fetcher, { pageUrl: o.url, parse: { linkContext: CONTEXT_CHARS } });
+        const placeholder = !o.url && !/^https?:\/\//i.test(ref);
+        const parsed = await loadPage(ref, fetcher, { pageUrl: o.url ?? (placeholder ? PLACEHOLDER_ORIGIN + PLACEHOLDER_DIR : undefined), parse: { linkContext: CONTEXT_CHARS } });
+        // The placeholder is for links only: the page's own URL terms stay the file's.
+        const page = placeholder ? { ...parsed, url: pathToFileURL(resolve(ref)).href } : parsed;
+        const where = placeholder ? ref : page.url;
+        const relative = placeholder && page.links.some((l) => l.url.startsWith(PLACEHOLDER_ORIGIN + '/'));
         const terms = positionTerms(page, topic.tokenizeOptions);
         const vsm = vsmScore(topic, terms);
         const level = levelScore(topic, terms);
@@ -54,19 +77,19 @@ export function registerScore(program: Command): void {
         const view = { request: { id: 0, url: page.url, host: hostOf(page.url), depth: 1, parentId: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score };
         const links = page.links
           .filter((l) => !seen.has(l.url) && seen.add(l.url))
-          .map((l) => ({ url: l.url, anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, l.url, l.anchor), adaptive: adaptive.explain(view, l) }))
+          .map((l) => ({ url: shownLink(l.url), anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, shownLink(l.url), l.anchor), adaptive: adaptive.explain(view, l) }))
           .sort((a, b) => b.adaptive.priority - a.adaptive.priority || b.anchorScore.score - a.anchorScore.score || b.level - a.level);
         if (o.json) {
-          process.stdout.write(JSON.stringify({ url: page.url, title: page.title, relevance: vsm, level, example, links: links.slice(0, o.links) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ url: where, title: page.title, relevance: vsm, level, example, relativeLinks: relative, links: links.slice(0, o.links) }, null, 2) + '\n');
           return;
         }
         const out = [
-          `${page.url}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
+          `${where}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
           `relevance (position-weighted VSM, method C): ${fmt(vsm)}${vsm.score >= topic.threshold ? '  [relevant]' : ''}`,
           `level (method B, topic terms in title and body): ${level.level}  r = ${fmt(level)}`,
         ];
         if (example) out.push(`example similarity (method D): ${fmt(example)}  nearest: ${String(example.detail?.nearestExample)}`);
-        out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by the default strategy (adaptive) priority`);
+        out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by the default strategy (adaptive) priority${relative ? ' (relative links as the file has them: it has no <base>; --url URL resolves them)' : ''}`);
         out.push('  priority = (parent*(1-0.8*nav) + own) / 2   anchor  context  level  url  "anchor text"  [terms]');
         for (const l of links.slice(0, o.links)) {
           const why = [...l.anchorScore.terms, ...l.contextScore.terms].map(([t]) => t);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { SqliteStore } from '../store/sqlite-store.js';
-import { openExistingDb } from './open-existing-db.js';
+import { FTS_BATCH, SqliteStore } from '../store/sqlite-store.js';
+import { openExistingDb, runningLine } from './open-existing-db.js';
 import { positiveInt } from './option-parsers.js';
 
 export function registerSearch(program: Command): void {
@@ -12,9 +12,16 @@ export function registerSearch(program: Command): void {
     .option('--json', 'print JSON lines')
     .argument('<query>', 'words to look for')
     .action(async (query: string, o: { db: string; limit: number; json?: boolean }) => {
-      const db = openExistingDb(o.db);
+      const { db, running } = openExistingDb(o.db);
       try {
-        const hits = await new SqliteStore(db).search(query, o.limit);
+        const store = new SqliteStore(db);
+        const hits = await store.search(query, o.limit);
+        if (running) {
+          // Read-only during a crawl: pages stored since its last index batch are not found yet.
+          const pending = store.unindexed();
+          const more = pending ? `; ${pending} pages stored so far are not yet searchable (the crawl indexes them in batches of ${FTS_BATCH} and at its end)` : '';
+          process.stderr.write(`focuscrawl: ${runningLine(o.db, running)}${more}\n`);
+        }
         if (o.json) {
           for (const h of hits) process.stdout.write(JSON.stringify(h) + '\n');
           return;

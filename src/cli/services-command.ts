@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { formatServices, type ServiceFormat } from '../services/service-export.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { SqliteServiceRegistry } from '../store/sqlite-service-registry.js';
-import { openExistingDb } from './open-existing-db.js';
+import { openExistingDb, runningLine } from './open-existing-db.js';
 import { oneOf } from './option-parsers.js';
-import { writeChunks } from './output-file.js';
+import { checkOutputFile, writeChunks } from './output-file.js';
 
 export function registerServices(program: Command): void {
   program
@@ -15,7 +15,10 @@ export function registerServices(program: Command): void {
     .option('--status <status>', 'only services with this status: valid | exception | invalid', oneOf(['valid', 'exception', 'invalid'] as const))
     .option('--out <file>', 'output file (default standard output)')
     .action(async (o: { db: string; format: ServiceFormat; status?: ServiceStatus; out?: string }) => {
-      const db = openExistingDb(o.db);
+      checkOutputFile(o.out);
+      const { db, running } = openExistingDb(o.db);
+      // The records committed so far: the running crawl adds more.
+      if (running) process.stderr.write(`focuscrawl: ${runningLine(o.db, running)}: this is what it has committed so far\n`);
       try {
         const status = o.status ?? (o.format === 'geojson' ? 'valid' : undefined);
         const entries = (await new SqliteServiceRegistry(db).entries()).filter((e) => !status || e.status === status);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { urlStateName } from '../types.js';
-import { openExistingDb } from './open-existing-db.js';
+import { openExistingDb, runningLine } from './open-existing-db.js';
 import { discardKind, discardSummary } from '../engine/discard-reasons.js';
 import { stopReasonText } from './progress.js';
 import type { StopReason } from '../engine/crawler.js';
@@ -12,7 +12,7 @@ export function registerStatus(program: Command): void {
     .requiredOption('--db <file>', 'crawl database')
     .option('--json', 'print JSON')
     .action(async (o: { db: string; json?: boolean }) => {
-      const db = openExistingDb(o.db);
+      const { db, running } = openExistingDb(o.db);
       try {
         const counts: Record<string, number> = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
         for (const r of db.db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: number; n: number }[]) {
@@ -32,18 +32,19 @@ export function registerStatus(program: Command): void {
         const lastRun = JSON.parse(db.getMeta('lastRun') ?? 'null') as { reason: StopReason; endedAt: string; discardedBy: Record<string, number> } | null;
         const services: Record<string, number> = {};
         for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
-        const report = { db: o.db, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, topErrors: errors };
+        const report = { db: o.db, running: running ? (running.holder ?? {}) : null, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, topErrors: errors };
         if (o.json) {
           process.stdout.write(JSON.stringify(report, null, 2) + '\n');
           return;
         }
         const lines = [
-          `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} leased by an interrupted run (resume returns them)` : ''}`}`,
+          ...(running ? [runningLine(o.db, running)!] : []),
+          `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`,
           `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
           ...(counts.discarded ? [`discarded: ${discardSummary(discarded)}`] : []),
           ...(lastRun ? [`last run ended ${lastRun.endedAt}: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}`] : []),
           `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
-          ...(unindexed ? [`full-text index: ${unindexed} pages not yet indexed (the next search or crawl run indexes them)`] : []),
+          ...(unindexed ? [`full-text index: ${unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
         ];
         if (Object.keys(services).length) {
           lines.push(`services: ${services.valid ?? 0} valid, ${services.exception ?? 0} exception, ${services.invalid ?? 0} invalid (focuscrawl services --db ${o.db})`);

@@ -75,6 +75,11 @@ export const crawlConfigSchema = z.strictObject({
   replay: z.string().nullable().default(null),
   /** Obey robots.txt. Default true; turn off only for sites you own. */
   robots: z.boolean().default(true),
+  /**
+   * Fetch private, loopback and link-local addresses too. Default false: only the addresses of
+   * hosts you name (seeds, hosts) are fetched among those (docs/architecture.md).
+   */
+  allowPrivate: z.boolean().default(false),
   connectTimeoutMs: z.number().int().positive().default(10_000),
   headersTimeoutMs: z.number().int().positive().default(15_000),
   bodyTimeoutMs: z.number().int().positive().default(15_000),

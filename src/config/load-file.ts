@@ -15,11 +15,12 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
     throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
   }
   const lines = new LineCounter();
+  // JSON is YAML, but YAML forgives what JSON does not (a trailing comma): a .json file is held to JSON.
+  if (/\.json$/i.test(file)) checkJson(file, text);
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
     const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line;
-    throw new FocusCrawlError('CONFIG', `${file}:${line}: invalid YAML: ${e.message.split('\n')[0]}`);
+    throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(errorOffset(text, e.pos[0])).line}: invalid YAML: ${e.message.split('\n')[0]}`);
   }
   const data: unknown = doc.toJS();
   const parsed = schema.safeParse(data ?? {});
@@ -40,4 +41,33 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
     throw new FocusCrawlError('CONFIG', `${where}: ${what} field '${field}': ${issue.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * Where to report a parse error: the parser reports an unclosed bracket or quote at the end of
+ * the input, which after the final newline is a line past the last one; the last character
+ * before it is where the reader should look.
+ */
+function errorOffset(text: string, pos: number): number {
+  if (pos < text.trimEnd().length) return pos;
+  return Math.max(0, text.trimEnd().length - 1);
+}
+
+/** Throws a CONFIG error naming the line of the first JSON syntax error, trailing commas included. */
+function checkJson(file: string, text: string): void {
+  const fail = (at: number, what: string): never => {
+    throw new FocusCrawlError('CONFIG', `${file}:${text.slice(0, at).split('\n').length}: invalid JSON: ${what}`);
+  };
+  // Outside strings, a comma followed only by white space and a closing bracket.
+  const trailing = /"(?:[^"\\]|\\.)*"|(,)\s*[}\]]/g;
+  for (let m = trailing.exec(text); m; m = trailing.exec(text)) if (m[1]) fail(m.index, 'trailing comma');
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const at = /at position (\d+)/.exec(msg);
+    // V8 quotes the whole input in some messages: keep the description only.
+    const what = msg.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    fail(at ? Number(at[1]) : errorOffset(text, text.length), what);
+  }
 }

@@ -49,4 +49,6 @@ export interface FetchOptions {
 export interface Fetcher {
   fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
   close(): Promise<void>;
+  /** Ends at once, failing the requests in flight (after a write failure: nothing can record them). */
+  destroy?(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { lookup } from 'node:dns';
 import { Agent, request } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
@@ -5,6 +6,7 @@ import { stripSessionIds } from '../parse/session-params.js';
 import { decompress, isSizeError } from './decompress.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
+import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
 
 export interface HttpFetcherOptions {
   /** Sent on every request. Default 'focuscrawl/0.1 (+https://github.com/focuscrawl)'. */
@@ -33,6 +35,10 @@ export interface HttpFetcherOptions {
   maxRedirects: number;
   /** Connections kept per origin. Default 8. */
   connectionsPerOrigin: number;
+  /** Which addresses may be connected to (the crawl's private-address rule); null: any. Default null. */
+  addressPolicy: AddressPolicy | null;
+  /** Resolves host names (dns.lookup by default; tests map names to local addresses). */
+  lookup?: typeof lookup;
 }
 
 export const defaultHttpFetcherOptions: HttpFetcherOptions = {
@@ -47,6 +53,7 @@ export const defaultHttpFetcherOptions: HttpFetcherOptions = {
   maxDecompressedBytes: 20 * 1024 * 1024,
   maxRedirects: 5,
   connectionsPerOrigin: 8,
+  addressPolicy: null,
 };
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
@@ -79,8 +86,9 @@ export class HttpFetcher implements Fetcher {
 
   constructor(options: Partial<HttpFetcherOptions> = {}) {
     this.options = { ...defaultHttpFetcherOptions, ...options };
+    const { addressPolicy: policy, lookup: resolve, connectTimeoutMs: timeout } = this.options;
     this.#agent = new Agent({
-      connect: { timeout: this.options.connectTimeoutMs },
+      connect: policy ? policy.connector({ timeout, lookup: resolve }) : { timeout, ...(resolve ? { lookup: resolve } : {}) },
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
       connections: this.options.connectionsPerOrigin,
@@ -109,7 +117,11 @@ export class HttpFetcher implements Fetcher {
   async #fetchWithin(url: string, options: FetchOptions, signal: AbortSignal, started: number, redirects: RedirectHop[], visited: Set<string>): Promise<FetchResult> {
     let current = url;
     for (;;) {
-      const res = await this.#requestOnce(current, signal);
+      const res = await this.#requestOnce(current, signal).catch((err: FetchError) => {
+        // Name the hop a redirect led to: the error is recorded on the URL that was asked for.
+        if (current !== url && isPrivateAddressError(err.cause)) throw new FetchError(url, `redirect to ${current} refused: ${err.message}`, { transient: false, cause: err.cause });
+        throw err;
+      });
       const location = headerValue(res.headers.location);
       if (REDIRECTS.has(res.statusCode) && location) {
         await res.body.dump();
@@ -150,8 +162,11 @@ export class HttpFetcher implements Fetcher {
 
   /** `status`: the response's, when the failure came while reading its body. */
   #networkError(url: string, err: unknown, status?: number): FetchError {
-    const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-    const code = e.code ?? e.cause?.code ?? e.name ?? 'ERROR';
+    if (isPrivateAddressError(err)) return new FetchError(url, err.message, { transient: false, cause: err });
+    const e = err as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown } };
+    // A DOMException's numeric legacy code (23 for a timeout) is no error name.
+    const text = (c: unknown) => (typeof c === 'string' ? c : undefined);
+    const code = text(e.code) ?? text(e.cause?.code) ?? e.name ?? 'ERROR';
     const transient = TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError';
     const what = e.name === 'TimeoutError' ? `timed out after ${this.options.totalTimeoutMs} ms` : (e.message ?? String(err));
     return new FetchError(url, `${code}: ${what}`, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
@@ -234,5 +249,9 @@ export class HttpFetcher implements Fetcher {
 
   async close(): Promise<void> {
     await this.#agent.close();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#agent.destroy();
   }
 }

@@ -108,6 +108,7 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
     },
     {
       strategy,
+      command: 'group',
       fetcher: o.fetcher,
       onFetched: (req: CrawlRequest) => {
         if (pending.delete(req.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
+import { explainCorruption } from './db-integrity.js';
 import type { WriterInit, WriterMessage, WriterReply } from './sqlite-writer.js';
 import { registerFunctions } from './sql-functions.js';
 
@@ -116,6 +117,11 @@ export interface SqliteDbOptions {
    * crawl's choice: the writes use the second core), or 'inline', on this thread (default).
    */
   writer?: 'thread' | 'inline';
+  /**
+   * Open read-only: no schema creation or upgrade, no writes (status, search and export while a
+   * crawl holds the database).
+   */
+  readonly?: boolean;
 }
 
 /**
@@ -154,32 +160,26 @@ export class SqliteDb {
   #failure: Error | null = null;
   #waiters: { seq: number; resolve: () => void }[] = [];
   #closed = false;
+  #workerGone = false;
+  readonly readonly: boolean;
 
   constructor(path: string, opts: SqliteDbOptions) {
     this.path = path;
+    this.readonly = opts.readonly === true;
     try {
-      this.db = new Database(path, { fileMustExist: !opts.create });
+      this.db = new Database(path, { fileMustExist: !opts.create || this.readonly, readonly: this.readonly });
     } catch (err) {
+      const e = explainCorruption(path, err);
+      if (e !== err) throw e;
       throw new FocusCrawlError('IO', `cannot open crawl database ${path}: ${(err as Error).message}`, { cause: err });
     }
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 5000');
-      registerFunctions(this.db);
-      this.db.exec(SCHEMA);
+      this.#setUp();
     } catch (err) {
       this.db.close();
-      throw new FocusCrawlError('STORE', `${path} is not a usable focuscrawl database: ${(err as Error).message}`, { cause: err });
+      throw err;
     }
-    const version = this.getMeta('schema_version');
-    if (version === null) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
-    else if (Number(version) === 1 || Number(version) === 2) this.#upgrade(Number(version));
-    else if (Number(version) !== SCHEMA_VERSION) {
-      this.db.close();
-      throw new FocusCrawlError('STORE', `${path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
-    }
-    if (opts.writer === 'thread') {
+    if (opts.writer === 'thread' && !this.readonly) {
       this.#worker = new Worker(new URL('./sqlite-writer.js', import.meta.url), {
         workerData: { path } satisfies WriterInit,
         // A bounded heap makes V8 collect the writer's garbage (page texts, bigram strings) early
@@ -190,6 +190,43 @@ export class SqliteDb {
       });
       this.#worker.on('message', (m: WriterReply) => this.#onReply(m));
       this.#worker.on('error', (err) => this.#fail(err));
+      // A writer thread that ends on its own (out of memory, a crash) must fail the waits on it,
+      // not leave them hanging.
+      this.#worker.on('exit', (code) => {
+        this.#workerGone = true;
+        if (!this.#closed) this.#fail(new Error(`the writer thread stopped (exit code ${code})`));
+      });
+    }
+  }
+
+  #setUp(): void {
+    const usable = (err: unknown) => {
+      const e = explainCorruption(this.path, err);
+      return e !== err ? e : new FocusCrawlError('STORE', `${this.path} is not a usable focuscrawl database: ${(err as Error).message}`, { cause: err });
+    };
+    try {
+      this.db.pragma('busy_timeout = 5000');
+      registerFunctions(this.db);
+      if (!this.readonly) {
+        this.db.pragma('journal_mode = WAL');
+        this.db.pragma('synchronous = NORMAL');
+        this.db.exec(SCHEMA);
+      }
+    } catch (err) {
+      throw usable(err);
+    }
+    let version: string | null;
+    try {
+      version = this.getMeta('schema_version');
+    } catch (err) {
+      throw usable(err);
+    }
+    if (version === null && !this.readonly) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
+    else if (this.readonly && Number(version) !== SCHEMA_VERSION) {
+      throw new FocusCrawlError('STORE', `${this.path} has schema version ${version ?? 'none'} and cannot be upgraded while a crawl holds it; try again when it has ended`);
+    } else if (Number(version) === 1 || Number(version) === 2) this.#upgrade(Number(version));
+    else if (Number(version) !== SCHEMA_VERSION) {
+      throw new FocusCrawlError('STORE', `${this.path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
     }
   }
 
@@ -294,6 +331,13 @@ export class SqliteDb {
   #fail(err: Error): void {
     this.#failure ??= new FocusCrawlError('STORE', `writing to ${this.path} failed: ${err.message}`, { cause: err });
     this.#acked = this.#seq;
+    for (const w of this.#waiters) w.resolve();
+    this.#waiters = [];
+  }
+
+  /** The write failure that ended this database's use, if any. */
+  get failure(): Error | null {
+    return this.#failure;
   }
 
   getMeta(key: string): string | null {
@@ -302,6 +346,7 @@ export class SqliteDb {
   }
 
   setMetaNow(key: string, value: string): void {
+    if (this.readonly) throw new FocusCrawlError('STORE', `${this.path} is open read-only`);
     this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
@@ -312,7 +357,7 @@ export class SqliteDb {
     try {
       await this.settle();
     } finally {
-      if (this.#worker) {
+      if (this.#worker && !this.#workerGone) {
         const w = this.#worker;
         await new Promise<void>((resolve) => {
           w.on('message', (m: WriterReply) => m.type === 'closed' && resolve());

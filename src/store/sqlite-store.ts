@@ -108,10 +108,14 @@ export class SqliteStore implements Store {
     return seq;
   }
 
+  /**
+   * Brings the full-text index up to date first, unless the database is open read-only (another
+   * process's crawl holds it): then pages still queued are not found; see unindexed().
+   */
   async search(query: string, limit: number): Promise<SearchHit[]> {
     await this.#sql.settle();
     // Written only when something is pending, so that searching a finished crawl stays read-only.
-    if (this.#sql.db.prepare('SELECT EXISTS (SELECT 1 FROM fts_pending)').pluck().get()) {
+    if (!this.#sql.readonly && this.#sql.db.prepare('SELECT EXISTS (SELECT 1 FROM fts_pending)').pluck().get()) {
       this.indexPending();
       await this.#sql.settle();
     }
@@ -122,6 +126,11 @@ export class SqliteStore implements Store {
       )
       .all(ftsQuery(query), limit) as { url: string; title: string | null; text: string | null; relevance: number | null }[];
     return rows.map((r) => ({ url: r.url, title: r.title ?? '', snippet: snippet(r.text ?? '', query), relevance: r.relevance }));
+  }
+
+  /** Stored pages not yet in the full-text index. */
+  unindexed(): number {
+    return this.#sql.db.prepare('SELECT count(*) FROM fts_pending').pluck().get() as number;
   }
 
   /** The crawl log as committed: call `await db.settle()` first to include recent writes. */

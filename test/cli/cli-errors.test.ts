@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strategyNames } from '../../src/strategies/registry.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-cli-'));
@@ -33,10 +34,30 @@ test('unreadable and invalid files are named, with the line', async () => {
   writeFileSync(join(dir, 'topic.yaml'), 'name: t\nkeywords:\n  solar: 2\n  panel: lots\n');
   await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'topic.yaml')], /topic\.yaml:4: topic field 'keywords\.panel'/);
   writeFileSync(join(dir, 'bad.yaml'), 'name: [unclosed\n');
-  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'bad.yaml')], /bad\.yaml:\d+: invalid YAML/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'bad.yaml')], /bad\.yaml:1: invalid YAML/);
+  writeFileSync(join(dir, 'quote.yaml'), 'name: t\nkeywords:\n  solar: "unclosed\n\n');
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'quote.yaml')], /quote\.yaml:3: invalid YAML: Missing closing "quote/);
+  writeFileSync(join(dir, 'config.json'), '{\n  "seeds": ["http://127.0.0.1:9/"],\n  "maxPages": 3,\n}\n');
+  await fails(['crawl', '--config', join(dir, 'config.json'), '--db', join(dir, 'json.db')], /config\.json:3: invalid JSON: trailing comma$/);
+  writeFileSync(join(dir, 'config2.json'), '{\n  "seeds": ["http://127.0.0.1:9/", "a,]"]\n  "maxPages": 3\n}\n');
+  await fails(['crawl', '--config', join(dir, 'config2.json'), '--db', join(dir, 'json.db')], /config2\.json:3: invalid JSON: Expected ',' or '}' after property value$/);
+  assert.equal(existsSync(join(dir, 'json.db')), false);
   writeFileSync(join(dir, 'config.yaml'), 'seeds: [http://127.0.0.1:9/]\nmaxPagez: 3\n');
   await fails(['crawl', '--config', join(dir, 'config.yaml')], /config\.yaml:\d+: config field .*maxPagez|config\.yaml.*Unrecognized key.*maxPagez/);
   await fails(['status', '--db', join(dir, 'none.db')], /no crawl database at .*none\.db/);
   writeFileSync(join(dir, 'junk.db'), 'this is not sqlite at all, just text padding '.repeat(200));
   await fails(['status', '--db', join(dir, 'junk.db')], /junk\.db is not a usable focuscrawl database/);
+});
+
+test('no arguments prints the help and exits 2; crawl --help lists every strategy of the registry', async () => {
+  const none = await runCli([], { cwd: dir });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^Usage: focuscrawl \[options\] \[command\]/);
+  assert.match(none.stderr, /crawl \[options\]/);
+  const help = await runCli(['crawl', '--help'], { cwd: dir });
+  assert.equal(help.code, 0);
+  const text = help.stdout.replace(/\s+/g, ' ');
+  for (const name of strategyNames()) assert.ok(text.includes(name), `crawl --help names ${name}`);
+  assert.match(text, /two-step/);
+  assert.match(text, /learned/);
 });

@@ -32,3 +32,25 @@ test('charsetOf reads quoted and unquoted parameters', () => {
   assert.equal(charsetOf('text/html;charset=utf-8'), 'utf-8');
   assert.equal(charsetOf('text/html'), undefined);
 });
+
+test('a <meta> naming a legacy encoding for bytes that are valid UTF-8 is overruled (no HTTP charset), and the page says so', () => {
+  const long = Buffer.from(`<meta charset="gbk"><title>${zh}</title><p>${zh}，太阳能光伏发电</p>`);
+  assert.equal(detectEncoding(long, 'text/html'), 'UTF-8', 'many multi-byte characters: the GBK reading is implausible');
+  assert.deepEqual(decodeHtml(long, 'text/html'), { html: long.toString('utf8'), encoding: 'UTF-8 (declared GBK)' });
+  const short = Buffer.from('<meta charset="gbk"><p>地图服 map</p>');
+  assert.ok(new TextDecoder('gbk').decode(short).includes('\uFFFD'), 'read as GBK, the three characters give a replacement character');
+  assert.deepEqual(decodeHtml(short, 'text/html'), { html: short.toString('utf8'), encoding: 'UTF-8 (declared GBK)' });
+  const latin = Buffer.from('<meta charset="windows-1252"><p>Café, crème brûlée, naïve déjà-vu à la carte, Zoë</p>');
+  assert.equal(decodeHtml(latin, 'text/html').encoding, 'UTF-8 (declared windows-1252)');
+});
+
+test('the declared encoding stands for text really in it, for ASCII-only pages, and whenever HTTP names a charset', () => {
+  const gbk = iconv.encode(`<meta charset="gbk"><p>${zh}</p>`, 'gbk');
+  assert.deepEqual(decodeHtml(gbk, 'text/html'), { html: `<meta charset="gbk"><p>${zh}</p>`, encoding: 'GBK' });
+  // Two GBK characters that happen to be valid UTF-8 (C3 A6 C3 A6: "忙忙"): few, and no replacement character as GBK.
+  const accidental = iconv.encode('<meta charset="gbk"><p>忙忙</p>', 'gbk');
+  assert.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(accidental));
+  assert.equal(decodeHtml(accidental, 'text/html').html.includes('忙忙'), true);
+  assert.equal(detectEncoding(Buffer.from('<meta charset="windows-1252"><p>plain ascii</p>'), 'text/html'), 'windows-1252');
+  assert.equal(detectEncoding(Buffer.from(`<meta charset="gbk"><p>${zh.repeat(3)}</p>`), 'text/html; charset=GBK'), 'GBK', 'HTTP charset is not second-guessed');
+});

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runCli } from '../helpers/run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-small-'));
+
+test('--seeds with --seeds-file: both are crawled and the merge is said', async () => {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url!);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const file = join(dir, 'seeds.txt');
+  writeFileSync(file, `# more\n${origin}/b\n${origin}/c\n`);
+  try {
+    const db = join(dir, 'seeds.db');
+    const r = await runCli(['crawl', '--seeds', origin + '/a', '--seeds-file', file, '--db', db, '--delay-ms', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seeds of --seeds and the 2 of --seeds-file ${file} together`), r.stderr);
+    const done = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url).sort();
+    assert.deepEqual(done, ['/a', '/b', '/c'].map((p) => origin + p));
+    assert.deepEqual(hits.filter((h) => h !== '/robots.txt').sort(), ['/a', '/b', '/c']);
+  } finally {
+    server.close();
+  }
+});
+
+test('score FILE shows relative links as written (no null/...), and --url or <base> resolves them', async () => {
+  const topic = join(dir, 'topic.yaml');
+  writeFileSync(topic, 'name: t\nkeywords:\n  solar: 2\n');
+  const page = join(dir, 'page.html');
+  writeFileSync(page, '<html><body><p>solar</p><a href="a.html">solar A</a> <a href="/b">B</a> <a href="../up.html">up</a> <a href="https://ex.org/z">abs</a></body></html>');
+  const plain = await runCli(['score', '--topic', topic, page]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(plain.stdout, /null/);
+  assert.match(plain.stdout, /relative links as the file has them: it has no <base>; --url URL resolves them/);
+  // The link is the field before its quoted anchor text.
+  const shown = plain.stdout.split('\n').filter((l) => /^\s+\d/.test(l)).map((l) => /\s(\S+)\s+"[^"]*"/.exec(l)?.[1]).sort();
+  assert.deepEqual(shown, ['../up.html', '/b', 'a.html', 'https://ex.org/z']);
+
+  const json = JSON.parse((await runCli(['score', '--topic', topic, page, '--json', '--url', 'https://site.org/dir/p.html'])).stdout) as { relativeLinks: boolean; links: { url: string }[] };
+  assert.equal(json.relativeLinks, false);
+  assert.deepEqual(json.links.map((l) => l.url).sort(), ['https://ex.org/z', 'https://site.org/b', 'https://site.org/dir/a.html', 'https://site.org/up.html']);
+
+  const based = join(dir, 'based.html');
+  writeFileSync(based, '<html><head><base href="https://base.org/x/"></head><body><a href="a.html">solar</a></body></html>');
+  const b = JSON.parse((await runCli(['score', '--topic', topic, based, '--json'])).stdout) as { relativeLinks: boolean; links: { url: string }[] };
+  assert.deepEqual([b.relativeLinks, b.links.map((l) => l.url)], [false, ['https://base.org/x/a.html']]);
+});

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrawlLock, lockPath, probeLock } from '../../src/store/crawl-lock.js';
+import { startCrawl } from '../../src/crawl.js';
+import { runCli } from '../helpers/run-cli.js';
+
+test('the crawl lock: one holder, readable details, a second taker refused by name, free again after release', async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'fc-lock-')), 'c.db');
+  assert.equal(probeLock(db), null);
+  assert.equal(existsSync(lockPath(db)), false, 'probing never creates the lock file');
+
+  const lock = CrawlLock.acquire(db, 'crawl');
+  assert.deepEqual(probeLock(db)?.holder, lock.holder);
+  assert.equal(lock.holder.pid, process.pid);
+  assert.throws(() => CrawlLock.acquire(db, 'resume'), (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'STORE');
+    assert.match(err.message, new RegExp(`c\\.db is in use by a running crawl \\(pid ${process.pid} on `));
+    return true;
+  });
+  await assert.rejects(startCrawl({ seeds: ['http://127.0.0.1:9/'], db }), /in use by a running crawl/);
+  assert.equal(existsSync(db), false, 'a refused crawl creates no database');
+  assert.deepEqual(probeLock(db)?.holder, lock.holder, 'and the holder keeps its lock');
+
+  lock.release();
+  assert.equal(probeLock(db), null);
+  const again = CrawlLock.acquire(db, 'resume');
+  assert.equal(probeLock(db)?.holder?.command, 'resume');
+  again.release();
+});
+
+test('group writes a crawl database too: it takes the same lock', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-lock-group-'));
+  const db = join(dir, 'g.db');
+  writeFileSync(join(dir, 'sites.tsv'), 'http://127.0.0.1:9/\n');
+  writeFileSync(join(dir, 'examples.tsv'), 'http://127.0.0.1:9/\thttp://127.0.0.1:9/people\n');
+  const lock = CrawlLock.acquire(db, 'crawl');
+  try {
+    const r = await runCli(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', db]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr.trim(), new RegExp(`^focuscrawl: .*g\\.db is in use by a running crawl \\(pid ${process.pid} on `));
+  } finally {
+    lock.release();
+  }
+  assert.equal(existsSync(db), false);
+});
