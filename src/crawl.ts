@@ -133,7 +133,7 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
-  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache);
+  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
   const store = new SqliteStore(db);
   const services = new SqliteServiceRegistry(db);
   const types = parseServiceTypes(config.detect);

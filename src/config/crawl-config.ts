@@ -66,6 +66,12 @@ export const crawlConfigSchema = z.strictObject({
    * seen set should not live in memory; the caching paper suggests about 50,000 or more).
    */
   seenCache: z.number().int().min(0).default(0),
+  /**
+   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 16 a
+   * host); the others wait in the database and are read back as their hosts run short. Default
+   * 100,000: a crawl's memory does not grow with its frontier.
+   */
+  frontierMemory: z.number().int().positive().default(100_000),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

@@ -11,8 +11,38 @@ export interface PolitenessOptions {
 
 export const defaultPoliteness: PolitenessOptions = { perHost: 2, delayMs: 250 };
 
+/**
+ * Where a scheduler keeps the waiting requests it does not hold in memory (SqliteFrontier: the
+ * `urls` table), so that a crawl that finds tens of millions of URLs keeps only each host's best
+ * ones in memory.
+ */
+export interface SpillStore {
+  /**
+   * Up to `limit` waiting requests of `host`, best first, leaving out those `held` says the
+   * scheduler holds already. Requests not yet written may be missing: a later call finds them.
+   */
+  load(host: string, limit: number, held: (url: string) => boolean, heldCount: number): CrawlRequest[];
+}
+
+export interface SpillOptions {
+  store: SpillStore;
+  /**
+   * Waiting requests kept in memory over all hosts (each host keeps at least 16): a host whose
+   * queue passes twice its share moves the worse half to the store. Default 100,000.
+   */
+  memory?: number;
+  /** The least a host keeps in memory however many hosts share `memory` (default 16; tests use less). */
+  minPerHost?: number;
+}
+
+/** How long a host whose spilled requests are not in the store yet waits before it looks again. */
+const SPILL_RETRY_MS = 50;
+
+/** A host keeps at least this many waiting requests in memory, whatever the number of hosts. */
+const MIN_PER_HOST = 16;
+
 /** Better first: higher priority, then earlier discovery. */
-const better = (a: CrawlRequest, b: CrawlRequest) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
+const better = (a: SpillKey, b: SpillKey) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
 
 interface HostQueue {
   host: string;
@@ -26,7 +56,18 @@ interface HostQueue {
   token: number;
   /** Requests handed out so far (against the host budget). */
   taken: number;
+  /** Waiting requests moved to the spill store, and a key no worse than the best of them. */
+  spilled: number;
+  spillBest: SpillKey;
 }
+
+/** A request's place in the order: priority, then discovery (id). */
+interface SpillKey {
+  priority: number;
+  id: number;
+}
+
+const NO_SPILL: SpillKey = { priority: -Infinity, id: Infinity };
 
 interface HeapEntry {
   h: HostQueue;
@@ -58,9 +99,23 @@ export class HostScheduler {
   #inflight = 0;
   /** Requests a host may be handed in all; Infinity: no budget. */
   #budget = Infinity;
+  readonly #spill: SpillStore | null;
+  /** URLs take() or takeHost() is handing out right now: their leases are not recorded yet, so their rows still say waiting. */
+  readonly #handing = new Set<string>();
+  readonly #memory: number;
+  readonly #minPerHost: number;
 
-  constructor(opts: Partial<PolitenessOptions> = {}) {
+  /** Without `spill`, every waiting request stays in memory. */
+  constructor(opts: Partial<PolitenessOptions> = {}, spill: SpillOptions | null = null) {
     this.#opts = { ...defaultPoliteness, ...opts };
+    this.#spill = spill?.store ?? null;
+    this.#memory = spill?.memory ?? 100_000;
+    this.#minPerHost = spill?.minPerHost ?? MIN_PER_HOST;
+  }
+
+  /** Waiting requests held in memory (the rest, if any, are in the spill store). */
+  get inMemory(): number {
+    return this.#live.size;
   }
 
   /** URLs waiting in all host queues. */
@@ -76,7 +131,7 @@ export class HostScheduler {
   #host(host: string): HostQueue {
     let h = this.#hosts.get(host);
     if (!h) {
-      h = { host, queue: new BinaryHeap(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken: 0 };
+      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken: 0, spilled: 0, spillBest: NO_SPILL };
       this.#hosts.set(host, h);
     }
     return h;
@@ -88,7 +143,83 @@ export class HostScheduler {
     h.queue.push(req);
     this.#live.set(req.url, req);
     this.#queued++;
+    if (this.#spill && h.queue.size > 2 * this.#perHost()) this.#evict(h);
     if (oldHead === undefined || h.queue.peek() !== oldHead) this.#place(h, now);
+  }
+
+  /**
+   * Waiting requests of a host that are in the spill store, not in memory, as a reopened crawl
+   * finds them: `best` is the best priority among them.
+   */
+  restoreSpilled(host: string, count: number, best: SpillKey): void {
+    const h = this.#host(host);
+    h.spilled += count;
+    if (better(best, h.spillBest)) h.spillBest = { priority: best.priority, id: best.id };
+    this.#queued += count;
+  }
+
+  /**
+   * A waiting request that is in the spill store was raised to `priority` there: the host loads
+   * from the store again when that beats what it holds.
+   */
+  raiseSpilled(host: string, priority: number, now: number): void {
+    const h = this.#hosts.get(host);
+    if (!h || h.spilled === 0 || !(priority > h.spillBest.priority)) return;
+    // Its id is not known here: the best one possible makes the host look in the store.
+    h.spillBest = { priority, id: 0 };
+    this.#place(h, now);
+  }
+
+  /** True when some waiting requests of `host` are in the spill store rather than in memory. */
+  hasSpilled(host: string): boolean {
+    return (this.#hosts.get(host)?.spilled ?? 0) > 0;
+  }
+
+  /** The best priority a spilled request of `host` may have (-Infinity: none). */
+  spillBest(host: string): number {
+    return this.#hosts.get(host)?.spillBest.priority ?? -Infinity;
+  }
+
+  /** Waiting requests each host keeps in memory, when `hosts` hosts share the budget. */
+  perHostShare(hosts: number): number {
+    return Math.max(this.#minPerHost, Math.floor(this.#memory / Math.max(1, hosts)));
+  }
+
+  #perHost(): number {
+    return this.perHostShare(this.#hosts.size);
+  }
+
+  /** Keeps the host's best share in memory and forgets the rest, which the spill store holds. */
+  #evict(h: HostQueue): void {
+    const live = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    const keep = this.#perHost();
+    if (live.length <= keep) return;
+    h.queue = new BinaryHeap<CrawlRequest>(better);
+    for (const r of live.slice(0, keep)) h.queue.push(r);
+    const out = live.slice(keep);
+    for (const r of out) this.#live.delete(r.url);
+    h.spilled += out.length;
+    if (better(out[0]!, h.spillBest)) h.spillBest = { priority: out[0]!.priority, id: out[0]!.id };
+  }
+
+  /**
+   * Brings a host's best spilled requests back when its queue is empty or one of them beats its
+   * head (`all`: every one, for takeHost and rescore).
+   */
+  #refill(h: HostQueue, all = false): void {
+    if (!this.#spill || h.spilled === 0) return;
+    const head = this.#head(h);
+    if (!all && head && !better(h.spillBest, head)) return;
+    const limit = all ? h.spilled : this.#perHost();
+    const rows = this.#spill.load(h.host, limit, (url) => this.#live.has(url) || this.#handing.has(url), h.queue.size + this.#handing.size);
+    for (const r of rows) {
+      h.queue.push(r);
+      this.#live.set(r.url, r);
+    }
+    h.spilled = Math.max(0, h.spilled - rows.length);
+    // Fewer than asked: every spilled request written so far is back; the rest are still on their way to the store.
+    const last = rows[rows.length - 1];
+    h.spillBest = last && rows.length >= limit && h.spilled > 0 ? { priority: last.priority, id: last.id } : NO_SPILL;
   }
 
   /** True when `url` is queued (waiting), not handed out nor finished. */
@@ -141,8 +272,10 @@ export class HostScheduler {
       this.#inflight++;
       h.nextAt = now + h.delayMs;
       out.push(req);
+      this.#handing.add(req.url);
       this.#place(h, now);
     }
+    this.#handing.clear();
     return out;
   }
 
@@ -153,12 +286,14 @@ export class HostScheduler {
   takeHost(host: string): CrawlRequest[] {
     const h = this.#hosts.get(host);
     if (!h) return [];
+    this.#refill(h, true);
     const out: CrawlRequest[] = [];
     for (let req = this.#head(h); req; req = this.#head(h)) {
       h.queue.pop();
       this.#live.delete(req.url);
       out.push(req);
     }
+    this.#handing.clear();
     this.#queued -= out.length;
     h.inflight += out.length;
     this.#inflight += out.length;
@@ -208,9 +343,11 @@ export class HostScheduler {
   rescore(priority: (req: CrawlRequest) => number | null, now: number): CrawlRequest[] {
     const changed: CrawlRequest[] = [];
     for (const h of this.#hosts.values()) {
+      // Every waiting request is rescored, spilled ones included (group crawls are small).
+      this.#refill(h, true);
       if (!h.queue.size) continue;
       const reqs = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r);
-      h.queue = new BinaryHeap(better);
+      h.queue = new BinaryHeap<CrawlRequest>(better);
       for (const r of reqs) {
         const p = priority(r);
         if (p !== null && p !== r.priority) {
@@ -257,8 +394,14 @@ export class HostScheduler {
 
   #place(h: HostQueue, now: number): void {
     h.token++;
+    this.#refill(h);
     const head = this.#head(h);
-    if (!head || h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
+    if (h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
+    if (!head) {
+      // Spilled requests whose rows are not written yet: look again shortly.
+      if (h.spilled > 0) this.#wait.push({ h, token: h.token, at: Math.max(h.nextAt, now + SPILL_RETRY_MS), head: null });
+      return;
+    }
     if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
     else this.#ready.push({ h, token: h.token, at: 0, head });
   }

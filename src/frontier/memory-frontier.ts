@@ -2,7 +2,8 @@ import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
 import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
-import { HostScheduler, type PolitenessOptions } from './host-scheduler.js';
+import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
+import { hostOf } from '../parse/normalize-url.js';
 
 /**
  * A frontier held in memory only: for benchmarks and tests, and the scheduling core that
@@ -16,10 +17,18 @@ export class MemoryFrontier implements Frontier {
   /** Waiting URLs raised by a better rediscovery, in this process. */
   raised = 0;
 
-  /** `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL). */
-  constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet()) {
-    this.scheduler = new HostScheduler(politeness);
+  /**
+   * `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL); with
+   * `spill`, only each host's best waiting URLs stay in memory (SqliteFrontier).
+   */
+  constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet(), spill: SpillOptions | null = null) {
+    this.scheduler = new HostScheduler(politeness, spill);
     this.seen = seen;
+  }
+
+  /** Waiting URLs held in memory (the others, with a spill store, wait in the file). */
+  get waitingInMemory(): number {
+    return this.scheduler.inMemory;
   }
 
   /** Cache hits and misses of the URL-seen test, when the seen set has a cache. */
@@ -30,10 +39,16 @@ export class MemoryFrontier implements Frontier {
   async add(batch: NewRequest[], now: number): Promise<boolean[]> {
     return batch.map((r) => {
       if (!this.seen.add(r.url)) {
-        const raised = this.scheduler.raise(r, now);
-        if (raised) {
-          this.raised++;
-          this.onRaised(raised);
+        if (this.scheduler.isQueued(r.url)) {
+          const raised = this.scheduler.raise(r, now);
+          if (raised) {
+            this.raised++;
+            this.onRaised(raised);
+          }
+        } else if (this.scheduler.hasSpilled(r.host) && r.priority > this.scheduler.spillBest(r.host)) {
+          // Perhaps waiting in the spill store: raised there, if so, and the host looks again.
+          this.onRaiseSpilled(r);
+          this.scheduler.raiseSpilled(r.host, r.priority, now);
         }
         return false;
       }
@@ -60,7 +75,8 @@ export class MemoryFrontier implements Frontier {
   }
 
   settled(url: string): boolean {
-    return this.seen.has(url) && !this.scheduler.isQueued(url);
+    // A host with spilled URLs cannot tell a spilled one from a finished one here: say "not known".
+    return this.seen.has(url) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url));
   }
 
   async claim(max: number, now: number): Promise<CrawlRequest[]> {
@@ -70,9 +86,11 @@ export class MemoryFrontier implements Frontier {
   }
 
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
-    this.scheduler.release(req.host, now);
+    // Recorded before the host is placed again: placing may read spilled URLs back, which hands
+    // the queued writes over, and the final state must go in the same batch as the page and log line.
     this.tally[outcome.state]++;
     this.onCompleted(req, outcome);
+    this.scheduler.release(req.host, now);
   }
 
   async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
@@ -128,4 +146,5 @@ export class MemoryFrontier implements Frontier {
   protected onRetried(_req: CrawlRequest): void {}
   protected onRescored(_req: CrawlRequest): void {}
   protected onRaised(_req: CrawlRequest): void {}
+  protected onRaiseSpilled(_better: NewRequest): void {}
 }

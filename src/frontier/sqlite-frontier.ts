@@ -8,6 +8,8 @@ import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
 import type { Outcome } from './frontier.js';
 import type { PolitenessOptions } from './host-scheduler.js';
+import type { Statement } from 'better-sqlite3';
+import type { NewRequest } from '../types.js';
 import { MemoryFrontier } from './memory-frontier.js';
 
 interface UrlRow {
@@ -33,6 +35,11 @@ interface UrlRow {
  * The URL-seen test is the whole fingerprint set in memory by default (`seenCache` 0), or, with
  * `seenCache` N, a CLOCK cache of N fingerprints in front of the `urls` table (method E's layering:
  * little memory for a huge crawl, an index lookup per cache miss).
+ *
+ * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 16 a host);
+ * the others wait only in the `urls` table and are read back, best first, when their host runs
+ * short (HostScheduler's spill store). A URL read back must not be one this process holds, leased
+ * or claimed in a write the writer thread has not committed yet (its row still says waiting).
  */
 export class SqliteFrontier extends MemoryFrontier {
   readonly #sql: SqliteDb;
@@ -41,10 +48,23 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setWaiting: WriteStatement;
   readonly #setPriority: WriteStatement;
   readonly #setRaised: WriteStatement;
+  readonly #raiseByFp: WriteStatement;
+  readonly #loadHost: Statement;
+  /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
+  readonly #claims = new Map<string, number>();
 
-  constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0) {
-    super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet());
+  /**
+   * `spill.memory`: waiting URLs held in memory over all hosts (default 100,000; the rest wait in
+   * the file); `spill.minPerHost`: the least a host holds (default 16).
+   */
+  constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
+    const self: { f?: SqliteFrontier } = {};
+    const store = { load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number) => self.f!.#readBack(host, limit, held, heldCount) };
+    super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill });
+    self.f = this;
     this.#sql = sql;
+    this.#loadHost = sql.db.prepare('SELECT * FROM urls WHERE host = ? AND state = 0 ORDER BY priority DESC, id LIMIT ?').safeIntegers(false);
+    this.#raiseByFp = sql.prepareWrite('UPDATE urls SET priority = ?, depth = ?, parent = ?, anchor = ?, data = ? WHERE fp = ? AND state = 0 AND priority < ?');
     this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason, probe) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?)',
     );
@@ -67,23 +87,13 @@ export class SqliteFrontier extends MemoryFrontier {
         this.seen.addFingerprint(f.hi, f.lo);
       }
     }
-    const open = db.prepare('SELECT * FROM urls WHERE state < 2').safeIntegers(false);
-    for (const r of open.iterate() as Iterable<UrlRow>) {
-      this.scheduler.push(
-        {
-          id: r.id,
-          url: r.url,
-          host: r.host,
-          depth: r.depth,
-          parentId: r.parent,
-          anchor: r.anchor,
-          priority: r.priority,
-          data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
-          attempts: r.attempts,
-          probe: r.probe ? (JSON.parse(r.probe) as CrawlRequest['probe']) : null,
-        },
-        now,
-      );
+    // Each host's best waiting URLs come into memory; the rest stay in the file until needed.
+    const hosts = db.prepare('SELECT host, count(*) AS n FROM urls WHERE state = 0 GROUP BY host').all() as { host: string; n: number }[];
+    const share = this.scheduler.perHostShare(hosts.length);
+    for (const { host, n } of hosts) {
+      const rows = (this.#loadHost.all(host, share) as UrlRow[]).map(toRequest);
+      for (const r of rows) this.scheduler.push(r, now);
+      if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1]!);
     }
     // Fetches per host so far, for a per-host budget set after reopening.
     for (const { host, n } of db.prepare('SELECT host, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY host').all() as { host: string; n: number }[]) {
@@ -99,6 +109,21 @@ export class SqliteFrontier extends MemoryFrontier {
       else if (state === UrlState.error) this.tally.error = n;
       else if (state === UrlState.discarded) this.tally.discarded = n;
     }
+  }
+
+  /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */
+  #readBack(host: string, limit: number, held: (url: string) => boolean, heldCount: number): CrawlRequest[] {
+    // Rows queued for writing are read back only once written: hand them over now (inline: committed at once).
+    this.#sql.flush();
+    const committed = this.#sql.committedSeq;
+    for (const [url, seq] of this.#claims) if (seq <= committed) this.#claims.delete(url);
+    const out: CrawlRequest[] = [];
+    for (const r of this.#loadHost.all(host, limit + heldCount + this.#claims.size) as UrlRow[]) {
+      if (held(r.url) || this.#claims.has(r.url)) continue;
+      out.push(toRequest(r));
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
@@ -117,7 +142,16 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onClaimed(reqs: CrawlRequest[]): void {
-    for (const r of reqs) this.#sql.write(this.#setState, [UrlState.fetching, null, r.id]);
+    const seq = this.#sql.nextFlushSeq;
+    for (const r of reqs) {
+      this.#sql.write(this.#setState, [UrlState.fetching, null, r.id]);
+      this.#claims.set(r.url, seq);
+    }
+  }
+
+  protected override onRaiseSpilled(b: NewRequest): void {
+    const fp = fingerprintToBigInt(fingerprint(b.url));
+    this.#sql.write(this.#raiseByFp, [b.priority, b.depth, b.parentId, b.anchor, b.data ? JSON.stringify(b.data) : null, fp, b.priority]);
   }
 
   protected override onCompleted(req: CrawlRequest, outcome: Outcome): void {
@@ -136,4 +170,19 @@ export class SqliteFrontier extends MemoryFrontier {
   protected override onRetried(req: CrawlRequest): void {
     this.#sql.write(this.#setWaiting, [req.attempts, req.id]);
   }
+}
+
+function toRequest(r: UrlRow): CrawlRequest {
+  return {
+    id: r.id,
+    url: r.url,
+    host: r.host,
+    depth: r.depth,
+    parentId: r.parent,
+    anchor: r.anchor,
+    priority: r.priority,
+    data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
+    attempts: r.attempts,
+    probe: r.probe ? (JSON.parse(r.probe) as CrawlRequest['probe']) : null,
+  };
 }

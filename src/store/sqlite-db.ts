@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS urls (
   probe TEXT
 );
 CREATE INDEX IF NOT EXISTS urls_open ON urls(state) WHERE state < 2;
+-- A host's best waiting URLs, read back when the frontier holds only part of them in memory.
+CREATE INDEX IF NOT EXISTS urls_waiting ON urls(host, priority DESC, id) WHERE state = 0;
 -- The crawl log: one row per URL that reached a final state, in that order.
 CREATE TABLE IF NOT EXISTS crawl_log (
   seq INTEGER PRIMARY KEY,

@@ -114,3 +114,80 @@ test('SqliteFrontier: rescored priorities and per-host fetch counts survive reop
   assert.deepEqual(got.map((q) => [q.url, q.priority]), [['http://a.test/1', 5]], 'one fetch already counted against the budget of 2');
   await db.close();
 });
+
+// The same contract with almost every waiting URL in the file, not in memory.
+describeFrontier('SqliteFrontier holding 1 waiting URL a host in memory', async (p) => {
+  const db = new SqliteDb(join(dir, `s${n++}.db`), { create: true });
+  const f = new SqliteFrontier(db, p, 0, { memory: 1, minPerHost: 1 });
+  const close = f.close.bind(f);
+  f.close = async () => {
+    await close();
+    await db.close();
+  };
+  return f;
+});
+
+test('SqliteFrontier: a frontier far larger than its memory hands out every URL once, best first', async () => {
+  const db = new SqliteDb(join(dir, 'spill-order.db'), { create: true });
+  const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 10, minPerHost: 10 });
+  // 1,000 URLs on two hosts, priorities shuffled (a fixed permutation).
+  const urls = Array.from({ length: 1000 }, (_x, i) => ({ url: `http://${i % 2 ? 'a' : 'b'}.test/${i}`, priority: (i * 7919) % 1000 }));
+  for (let i = 0; i < urls.length; i += 50) await f.add(urls.slice(i, i + 50).map((u) => req(u.url, u.priority)), 0);
+  assert.ok(f.waitingInMemory <= 2 * 10 * 2, `held ${f.waitingInMemory}`);
+  assert.equal(f.counts().waiting, 1000);
+  const got: { url: string; priority: number }[] = [];
+  for (;;) {
+    const batch = await f.claim(2, 0);
+    if (!batch.length) break;
+    for (const r of batch) {
+      got.push({ url: r.url, priority: r.priority });
+      await f.complete(r, { state: 'done' }, 0);
+    }
+    assert.ok(f.waitingInMemory <= 2 * 10 * 2 + 2, `held ${f.waitingInMemory}`);
+  }
+  assert.equal(got.length, 1000);
+  assert.equal(new Set(got.map((g) => g.url)).size, 1000, 'each URL once');
+  for (const host of ['a', 'b']) {
+    const ps = got.filter((g) => g.url.startsWith(`http://${host}.`)).map((g) => g.priority);
+    assert.deepEqual(ps, [...ps].sort((x, y) => y - x), `host ${host} best first`);
+  }
+  assert.equal(f.isFinished(), true);
+  await db.close();
+});
+
+test('SqliteFrontier: a spilled URL found again through a better link is raised in the file and comes back first', async () => {
+  const db = new SqliteDb(join(dir, 'spill-raise.db'), { create: true });
+  const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 4, minPerHost: 4 });
+  await f.add(Array.from({ length: 40 }, (_x, i) => req(`http://a.test/${i}`, 100 - i)), 0);
+  assert.ok(f.waitingInMemory < 40);
+  // /39 has the worst priority: it is in the file. A better parent finds it again.
+  assert.equal(f.settled('http://a.test/39'), false, 'a host with spilled URLs cannot say a seen URL is settled');
+  assert.deepEqual(await f.add([req('http://a.test/39', 500, { anchor: 'better', data: { m: 1 } })], 0), [false]);
+  const [first] = await f.claim(1, 0);
+  assert.deepEqual([first?.url, first?.priority, first?.anchor, first?.data], ['http://a.test/39', 500, 'better', { m: 1 }]);
+  await db.close();
+});
+
+test('SqliteFrontier: reopening a large frontier holds only each host\'s best URLs in memory', async () => {
+  const path = join(dir, 'spill-reopen.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+    await f.add(Array.from({ length: 300 }, (_x, i) => req(`http://h${i % 3}.test/${i}`, i)), 0);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 30, minPerHost: 5 });
+  assert.equal(f.counts().waiting, 300);
+  assert.equal(f.waitingInMemory, 30, '10 a host');
+  const [best] = await f.claim(1, 0);
+  assert.equal(best?.url, 'http://h2.test/299');
+  await f.complete(best!, { state: 'done' }, 0);
+  let total = 1;
+  for (let batch = await f.claim(3, 0); batch.length; batch = await f.claim(3, 0)) {
+    for (const r of batch) await f.complete(r, { state: 'done' }, 0);
+    total += batch.length;
+  }
+  assert.equal(total, 300);
+  await db.close();
+});
