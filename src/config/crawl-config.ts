@@ -67,11 +67,11 @@ export const crawlConfigSchema = z.strictObject({
    */
   seenCache: z.number().int().min(0).default(0),
   /**
-   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 16 a
+   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 4 a
    * host); the others wait in the database and are read back as their hosts run short. Default
-   * 100,000: a crawl's memory does not grow with its frontier.
+   * 20,000 (a waiting URL costs about 1 KB of heap): a crawl's memory does not grow with its frontier.
    */
-  frontierMemory: z.number().int().positive().default(100_000),
+  frontierMemory: z.number().int().positive().default(20_000),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

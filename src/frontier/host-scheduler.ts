@@ -27,11 +27,11 @@ export interface SpillStore {
 export interface SpillOptions {
   store: SpillStore;
   /**
-   * Waiting requests kept in memory over all hosts (each host keeps at least 16): a host whose
-   * queue passes twice its share moves the worse half to the store. Default 100,000.
+   * Waiting requests kept in memory over all hosts (each host keeps at least 4): a host whose
+   * queue passes its share by half moves the worse ones to the store. Default 20,000.
    */
   memory?: number;
-  /** The least a host keeps in memory however many hosts share `memory` (default 16; tests use less). */
+  /** The least a host keeps in memory however many hosts share `memory` (default 4; tests use 1). */
   minPerHost?: number;
 }
 
@@ -39,7 +39,7 @@ export interface SpillOptions {
 const SPILL_RETRY_MS = 50;
 
 /** A host keeps at least this many waiting requests in memory, whatever the number of hosts. */
-const MIN_PER_HOST = 16;
+const MIN_PER_HOST = 4;
 
 /** Better first: higher priority, then earlier discovery. */
 const better = (a: SpillKey, b: SpillKey) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
@@ -109,7 +109,7 @@ export class HostScheduler {
   constructor(opts: Partial<PolitenessOptions> = {}, spill: SpillOptions | null = null) {
     this.#opts = { ...defaultPoliteness, ...opts };
     this.#spill = spill?.store ?? null;
-    this.#memory = spill?.memory ?? 100_000;
+    this.#memory = spill?.memory ?? 20_000;
     this.#minPerHost = spill?.minPerHost ?? MIN_PER_HOST;
   }
 
@@ -143,7 +143,7 @@ export class HostScheduler {
     h.queue.push(req);
     this.#live.set(req.url, req);
     this.#queued++;
-    if (this.#spill && h.queue.size > 2 * this.#perHost()) this.#evict(h);
+    if (this.#spill && h.queue.size > this.#evictAbove()) this.#evict(h);
     if (oldHead === undefined || h.queue.peek() !== oldHead) this.#place(h, now);
   }
 
@@ -187,6 +187,12 @@ export class HostScheduler {
 
   #perHost(): number {
     return this.perHostShare(this.#hosts.size);
+  }
+
+  /** A host's queue (stale copies included) may pass its share by half before it is cut back. */
+  #evictAbove(): number {
+    const share = this.#perHost();
+    return share + Math.max(2, share >> 1);
   }
 
   /** Keeps the host's best share in memory and forgets the rest, which the spill store holds. */

@@ -36,7 +36,7 @@ interface UrlRow {
  * `seenCache` N, a CLOCK cache of N fingerprints in front of the `urls` table (method E's layering:
  * little memory for a huge crawl, an index lookup per cache miss).
  *
- * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 16 a host);
+ * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 4 a host);
  * the others wait only in the `urls` table and are read back, best first, when their host runs
  * short (HostScheduler's spill store). A URL read back must not be one this process holds, leased
  * or claimed in a write the writer thread has not committed yet (its row still says waiting).
@@ -54,8 +54,8 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #claims = new Map<string, number>();
 
   /**
-   * `spill.memory`: waiting URLs held in memory over all hosts (default 100,000; the rest wait in
-   * the file); `spill.minPerHost`: the least a host holds (default 16).
+   * `spill.memory`: waiting URLs held in memory over all hosts (default 20,000; the rest wait in
+   * the file); `spill.minPerHost`: the least a host holds (default 4).
    */
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
     const self: { f?: SqliteFrontier } = {};
