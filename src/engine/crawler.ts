@@ -318,6 +318,9 @@ export class Crawler {
       if (d) batch.push(req);
       else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
     });
+    // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
+    const again = this.#o.strategy.reoffers?.() ?? [];
+    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
     if (batch.length) await f.add(batch, Date.now());
     for (const { req, reason } of discards) {
       const [fresh] = await f.discard([req], reason);
