@@ -109,3 +109,29 @@ test("two-step's look-ahead order on a small web, computed by hand", async () =>
     await crawl.close();
   }
 });
+
+test("two-step's look-ahead state is stored with the crawl and restored by resume", async () => {
+  const { resumeCrawl } = await import('../../src/crawl.js');
+  const db = join(mkdtempSync(join(tmpdir(), 'fc-two-step-resume-')), 'c.db');
+  const first = await startCrawl({ seeds: [origin + '/X'], topic: TOPIC, strategy: 'two-step', strategyOptions: { lookahead: 2 }, maxPages: 2, concurrency: 1, delayMs: 0, db });
+  let state: string;
+  try {
+    await first.run();
+    state = JSON.stringify(first.strategy.snapshot!());
+    // X is fetched, and one of its two look-ahead pages: X waits for the other.
+    assert.equal((JSON.parse(state) as { parents: unknown[] }).parents.length, 1);
+  } finally {
+    await first.close();
+  }
+  const again = await resumeCrawl(db, { maxPages: 10 });
+  try {
+    assert.equal(JSON.stringify(again.strategy.snapshot!()), state, 'restored as it was left');
+    await again.run();
+    const rows = again.db.db.prepare("SELECT url, priority FROM crawl_log WHERE state = 'done' ORDER BY seq").all() as { url: string; priority: number }[];
+    // After the resume, x2 comes back and raises x3 to score(X), as in one run.
+    assert.deepEqual(rows.map((r) => r.url.slice(origin.length)), ['/X', '/x1', '/x2', '/x3']);
+    close(rows[3]!.priority, 0.7 * R2 + 0.3);
+  } finally {
+    await again.close();
+  }
+});
