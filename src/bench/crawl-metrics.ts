@@ -14,11 +14,13 @@ export interface StrategyMetrics {
   pagesPerSecond: number;
   /** Cumulative targets found after each fetch (for the curves). */
   found: number[];
+  /** Seconds from the start of the crawl to each fetch (the found-over-time curve), when known. */
+  elapsed: number[];
 }
 
 export const FRACTIONS = [0.1, 0.25, 0.5, 1] as const;
 
-export function crawlMetrics(strategy: string, fetchOrder: string[], labels: ReadonlySet<string>, budget: number, seconds: number): StrategyMetrics {
+export function crawlMetrics(strategy: string, fetchOrder: string[], labels: ReadonlySet<string>, budget: number, seconds: number, elapsed: number[] = []): StrategyMetrics {
   const found: number[] = [];
   let n = 0;
   let toFirst: number | null = null;
@@ -52,6 +54,7 @@ export function crawlMetrics(strategy: string, fetchOrder: string[], labels: Rea
     toHalf,
     pagesPerSecond: seconds > 0 ? fetchOrder.length / seconds : 0,
     found,
+    elapsed,
   };
 }
 

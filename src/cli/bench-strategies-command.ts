@@ -19,6 +19,20 @@ function readLabels(file: string): Set<string> {
   }
 }
 
+/** Targets found against fetches or against wall-clock seconds (method C's source measures both). */
+function foundCurves(ms: StrategyMetrics[], budget: number, over: 'fetches' | 'seconds'): string {
+  const step = Math.max(1, Math.round(budget / 100));
+  return lineChartSvg(
+    ms.map((m) => ({
+      name: m.strategy,
+      points: m.found
+        .map((n, i) => [over === 'fetches' ? i + 1 : m.elapsed[i] ?? 0, n] as [number, number])
+        .filter((_p, i) => (i + 1) % step === 0 || i + 1 === m.found.length),
+    })),
+    { title: `Targets found against ${over === 'fetches' ? 'pages fetched' : 'wall-clock time'}`, xLabel: over === 'fetches' ? 'pages fetched' : 'seconds', yLabel: 'targets found' },
+  );
+}
+
 function curves(ms: StrategyMetrics[], labels: number, budget: number, kind: 'harvest' | 'recall'): string {
   const step = Math.max(1, Math.round(budget / 50));
   return lineChartSvg(
@@ -59,11 +73,13 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
         replay: o.offline ? o.web : null,
       });
       const t0 = performance.now();
+      const wall0 = Date.now();
       try {
         await crawl.run();
         await crawl.db.settle();
-        const order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
-        out.push(crawlMetrics(entry, order, labels, o.budget, (performance.now() - t0) / 1000));
+        const rows = crawl.db.db.prepare("SELECT url, fetched_at FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").all() as { url: string; fetched_at: string }[];
+        const elapsed = rows.map((r) => Math.max(0, (Date.parse(r.fetched_at) - wall0) / 1000));
+        out.push(crawlMetrics(entry, rows.map((r) => r.url), labels, o.budget, (performance.now() - t0) / 1000, elapsed));
       } finally {
         await crawl.close();
       }
@@ -100,7 +116,7 @@ export function registerBenchStrategies(bench: Command): void {
     .option('--strategies <list>', `comma-separated (default ${strategyNames().join(',')}); name@keep: without the raise on rediscovery`, (v: string) => v.split(',').map((s) => s.trim()))
     .option('--budget <n>', 'pages each strategy may fetch (default 500)', positiveInt, 500)
     .option('--concurrency <n>', 'requests in flight (default 1: a deterministic order)', positiveInt, 1)
-    .option('--out <dir>', 'where to write results.json, results.md, harvest.svg, recall.svg (default bench-out)', 'bench-out')
+    .option('--out <dir>', 'where to write results.json, results.md, harvest.svg, recall.svg, found.svg, found-time.svg (default bench-out)', 'bench-out')
     .option('--offline', 'read the web folder through the replay fetcher instead of serving it over HTTP')
     .action(async (o: { web: string; topic: string; labels?: string; strategies?: string[]; budget: number; concurrency: number; out: string; offline?: boolean }) => {
       const labelsFile = o.labels ?? join(o.web, 'labels.txt');
@@ -108,10 +124,13 @@ export function registerBenchStrategies(bench: Command): void {
       const labels = readLabels(labelsFile).size;
       const table = metricsTable(ms);
       mkdirSync(o.out, { recursive: true });
-      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, ...m }) => ({ ...m, found: found.filter((_n, i) => (i + 1) % 10 === 0) })) }, null, 2));
+      const every10 = <T,>(xs: T[]) => xs.filter((_n, i) => (i + 1) % 10 === 0);
+      writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, elapsed, ...m }) => ({ ...m, found: every10(found), elapsed: every10(elapsed) })) }, null, 2));
       writeFileSync(join(o.out, 'results.md'), `Web ${o.web}, ${labels} targets, budget ${o.budget}, topic ${o.topic}\n\n${table}\n`);
       writeFileSync(join(o.out, 'harvest.svg'), curves(ms, labels, o.budget, 'harvest'));
       writeFileSync(join(o.out, 'recall.svg'), curves(ms, labels, o.budget, 'recall'));
-      process.stdout.write(`${labels} targets, budget ${o.budget}\n\n${table}\n\nwrote ${o.out}/results.json, results.md, harvest.svg, recall.svg\n`);
+      writeFileSync(join(o.out, 'found.svg'), foundCurves(ms, o.budget, 'fetches'));
+      writeFileSync(join(o.out, 'found-time.svg'), foundCurves(ms, o.budget, 'seconds'));
+      process.stdout.write(`${labels} targets, budget ${o.budget}\n\n${table}\n\nwrote ${o.out}/results.json, results.md, harvest.svg, recall.svg, found.svg, found-time.svg\n`);
     });
 }

@@ -4,8 +4,27 @@ import { stringify } from 'yaml';
 import { FocusCrawlError } from '../errors.js';
 import { HttpFetcher } from '../fetch/http-fetcher.js';
 import { rankTerms } from '../relevance/tfidf-ranking.js';
+import { DEFAULT_ABBREVIATIONS, learnLinkKeywords } from '../relevance/link-keywords.js';
 import { expandRefs, loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
+
+function readLines(file: string, what: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*/, '').trim()).filter(Boolean);
+}
+
+function writeOut(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
 
 function readCandidates(file: string): string[] {
   let text: string;
@@ -65,5 +84,24 @@ export function registerTopic(program: Command): void {
       } finally {
         await fetcher.close();
       }
+    });
+  topic
+    .command('learn-links')
+    .description("learn method B's link keywords: the most frequent words of sample service links")
+    .requiredOption('--links <file>', 'service links (URLs), one a line; # starts a comment')
+    .option('--top <n>', 'keywords to keep (default 10, as in the source)', positiveInt, 10)
+    .option('--abbreviations <list>', `acronyms kept at the weaker level, never keywords (default ${DEFAULT_ABBREVIATIONS.join(',')})`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .requiredOption('--out <file>', 'topic-file fragment to write (links: keywords, abbreviations)')
+    .action((o: { links: string; top: number; abbreviations?: string[]; out: string }) => {
+      const urls = readLines(o.links, 'links');
+      if (!urls.length) throw new FocusCrawlError('USAGE', `links file ${o.links} lists no link`);
+      const abbreviations = o.abbreviations ?? [...DEFAULT_ABBREVIATIONS];
+      const ranked = learnLinkKeywords(urls, { top: o.top, abbreviations });
+      if (!ranked.length) throw new FocusCrawlError('USAGE', `no word found in the paths and queries of ${o.links}`);
+      const header = `# Written by focuscrawl topic learn-links from ${urls.length} service links: the ${ranked.length} words in most of them\n# (path and query), and the acronyms kept at the weaker level.\n`;
+      // One flow list a line, words quoted only where YAML would read them as something else.
+      const list = (xs: string[]) => `[${xs.map((x) => (/^[\p{L}][\p{L}\p{N}_-]*$/u.test(x) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(x) ? x : JSON.stringify(x))).join(', ')}]`;
+      writeOut(o.out, `${header}links:\n  keywords: ${list(ranked.map((r) => r.word))}\n  abbreviations: ${list(abbreviations)}\n`);
+      process.stdout.write(ranked.map((r) => `${r.word}\tin ${r.links} of ${urls.length} links`).join('\n') + `\nwrote ${o.out}\n`);
     });
 }

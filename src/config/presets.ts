@@ -6,11 +6,12 @@ export const WMS_TOPIC = fileURLToPath(new URL('../../../topics/wms.yaml', impor
 
 /**
  * What each preset sets when the user has not: `wms` is the geospatial service crawler of
- * method B with the source's settings (its topic, weighted-levels, depth limit 5) and every OGC
- * detector on.
+ * method B with the source's settings (its topic, weighted-levels, depth limit 5, 5 requests in
+ * flight for the source's 5 threads) and every OGC detector on. The per-host limit (--per-host,
+ * 2) is the crawler's politeness, which the source does not discuss; it is left as it is.
  */
 const PRESETS: Record<'wms', Partial<CrawlConfigInput>> = {
-  wms: { topic: WMS_TOPIC, strategy: 'weighted-levels', detect: ['all'], maxDepth: 5 },
+  wms: { topic: WMS_TOPIC, strategy: 'weighted-levels', detect: ['all'], maxDepth: 5, concurrency: 5 },
 };
 
 /** Fills the settings a preset provides and the input leaves unset. */

@@ -350,8 +350,12 @@ export class Crawler {
       if (d) batch.push(req);
       else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
     });
+    // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
+    const again = this.#o.strategy.reoffers?.() ?? [];
+    const own = batch.length;
+    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
     const fresh = batch.length ? await f.add(batch, Date.now()) : [];
-    batch.forEach((r, i) => fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
+    batch.forEach((r, i) => i < own && fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
     for (const { req, reason } of discards) {
       const [fresh] = await f.discard([req], reason);
       if (fresh) this.#logDiscard(req, reason, parent.url);

@@ -8,6 +8,7 @@ import { InheritRecoverStrategy, inheritRecoverOptions } from './inherit-recover
 import { LearnedStrategy, learnedOptions } from './learned.js';
 import { TwoStepStrategy, twoStepOptions } from './two-step.js';
 import { SharkStrategy, sharkOptions } from './shark.js';
+import { ThresholdStrategy } from './threshold.js';
 import type { Strategy } from './strategy.js';
 import { WeightedLevelsStrategy, weightedLevelsOptions } from './weighted-levels.js';
 
@@ -28,7 +29,8 @@ const STRATEGIES: Record<string, Entry> = {
   shark: { needsTopic: true, options: sharkOptions, create: (t, o) => new SharkStrategy(t!, o), summary: 'shark-search: inherited score with decay, anchor and anchor context' },
   'inherit-recover': { needsTopic: true, options: inheritRecoverOptions, create: (t, o) => new InheritRecoverStrategy(t!, o), summary: 'method A: relevance message value with decay and recovery' },
   'weighted-levels': { needsTopic: true, options: weightedLevelsOptions, create: (t, o) => new WeightedLevelsStrategy(t!, o), summary: 'method B: lambda-weighted link and page levels, priority 0 discarded' },
-  'two-step': { needsTopic: true, options: twoStepOptions, create: (t, o) => new TwoStepStrategy(t!, o), summary: 'method C: score from the page and its out-link pages (look-ahead), with the noise rules' },
+  'two-step': { needsTopic: true, options: twoStepOptions, create: (t, o) => new TwoStepStrategy(t!, o), summary: 'method C: score from the page and its out-link pages (known ones and a look-ahead), raised as more are fetched, with the noise rules' },
+  threshold: { needsTopic: true, options: none, create: (t) => new ThresholdStrategy(t!), summary: "the thesis's topical crawler: links of pages below the topic threshold are discarded" },
   adaptive: { needsTopic: true, options: adaptiveOptions, create: (t, o) => new AdaptiveStrategy(t!, o), summary: 'the default with a topic: anchor, context, parent and inherited relevance, navigation discounted, learned as it goes' },
   learned: { needsTopic: true, options: learnedOptions, create: (t, o) => new LearnedStrategy(t!, o), summary: 'online logistic-regression link classifier with host exploration' },
 };

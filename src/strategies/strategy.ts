@@ -15,6 +15,17 @@ export interface LinkDecision {
   data?: CarriedState | null;
 }
 
+/** A link of an earlier page offered again with a new priority (see Strategy.reoffers). */
+export interface Reoffer {
+  url: string;
+  /** Depth, id and anchor of the link as the page that now vouches for it has it. */
+  depth: number;
+  parentId: number;
+  anchor: string;
+  priority: number;
+  data?: CarriedState | null;
+}
+
 /**
  * A crawl ordering. Pure: no I/O, no clock, no randomness that is not seeded; the same code runs
  * in the embedded crawler, a distributed worker and the offline benchmark.
@@ -34,6 +45,13 @@ export interface Strategy {
    * never discarded for low priority: seeds are trusted.
    */
   scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[];
+  /**
+   * Links of pages scored earlier whose priority rose since the last call (two-step: a page's
+   * score rose when more of its out-link pages were fetched). The crawl calls it after each
+   * scoreLinks and offers them to the frontier, which raises those still waiting (the raise on
+   * rediscovery; with rediscovery 'keep' they are dropped).
+   */
+  reoffers?(): Reoffer[];
   /**
    * State the strategy learned during the crawl, as JSON, for strategies that learn; the crawl
    * stores it and hands it to restore() when it is resumed, so a resumed crawl behaves as one.

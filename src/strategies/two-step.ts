@@ -2,51 +2,69 @@ import { z } from 'zod';
 import type { Link } from '../types.js';
 import { anchorScore } from '../relevance/link-scorers.js';
 import type { Topic } from '../relevance/topic.js';
-import type { LinkDecision, PageView, Strategy } from './strategy.js';
+import { fingerprintKey } from '../seen/fingerprint.js';
+import type { LinkDecision, PageView, Reoffer, Strategy } from './strategy.js';
+import { OutlinkStats } from './two-step-score.js';
+
+export { twoStepScore, OutlinkStats } from './two-step-score.js';
 
 export const twoStepOptions = z.strictObject({
   /** Weight of the page's own relevance against its out-link pages' mean. */
   alpha: z.number().min(0).max(1).default(0.7),
-  /** Out-links fetched as a look-ahead batch after each regular page. */
-  lookahead: z.number().int().min(1).max(50).default(5),
+  /** Out-link pages whose relevance a page's score waits for; fetched ahead when not yet known. */
+  lookahead: z.number().int().min(0).max(50).default(5),
+  /** Waiting links whose parent's score is still tracked (memory bound); the oldest parents go first. */
+  track: z.number().int().min(0).default(200_000),
 });
 export type TwoStepOptions = z.output<typeof twoStepOptions>;
 
 /** Look-ahead priorities sit in a band above every ordinary priority (which are in [0, 1]). */
 const LOOKAHEAD_BAND = 10;
+/** A parent's waiting links are offered again when its score rose by at least this much. */
+const MIN_RISE = 0.01;
 
-/**
- * score(u) = alpha * rel(u) + (1 - alpha) * mean(rel(v) for v in out(u)), with the noise rules:
- * when most (two thirds or more) of the out-link pages are relevant, the very low ones (below
- * half the threshold) are dropped from the mean; when none is highly relevant (twice the
- * threshold or more), the out-link term is ignored and score(u) = rel(u).
- */
-export function twoStepScore(rel: number, children: readonly number[], threshold: number, alpha = 0.7): number {
-  if (!children.some((r) => r >= 2 * threshold)) return rel;
-  let used = children;
-  if (children.filter((r) => r >= threshold).length >= (2 / 3) * children.length) used = children.filter((r) => r >= threshold / 2);
-  const mean = used.reduce((s, r) => s + r, 0) / used.length;
-  return alpha * rel + (1 - alpha) * mean;
-}
-
+/** A fetched page whose score can still change: some of its out-links are not fetched yet. */
 interface Parent {
   rel: number;
-  children: number[];
+  depth: number;
+  stats: OutlinkStats;
+  /** Out-link pages to know before the out-link term is offered (the look-ahead's worth). */
+  need: number;
+  /** The priority its waiting links carry. */
+  offered: number;
+  /** Its out-links not fetched yet, by URL fingerprint: [URL, anchor]; those sent ahead are in `ahead`. */
+  pending: Map<number, [string, string]>;
+  ahead: Set<number>;
 }
 
 /**
- * Method C, two-step VSM with out-link look-ahead. Our reading of the unspecified look-ahead
- * (docs/strategies.md): after a regular page u is fetched, its `lookahead` best-anchored links are
- * fetched next as a batch (a priority band above all others; every look-ahead fetch counts in the
- * budget); u's other links get rel(u). Each look-ahead page v reports rel(v) to u, and v's links
- * (u's grandchildren) get score(u) from u's children fetched so far.
- * The per-parent table lives in memory: a resumed crawl treats waiting look-ahead pages as regular.
+ * Method C, two-step VSM: the links of a fetched page u wait at score(u) (two-step-score.ts), from
+ * the relevance of u's out-link pages. Our reading of the look-ahead (docs/strategies.md):
+ * - out-link pages already fetched count at once (their relevance is remembered);
+ * - when fewer than `lookahead` are known, the missing number of u's best-anchored unfetched
+ *   links is fetched next, in a band above every other priority; every such fetch counts in the
+ *   budget, and look-ahead pages get no look-ahead of their own (one level, as in the source);
+ * - until those are in, u's other links wait at alpha * rel(u), the least score(u) can be;
+ * - whenever one of u's out-link pages is fetched, by the look-ahead or later by the crawl,
+ *   score(u) is recomputed and, when it rose, u's waiting links are offered again (reoffers()),
+ *   which the frontier's raise applies. A score never lowers waiting links (the frontier only
+ *   raises): a link keeps the best score its parent had once its look-ahead was in.
+ * Memory: the relevance of every fetched page (by 53-bit fingerprint) and, for at most `track`
+ * waiting links, the parent that may still raise them. snapshot()/restore() carry both across a
+ * resume.
  */
 export class TwoStepStrategy implements Strategy {
   readonly name = 'two-step';
   readonly topic: Topic;
   readonly options: TwoStepOptions;
+  /** rel of every fetched page, by URL fingerprint. */
+  readonly #rels = new Map<number, number>();
+  /** Tracked parents by request id, oldest first. */
   readonly #parents = new Map<number, Parent>();
+  /** Waiting URL fingerprint -> ids of the tracked parents that link to it. */
+  readonly #parentsOf = new Map<number, number[]>();
+  #tracked = 0;
+  #reoffers: Reoffer[] = [];
 
   constructor(topic: Topic, options: Partial<TwoStepOptions> = {}) {
     this.topic = topic;
@@ -59,20 +77,114 @@ export class TwoStepStrategy implements Strategy {
 
   scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
     const rel = view.relevance ?? 0;
-    const parentId = view.request.data?.lookaheadOf;
-    const parent = typeof parentId === 'number' ? this.#parents.get(parentId) : undefined;
-    if (parent) {
-      // A look-ahead page: it tells its parent its relevance; its links are the grandchildren.
-      parent.children.push(rel);
-      const score = twoStepScore(parent.rel, parent.children, this.topic.threshold, this.options.alpha);
-      return links.map(() => ({ priority: score }));
+    const { request, page } = view;
+    const { alpha, lookahead } = this.options;
+    const self = new Set([fingerprintKey(request.url), fingerprintKey(page.url)]);
+    for (const k of self) this.#report(k, rel);
+
+    // Out-link pages fetched already.
+    const stats = new OutlinkStats(this.topic.threshold);
+    const counted = new Set<number>(self);
+    for (const l of page.links) {
+      const k = fingerprintKey(l.url);
+      if (counted.has(k)) continue;
+      counted.add(k);
+      const r = this.#rels.get(k);
+      if (r !== undefined) stats.add(r);
     }
-    // A regular page: its best-anchored links become the look-ahead batch.
-    this.#parents.set(view.request.id, { rel, children: [] });
-    const ranked = links.map((l, i) => ({ i, a: anchorScore(this.topic, l.anchor).score })).sort((x, y) => y.a - x.a || x.i - y.i);
-    const batch = new Set(ranked.slice(0, this.options.lookahead).map((r) => r.i));
-    return links.map((_l, i) =>
-      batch.has(i) ? { priority: LOOKAHEAD_BAND + rel, data: { lookaheadOf: view.request.id } } : { priority: rel },
-    );
+
+    const isAhead = typeof request.data?.la === 'number';
+    const need = isAhead ? 0 : Math.min(lookahead, stats.n + links.length);
+    const ahead = new Set<number>();
+    if (stats.n < need) {
+      const ranked = links.map((l, i) => ({ i, a: anchorScore(this.topic, l.anchor).score })).sort((x, y) => y.a - x.a || x.i - y.i);
+      for (const r of ranked.slice(0, need - stats.n)) ahead.add(r.i);
+    }
+    const offered = stats.n >= need ? stats.score(rel, alpha) : alpha * rel;
+    const pending = new Map<number, [string, string]>();
+    const aheadKeys = new Set<number>();
+    const decisions = links.map((l, i): LinkDecision => {
+      const k = fingerprintKey(l.url);
+      pending.set(k, [l.url, l.anchor]);
+      if (!ahead.has(i)) return { priority: offered };
+      aheadKeys.add(k);
+      return { priority: LOOKAHEAD_BAND + rel, data: { la: request.id } };
+    });
+    if (pending.size) this.#track(request.id, { rel, depth: request.depth, stats, need, offered, pending, ahead: aheadKeys });
+    return decisions;
+  }
+
+  reoffers(): Reoffer[] {
+    const out = this.#reoffers;
+    this.#reoffers = [];
+    return out;
+  }
+
+  /** A page was fetched: remember its relevance and tell the tracked parents that link to it. */
+  #report(key: number, rel: number): void {
+    this.#rels.set(key, rel);
+    const ids = this.#parentsOf.get(key);
+    if (!ids) return;
+    this.#parentsOf.delete(key);
+    for (const id of ids) {
+      const p = this.#parents.get(id);
+      if (!p) continue;
+      if (!p.pending.delete(key)) continue;
+      p.ahead.delete(key);
+      this.#tracked--;
+      p.stats.add(rel);
+      if (p.stats.n >= p.need) {
+        const score = p.stats.score(p.rel, this.options.alpha);
+        if (score >= p.offered + MIN_RISE) {
+          p.offered = score;
+          for (const [k, [u, anchor]] of p.pending) if (!p.ahead.has(k)) this.#reoffers.push({ url: u, depth: p.depth + 1, parentId: id, anchor, priority: score });
+        }
+      }
+      if (p.pending.size === 0) this.#parents.delete(id);
+    }
+  }
+
+  #track(id: number, p: Parent): void {
+    this.#parents.set(id, p);
+    for (const k of p.pending.keys()) {
+      const ids = this.#parentsOf.get(k);
+      if (ids) ids.push(id);
+      else this.#parentsOf.set(k, [id]);
+    }
+    this.#tracked += p.pending.size;
+    // Oldest parents first: their links have waited longest and most of their scores are settled.
+    for (const [oldId, old] of this.#parents) {
+      if (this.#tracked <= this.options.track) break;
+      this.#untrack(oldId, old);
+    }
+  }
+
+  #untrack(id: number, p: Parent): void {
+    this.#parents.delete(id);
+    this.#tracked -= p.pending.size;
+    for (const k of p.pending.keys()) {
+      const ids = this.#parentsOf.get(k);
+      if (!ids) continue;
+      const rest = ids.filter((x) => x !== id);
+      if (rest.length) this.#parentsOf.set(k, rest);
+      else this.#parentsOf.delete(k);
+    }
+  }
+
+  /** What a resumed crawl needs: every fetched page's relevance and the tracked parents. */
+  snapshot(): unknown {
+    return {
+      rels: [...this.#rels],
+      parents: [...this.#parents].map(([id, p]) => [id, p.rel, p.depth, p.need, p.offered, p.stats.toJSON(), [...p.pending.values()], [...p.ahead]]),
+    };
+  }
+
+  restore(state: unknown): void {
+    const s = state as { rels?: [number, number][]; parents?: [number, number, number, number, number, number[], [string, string][], number[]][] } | null;
+    for (const [k, r] of s?.rels ?? []) this.#rels.set(k, r);
+    for (const [id, rel, depth, need, offered, stats, pending, ahead] of s?.parents ?? []) {
+      const links = new Map(pending.map(([u, a]): [number, [string, string]] => [fingerprintKey(u), [u, a]]));
+      this.#track(id, { rel, depth, need, offered, stats: OutlinkStats.from(this.topic.threshold, stats), pending: links, ahead: new Set(ahead) });
+    }
   }
 }

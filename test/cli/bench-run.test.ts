@@ -16,11 +16,13 @@ test('bench gen writes a labelled web; bench run compares strategies on it', asy
   const out = join(dir, 'out');
   const run = await runCli(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--strategies', 'bfs,best-first', '--budget', '40', '--out', out]);
   assert.equal(run.code, 0, run.stderr);
-  const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { results: { strategy: string; fetched: number; targets: number }[] };
+  const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { results: { strategy: string; fetched: number; targets: number; elapsed: number[] }[] };
   assert.deepEqual(res.results.map((r) => r.strategy), ['bfs', 'best-first']);
   for (const r of res.results) assert.ok(r.fetched === 40 && r.targets <= 40, JSON.stringify(r));
+  // The found-over-time curve: seconds at every 10th fetch, never going back.
+  for (const r of res.results) assert.ok(r.elapsed.length === 4 && r.elapsed.every((t, i) => t >= 0 && (i === 0 || t >= r.elapsed[i - 1]!)), JSON.stringify(r.elapsed));
   assert.match(run.stdout, /\| bfs \| [\d.]+ \/ /);
-  for (const f of ['results.md', 'harvest.svg', 'recall.svg']) assert.ok(existsSync(join(out, f)), f);
+  for (const f of ['results.md', 'harvest.svg', 'recall.svg', 'found.svg', 'found-time.svg']) assert.ok(existsSync(join(out, f)), f);
   const bad = await runCli(['bench', 'run', '--web', dir, '--topic', DEMO_TOPIC]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /is not a generated web/);

@@ -27,5 +27,5 @@ test('the registry names strategies and checks that a topic is given', () => {
   assert.equal(createStrategy('bfs', null).name, 'bfs');
   assert.equal(createStrategy('best-first', topic).name, 'best-first');
   assert.throws(() => createStrategy('best-first', null), /needs a topic/);
-  assert.throws(() => createStrategy('nope', null), /unknown strategy 'nope' \(known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, adaptive, learned\)/);
+  assert.throws(() => createStrategy('nope', null), /unknown strategy 'nope' \(known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned\)/);
 });
