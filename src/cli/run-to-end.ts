@@ -1,5 +1,6 @@
 import type { OpenCrawl } from '../crawl.js';
 import { showProgress, summaryText } from './progress.js';
+import { startHeapTrim } from './heap-trim.js';
 
 /**
  * Runs an open crawl with a progress display. Ctrl-C aborts the requests in flight, whose URLs wait
@@ -9,6 +10,7 @@ import { showProgress, summaryText } from './progress.js';
 export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
   const topic = crawl.config.topic !== null;
+  const stopTrim = startHeapTrim();
   const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.frontier.counts() }, { topic, maxPages: crawl.config.maxPages });
   let interrupts = 0;
   let stopped = false;
@@ -24,6 +26,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   process.on('SIGTERM', onSignal);
   try {
     const summary = await crawl.run();
+    stopTrim();
     stopProgress();
     stopped = true;
     const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
@@ -34,6 +37,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   } finally {
     // A failed run must not leave the progress timer holding the process open.
     if (!stopped) stopProgress();
+    stopTrim();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await crawl.close();

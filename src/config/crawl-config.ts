@@ -67,7 +67,7 @@ export const crawlConfigSchema = z.strictObject({
    */
   seenCache: z.number().int().min(0).default(0),
   /**
-   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 4 a
+   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 2 a
    * host); the others wait in the database and are read back as their hosts run short. Default
    * 20,000 (a waiting URL costs about 1 KB of heap): a crawl's memory does not grow with its frontier.
    */

@@ -27,11 +27,11 @@ export interface SpillStore {
 export interface SpillOptions {
   store: SpillStore;
   /**
-   * Waiting requests kept in memory over all hosts (each host keeps at least 4): a host whose
+   * Waiting requests kept in memory over all hosts (each host keeps at least 2): a host whose
    * queue passes its share by half moves the worse ones to the store. Default 20,000.
    */
   memory?: number;
-  /** The least a host keeps in memory however many hosts share `memory` (default 4; tests use 1). */
+  /** The least a host keeps in memory however many hosts share `memory` (default 2; tests use 1). */
   minPerHost?: number;
 }
 
@@ -39,7 +39,7 @@ export interface SpillOptions {
 const SPILL_RETRY_MS = 50;
 
 /** A host keeps at least this many waiting requests in memory, whatever the number of hosts. */
-const MIN_PER_HOST = 4;
+const MIN_PER_HOST = 2;
 
 /** Better first: higher priority, then earlier discovery. */
 const better = (a: SpillKey, b: SpillKey) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
@@ -111,6 +111,14 @@ export class HostScheduler {
     this.#spill = spill?.store ?? null;
     this.#memory = spill?.memory ?? 20_000;
     this.#minPerHost = spill?.minPerHost ?? MIN_PER_HOST;
+  }
+
+  debugStats(): unknown {
+    let maxQ = 0, sumQ = 0, live = 0, maxLive = 0, n = 0;
+    const perHostLive = new Map<string, number>();
+    for (const r of this.#live.values()) perHostLive.set(r.host, (perHostLive.get(r.host) ?? 0) + 1);
+    for (const h of this.#hosts.values()) { n++; maxQ = Math.max(maxQ, h.queue.size); sumQ += h.queue.size; const l = perHostLive.get(h.host) ?? 0; live += l; maxLive = Math.max(maxLive, l); }
+    return { hosts: n, hostsWithLive: perHostLive.size, maxQ, sumQ, live, maxLive, share: this.#perHost(), evictAbove: this.#evictAbove() };
   }
 
   /** Waiting requests held in memory (the rest, if any, are in the spill store). */
@@ -226,6 +234,7 @@ export class HostScheduler {
     // Fewer than asked: every spilled request written so far is back; the rest are still on their way to the store.
     const last = rows[rows.length - 1];
     h.spillBest = last && rows.length >= limit && h.spilled > 0 ? { priority: last.priority, id: last.id } : NO_SPILL;
+    if (!all && h.queue.size > this.#evictAbove()) this.#evict(h);
   }
 
   /** True when `url` is queued (waiting), not handed out nor finished. */
@@ -246,6 +255,8 @@ export class HostScheduler {
     const oldHead = this.#head(h);
     this.#live.set(req.url, req);
     h.queue.push(req);
+    // Raises leave stale copies behind; cutting back also drops them.
+    if (this.#spill && h.queue.size > this.#evictAbove()) this.#evict(h);
     if (h.queue.peek() !== oldHead) this.#place(h, now);
     return req;
   }

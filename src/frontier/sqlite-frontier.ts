@@ -36,7 +36,7 @@ interface UrlRow {
  * `seenCache` N, a CLOCK cache of N fingerprints in front of the `urls` table (method E's layering:
  * little memory for a huge crawl, an index lookup per cache miss).
  *
- * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 4 a host);
+ * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 2 a host);
  * the others wait only in the `urls` table and are read back, best first, when their host runs
  * short (HostScheduler's spill store). A URL read back must not be one this process holds, leased
  * or claimed in a write the writer thread has not committed yet (its row still says waiting).
@@ -55,7 +55,7 @@ export class SqliteFrontier extends MemoryFrontier {
 
   /**
    * `spill.memory`: waiting URLs held in memory over all hosts (default 20,000; the rest wait in
-   * the file); `spill.minPerHost`: the least a host holds (default 4).
+   * the file); `spill.minPerHost`: the least a host holds (default 2).
    */
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
     const self: { f?: SqliteFrontier } = {};
@@ -115,8 +115,7 @@ export class SqliteFrontier extends MemoryFrontier {
   #readBack(host: string, limit: number, held: (url: string) => boolean, heldCount: number): CrawlRequest[] {
     // Rows queued for writing are read back only once written: hand them over now (inline: committed at once).
     this.#sql.flush();
-    const committed = this.#sql.committedSeq;
-    for (const [url, seq] of this.#claims) if (seq <= committed) this.#claims.delete(url);
+    this.#pruneClaims();
     const out: CrawlRequest[] = [];
     for (const r of this.#loadHost.all(host, limit + heldCount + this.#claims.size) as UrlRow[]) {
       if (held(r.url) || this.#claims.has(r.url)) continue;
@@ -124,6 +123,11 @@ export class SqliteFrontier extends MemoryFrontier {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  #pruneClaims(): void {
+    const committed = this.#sql.committedSeq;
+    for (const [url, seq] of this.#claims) if (seq <= committed) this.#claims.delete(url);
   }
 
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
@@ -142,6 +146,8 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onClaimed(reqs: CrawlRequest[]): void {
+    // Committed claims need no remembering; without this the map grew by every URL ever claimed.
+    if (this.#claims.size > 1024) this.#pruneClaims();
     const seq = this.#sql.nextFlushSeq;
     for (const r of reqs) {
       this.#sql.write(this.#setState, [UrlState.fetching, null, r.id]);
