@@ -39,6 +39,13 @@ export interface ServiceProbe {
   endpoint: string;
   /** A later step of a multi-request probe (OGC API: 'conformance'); absent for the first. */
   step?: string;
+  /** Page number of a paged step (OGC API collections followed by their `next` links); absent: 1. */
+  page?: number;
+  /**
+   * The probe fetches a capabilities document as it is (a .xml file): the document's root element
+   * decides the type it is registered under, `type` is only what it was probed as.
+   */
+  document?: boolean;
 }
 
 /** A URL offered to the frontier: everything except what the frontier assigns. */
