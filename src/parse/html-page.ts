@@ -133,8 +133,9 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   let openXml: XmlLink[] = [];
   const blockBoundary = () => {
     blockAt = rawLength;
+    if (!openXml.length) return;
     for (const x of openXml) x.to = Math.min(rawLength, x.end + XML_LINK_CONTEXT);
-    if (openXml.length) openXml = [];
+    openXml = [];
   };
 
   const addLink = (href: string, anchorText: string, linkNofollow: boolean, start = rawLength) => {
@@ -158,9 +159,11 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (!INLINE.has(name)) separate();
+        if (!INLINE.has(name)) {
+          separate();
+          if (svc && !CELLS.has(name)) blockBoundary();
+        }
         if (svc) {
-          if (!INLINE.has(name) && !CELLS.has(name)) blockBoundary();
           if (name === 'script') inScript++;
           else if (name === 'input' && attrs.value) unseen.push(attrs.value);
           for (const k in attrs) if (k.startsWith('data-')) unseen.push(attrs[k]!);
@@ -236,8 +239,10 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
         if (anchor) anchor.parts.push(data);
       },
       onclosetag(name, implied) {
-        if (!INLINE.has(name)) separate();
-        if (svc && !INLINE.has(name) && !CELLS.has(name)) blockBoundary();
+        if (!INLINE.has(name)) {
+          separate();
+          if (svc && !CELLS.has(name)) blockBoundary();
+        }
         if (HEADINGS.has(name) && inHeading) {
           inHeading--;
           headings.push(' ');
