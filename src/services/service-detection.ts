@@ -163,7 +163,6 @@ export class ServiceDetection {
     const file = url.pathname.slice(url.pathname.lastIndexOf('/') + 1).toLowerCase();
     if (!file.endsWith('.xml') || NOT_CAPABILITIES.test(file)) return null;
     if (!CAPABILITIES_WORDS.test(linkWords) && !SERVICE_ACRONYMS.test(linkWords) && !pageSays()) return null;
-    // WMTS before WMS: "wmts" contains no "wms", but check the longer name first all the same.
     const named = ['WMTS', 'WMS', 'WFS', 'WCS', 'CSW'].find((t) => file.includes(t.toLowerCase())) as ServiceType | undefined;
     const type = named && xmlTypes.includes(named) ? named : xmlTypes[0]!;
     // The file is the endpoint as it is, query included: there is no request to strip from it.
