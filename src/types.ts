@@ -39,6 +39,13 @@ export interface ServiceProbe {
   endpoint: string;
   /** A later step of a multi-request probe (OGC API: 'conformance'); absent for the first. */
   step?: string;
+  /** Page number of a paged step (OGC API collections followed by their `next` links); absent: 1. */
+  page?: number;
+  /**
+   * The probe fetches a capabilities document as it is (a .xml file): the document's root element
+   * decides the type it is registered under, `type` is only what it was probed as.
+   */
+  document?: boolean;
 }
 
 /** A URL offered to the frontier: everything except what the frontier assigns. */
@@ -92,6 +99,20 @@ export interface Page {
   nofollow: boolean;
   /** Encoding used to decode the body (WHATWG name). */
   encoding: string;
+  /** What service detection reads besides the links; present only when the parser was asked (ParseOptions.serviceText). */
+  serviceText?: ServiceText;
+}
+
+/** Parts of a page that only service detection reads (src/engine/service-probing.ts). */
+export interface ServiceText {
+  /**
+   * Absolute http(s) URLs written in the page but not linked: visible text (plain text, <code>,
+   * <pre>, <textarea>), script strings, <input value> and data-* attributes. Anchor ''; the
+   * context is the visible text around the URL (empty for scripts and attributes).
+   */
+  urls: Link[];
+  /** The anchor and visible text around each link to a `.xml` file, by the link's URL. */
+  xmlLinkWords: Record<string, string>;
 }
 
 /** Final or in-between state of every URL the crawl has seen. */

@@ -56,6 +56,11 @@ const parseOnly = (b: Buffer) => {
   const { html, encoding } = decodeHtml(b, 'text/html');
   parseHtml(html, 'http://127.0.0.1/p/1', encoding);
 };
+/** The same with service detection on: URLs in text, script strings and attributes, .xml link words (Page.serviceText). */
+const parseServiceText = (b: Buffer) => {
+  const { html, encoding } = decodeHtml(b, 'text/html');
+  parseHtml(html, 'http://127.0.0.1/p/1', encoding, { serviceText: true });
+};
 /** What a crawl does per page: the relevance it records and best-first orders by. */
 const parseAndRelevance = (b: Buffer) => {
   const { html, encoding } = decodeHtml(b, 'text/html');
@@ -94,6 +99,7 @@ const rows = [
   run('  the same, English pages', en, parseAndRelevance),
   run('  the same, Chinese pages', zh, parseAndRelevance),
   run('decode + parse only, all pages', docs, parseOnly),
+  run('decode + parse with service text (a crawl with --detect), all pages', docs, parseServiceText),
   run('decode + htmlparser2 Tokenizer alone (no-op callbacks), all pages', docs, tokenizeOnly),
   run('CJK bigrams of the parsed text (what the full-text index is given), all pages', docs, bigramsOnly),
   run('decode + parse + every scorer with explanations (VSM, level, every anchor), all pages', docs, parseAndScore),

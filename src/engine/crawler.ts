@@ -256,7 +256,7 @@ export class Crawler {
     if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
 
     const { html, encoding } = decodeHtml(res.body, res.contentType);
-    const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0 });
+    const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null });
     const topic = this.#o.strategy.topic;
     const relevance = topic ? pageRelevance(topic, page) : null;
     this.stats.links += page.links.length;
@@ -316,7 +316,7 @@ export class Crawler {
 
   async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<void> {
     const f = this.#o.frontier;
-    const split = this.#probing?.split(parent, links);
+    const split = this.#probing?.split(parent, links, view.page);
     if (split) links = split.pages;
     const depth = parent.depth + 1;
     const local = new Set<string>();

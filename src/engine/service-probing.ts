@@ -1,11 +1,18 @@
-import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
+import type { CrawlRequest, FetchResult, Link, NewRequest, Page } from '../types.js';
 import { hostOf } from '../parse/normalize-url.js';
-import type { ServiceDetection } from '../services/service-detection.js';
+import { pageSaysCapabilities, type ServiceCandidate, type ServiceDetection } from '../services/service-detection.js';
+import type { ServiceType } from '../services/service-record.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
 import type { ServiceRecord } from '../services/service-record.js';
 import { emptyFindings } from '../services/service-record.js';
 import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
+
+/**
+ * Pages of a paged follow-up followed at most (OGC API collections and their `next` links): a
+ * server that lists thousands of collections 10 at a time must not turn one endpoint into a crawl.
+ */
+export const MAX_FOLLOW_UP_PAGES = 20;
 
 /**
  * The crawl's side of service detection: turns candidate links into probe requests (recording
@@ -20,6 +27,8 @@ export class ServiceProbing {
   readonly #registry: ServiceRegistry;
   readonly #scope: CrawlScope;
   readonly #stats: CrawlStats;
+  /** Documents found to be another type than they were probed as, this run: later pages that link them are filed under that type. */
+  readonly #retyped = new Map<string, ServiceType>();
 
   constructor(detection: ServiceDetection, registry: ServiceRegistry, scope: CrawlScope, stats: CrawlStats) {
     this.#detection = detection;
@@ -28,38 +37,51 @@ export class ServiceProbing {
     this.#stats = stats;
   }
 
-  /** The probe for a link, with priority 0 and no state: the caller takes both from the strategy. */
-  #probeRequest(url: string, parent: CrawlRequest | null, anchor: string): { req: NewRequest; request: boolean } | null {
-    const c = this.#detection.candidate(url);
-    if (!c) return null;
-    if (parent) this.#registry.addSource(c.endpoint, c.type, parent.url);
+  /** The probe for a candidate, with priority 0 and no state: the caller takes both from the strategy. */
+  #probeRequest(c: ServiceCandidate, parent: CrawlRequest | null, anchor: string): NewRequest {
+    if (parent) this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url);
     return {
-      request: c.request,
-      req: {
-        url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parentId: parent?.id ?? null, anchor,
-        priority: 0, data: null, probe: { type: c.type, endpoint: c.endpoint },
-      },
+      url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parentId: parent?.id ?? null, anchor,
+      priority: 0, data: null, probe: { type: c.type, endpoint: c.endpoint, ...(c.document ? { document: true } : {}) },
     };
   }
 
   /** A seed that is a service link becomes its probe; null for an ordinary seed. */
   seed(url: string): NewRequest | null {
-    const p = this.#probeRequest(url, null, '');
-    return p && p.request ? p.req : null;
+    const c = this.#detection.candidate(url);
+    return c && c.request ? this.#probeRequest(c, null, '') : null;
   }
 
   /**
    * Splits a page's links into probes (passing only the allow/deny filters; no depth limit, a
    * probe is a leaf) and the links to follow as pages: every link but the OGC requests, which
    * are probed instead. Each probe keeps the link it came from, for the strategy to score.
+   * With the page's service text (Page.serviceText), two more kinds of probe: a link to a .xml
+   * file whose words say it is a capabilities document (ServiceDetection.documentCandidate), and
+   * a candidate URL written in the page without a link (a <code> block, a script string...),
+   * which is probed like a link and never followed as a page.
    */
-  split(parent: CrawlRequest, links: readonly Link[]): { probes: { link: Link; req: NewRequest }[]; pages: Link[] } {
+  split(parent: CrawlRequest, links: readonly Link[], page?: Page): { probes: { link: Link; req: NewRequest }[]; pages: Link[] } {
     const probes: { link: Link; req: NewRequest }[] = [];
     const pages: Link[] = [];
+    const text = page?.serviceText;
+    let pageSays: boolean | undefined;
+    const saysCapabilities = () => (pageSays ??= pageSaysCapabilities(page!));
+    const offer = (link: Link, c: ServiceCandidate) => {
+      const req = this.#probeRequest(c, parent, link.anchor);
+      if (!this.#scope.checkFilters(req.url)) probes.push({ link, req });
+    };
     for (const link of links) {
-      const p = link.nofollow ? null : this.#probeRequest(link.url, parent, link.anchor);
-      if (p && !this.#scope.checkFilters(p.req.url)) probes.push({ link, req: p.req });
-      if (!p || !p.request) pages.push(link);
+      const words = link.nofollow ? undefined : text?.xmlLinkWords[link.url];
+      const c = link.nofollow
+        ? null
+        : (this.#detection.candidate(link.url) ?? (words !== undefined ? this.#detection.documentCandidate(link.url, words, saysCapabilities) : null));
+      if (c) offer(link, c);
+      if (!c || !c.request) pages.push(link);
+    }
+    for (const link of text?.urls ?? []) {
+      const c = this.#detection.candidate(link.url);
+      if (c) offer(link, c);
     }
     return { probes, pages };
   }
@@ -68,14 +90,16 @@ export class ServiceProbing {
   judge(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUps: NewRequest[] } {
     const probe = req.probe!;
     const verdict = this.#detection.inspect(probe, { url: res.finalUrl, status: res.status, contentType: res.contentType, body: res.body });
-    const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
-    // Only a first probe asks for more: follow-ups never chain.
-    const followUps: NewRequest[] = probe.step
-      ? []
-      : (verdict.followUps ?? []).map((f) => ({
-          url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data,
-          probe: { ...probe, step: f.step },
-        }));
+    const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: verdict.type ?? probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
+    // A first probe asks for more; a follow-up only for the next page of its own step, up to
+    // MAX_FOLLOW_UP_PAGES pages: otherwise follow-ups never chain.
+    const page = probe.page ?? 1;
+    const followUps: NewRequest[] = (verdict.followUps ?? [])
+      .filter((f) => !probe.step || (f.step === probe.step && page < MAX_FOLLOW_UP_PAGES))
+      .map((f) => ({
+        url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data,
+        probe: { type: probe.type, endpoint: probe.endpoint, step: f.step, ...(probe.step ? { page: page + 1 } : {}) },
+      }));
     return { record, followUps };
   }
 
@@ -86,11 +110,19 @@ export class ServiceProbing {
     if (step) {
       if (record.status !== 'valid') return;
       if (step === 'conformance') this.#registry.setConformance(record.endpoint, record.type, record.conformance);
-      if (step === 'collections') this.#registry.setLayers(record.endpoint, record.type, record.layers);
+      if (step === 'collections') {
+        if ((req.probe?.page ?? 1) > 1) this.#registry.addLayers(record.endpoint, record.type, record.layers);
+        else this.#registry.setLayers(record.endpoint, record.type, record.layers);
+      }
       return;
     }
     this.#stats.services[record.status]++;
     this.#registry.save(record);
+    const probedAs = req.probe?.type;
+    if (probedAs && record.type !== probedAs) {
+      this.#registry.moveSources(record.endpoint, probedAs, record.type);
+      this.#retyped.set(record.endpoint, record.type);
+    }
   }
 
   /** A probe that could not be fetched (after its retries): the endpoint is invalid, with the reason. */

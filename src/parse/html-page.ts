@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import type { Link, Page } from '../types.js';
+import type { Link, Page, ServiceText } from '../types.js';
 import { baseUrl, normalizeUrl, resolveLink, type BaseUrl } from './normalize-url.js';
 
 /** Elements whose text is never visible. */
@@ -40,6 +40,51 @@ export interface ParseOptions {
    * anchor context). 0, the default, keeps none and costs nothing.
    */
   linkContext?: number;
+  /**
+   * Service detection is on: also fill Page.serviceText (URLs written outside links, the words
+   * around links to .xml files). Off by default, so an ordinary crawl's parse does none of it.
+   */
+  serviceText?: boolean;
+}
+
+/** An absolute http(s) URL in text: RFC 3986 characters only, so CJK text or a quote ends it. */
+const URL_IN_TEXT = /https?:\/\/[A-Za-z0-9\-._~:/?#@!$&()*+,;=%]+/gi;
+/** Sentence punctuation after a URL in prose is not part of it. */
+const TRAILING = /[.,;:!?*]+$/;
+/** A link to an XML file: its surrounding words may say it is a capabilities document. */
+const XML_LINK = /\.xml(?:[?#]|$)/i;
+/**
+ * Characters of text kept on each side of a .xml link for service detection, within the link's
+ * block (paragraph, list item, table row): the next paragraph's words are not about the link.
+ */
+const XML_LINK_CONTEXT = 100;
+/** Table cells do not end a .xml link's block: "WMS | <a>hydro.xml</a>" is one row. */
+const CELLS = new Set(['td', 'th']);
+
+/** A link to a .xml file and the raw-text span of its words (`to` -1 until its block ends). */
+interface XmlLink {
+  link: Link;
+  from: number;
+  end: number;
+  to: number;
+}
+/** At most this many text URLs per page: a page of thousands is a data dump, not a portal. */
+const MAX_TEXT_URLS = 1000;
+
+/**
+ * The URLs of `text` (JSON-escaped slashes undone for script strings), cleaned of prose
+ * punctuation. `at` receives each URL's offset in `text`.
+ */
+function urlsIn(text: string, add: (url: string, at: number, end: number) => void): void {
+  if (!text.includes('http')) return;
+  for (const m of text.matchAll(URL_IN_TEXT)) {
+    // An escaped ampersand left in text (a <textarea>, which htmlparser2 does not decode, or a
+    // page escaped twice) is still the URL's separator.
+    let u = m[0].replaceAll('&amp;', '&').replace(TRAILING, '');
+    // A closing parenthesis closes the prose around the URL unless the URL opened one.
+    while (u.endsWith(')') && !u.includes('(')) u = u.slice(0, -1).replace(TRAILING, '');
+    add(u, m.index, m.index + u.length);
+  }
 }
 
 /**
@@ -77,12 +122,33 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   let nofollow = false;
   // The open <a>, if any: its text is collected as the anchor.
   let anchor: { href: string; parts: string[]; nofollow: boolean; start: number } | null = null;
+  // Service text (opts.serviceText): script strings and attribute values to scan for URLs, and
+  // the links to .xml files with their raw-text span.
+  const svc = opts.serviceText === true;
+  let inScript = 0;
+  const unseen: string[] = [];
+  const xmlLinks: XmlLink[] = [];
+  // Raw-text offset where the current block began, and the .xml links whose block has not ended.
+  let blockAt = 0;
+  let openXml: XmlLink[] = [];
+  const blockBoundary = () => {
+    blockAt = rawLength;
+    if (!openXml.length) return;
+    for (const x of openXml) x.to = Math.min(rawLength, x.end + XML_LINK_CONTEXT);
+    openXml = [];
+  };
 
   const addLink = (href: string, anchorText: string, linkNofollow: boolean, start = rawLength) => {
     const abs = resolveLink(href, getBase());
     if (!abs) return;
-    links.push({ url: abs, anchor: detach(anchorText), nofollow: linkNofollow });
+    const link: Link = { url: abs, anchor: detach(anchorText), nofollow: linkNofollow };
+    links.push(link);
     if (contextChars) spans.push([start, rawLength]);
+    if (svc && XML_LINK.test(abs)) {
+      const x: XmlLink = { link, from: Math.max(Math.min(blockAt, start), start - XML_LINK_CONTEXT), end: rawLength, to: -1 };
+      xmlLinks.push(x);
+      openXml.push(x);
+    }
   };
   const closeAnchor = () => {
     if (!anchor) return;
@@ -93,7 +159,15 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (!INLINE.has(name)) separate();
+        if (!INLINE.has(name)) {
+          separate();
+          if (svc && !CELLS.has(name)) blockBoundary();
+        }
+        if (svc) {
+          if (name === 'script') inScript++;
+          else if (name === 'input' && attrs.value) unseen.push(attrs.value);
+          for (const k in attrs) if (k.startsWith('data-')) unseen.push(attrs[k]!);
+        }
         if (HEADINGS.has(name)) {
           inHeading++;
           headings.push(' ');
@@ -153,7 +227,10 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           title += data;
           return;
         }
-        if (hidden) return;
+        if (hidden) {
+          if (inScript) unseen.push(data);
+          return;
+        }
         text.push(data);
         rawLength += data.length;
         const last = data.charCodeAt(data.length - 1);
@@ -162,7 +239,10 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
         if (anchor) anchor.parts.push(data);
       },
       onclosetag(name, implied) {
-        if (!INLINE.has(name)) separate();
+        if (!INLINE.has(name)) {
+          separate();
+          if (svc && !CELLS.has(name)) blockBoundary();
+        }
         if (HEADINGS.has(name) && inHeading) {
           inHeading--;
           headings.push(' ');
@@ -173,6 +253,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           closeAnchor();
         } else if (name === 'iframe' || HIDDEN.has(name)) {
           if (hidden) hidden--;
+          if (name === 'script' && inScript) inScript--;
         }
         void implied;
       },
@@ -189,7 +270,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
     });
   }
 
-  return {
+  const page: Page = {
     url,
     title: collapse(title),
     text: collapse(raw),
@@ -200,4 +281,31 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
     nofollow,
     encoding,
   };
+  if (svc) page.serviceText = serviceText(raw, unseen, links, xmlLinks, contextChars);
+  return page;
+}
+
+/** Page.serviceText: the URLs written outside links (visible text first), and the words around .xml links. */
+function serviceText(raw: string, unseen: string[], links: Link[], xmlLinks: XmlLink[], contextChars: number): ServiceText {
+  const urls: Link[] = [];
+  let known: Set<string> | null = null;
+  const add = (context: (at: number, end: number) => string) => (found: string, at: number, end: number) => {
+    if (urls.length >= MAX_TEXT_URLS) return;
+    const url = normalizeUrl(found);
+    if (!url) return;
+    known ??= new Set(links.map((l) => l.url));
+    if (known.has(url)) return;
+    known.add(url);
+    const link: Link = { url, anchor: '', nofollow: false };
+    if (contextChars) link.context = context(at, end);
+    urls.push(link);
+  };
+  urlsIn(raw, add((at, end) => collapse(raw.slice(Math.max(0, at - contextChars), end + contextChars))));
+  for (const part of unseen) urlsIn(part.includes('\\/') ? part.replaceAll('\\/', '/').replaceAll('\\u0026', '&') : part, add(() => ''));
+  const xmlLinkWords: Record<string, string> = {};
+  for (const { link, from, end, to } of xmlLinks) {
+    const around = collapse(raw.slice(from, to < 0 ? end + XML_LINK_CONTEXT : to));
+    xmlLinkWords[link.url] = xmlLinkWords[link.url] ? `${xmlLinkWords[link.url]} ${around}` : around;
+  }
+  return { urls, xmlLinkWords };
 }

@@ -14,6 +14,8 @@ export interface ProbeAnswer {
 export interface Verdict {
   findings: ServiceFindings;
   followUps?: { url: string; step: string }[];
+  /** A capabilities document of another type than it was probed as (ServiceProbe.document): the type it is. */
+  type?: ServiceType;
 }
 
 /**

@@ -6,6 +6,7 @@ import { emptyFindings, type ServiceLayer } from './service-record.js';
 
 const CONFORMANCE_RELS = new Set(['conformance', 'http://www.opengis.net/def/rel/ogc/1.0/conformance']);
 const DATA_RELS = new Set(['data', 'http://www.opengis.net/def/rel/ogc/1.0/data']);
+const NEXT_RELS = new Set(['next']);
 const CRS84 = /\/crs\/OGC\/1\.3\/CRS84h?$/i;
 /** Path segments below a landing page; the landing page is the path before them. */
 const BELOW_LANDING = new Set(['collections', 'conformance', 'api', 'processes', 'tiles', 'maps', 'styles']);
@@ -64,7 +65,7 @@ function conformanceClasses(v: unknown): string[] | null {
  * a JSON object whose links include rel=conformance; its conformance classes come from an inline
  * `conformsTo` or from a second request to the conformance link, and its layers from a request to
  * its rel=data link, the collections (follow-ups through the frontier, so politeness applies to
- * them too). Valid needs at least one OGC conformance class.
+ * them too), following the collections' `next` links. Valid needs at least one OGC conformance class.
  */
 export const ogcApiDetector: ServiceDetector = {
   type: 'OGC API',
@@ -97,7 +98,12 @@ export const ogcApiDetector: ServiceDetector = {
       const list = (v as { collections?: unknown } | null)?.collections;
       if (!Array.isArray(list)) return { findings: emptyFindings('invalid', 'collections document without a collections list') };
       const layers = list.flatMap((c) => (typeof c === 'object' && c !== null ? [collectionLayer(c as Record<string, unknown>)] : [])).filter((l) => l !== null);
-      return { findings: { ...emptyFindings('valid', null), layers } };
+      // A server that pages its collections links the next page (OGC API - Common part 2); the
+      // engine bounds how many pages it follows.
+      const links = (v as { links?: unknown }).links;
+      const next = Array.isArray(links) ? linkOf(links as Link[], NEXT_RELS) : null;
+      const nextUrl = next ? normalizeUrl(next, answer.url) : null;
+      return { findings: { ...emptyFindings('valid', null), layers }, ...(nextUrl ? { followUps: [{ url: nextUrl, step: 'collections' }] } : {}) };
     }
     if (typeof v !== 'object' || v === null || !Array.isArray((v as { links?: unknown }).links)) {
       return { findings: emptyFindings('invalid', 'JSON without a links array: not an OGC API landing page') };

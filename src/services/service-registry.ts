@@ -16,6 +16,10 @@ export interface ServiceRegistry {
   setConformance(endpoint: string, type: ServiceType, classes: string[]): void;
   /** Sets the layers a follow-up found (OGC API collections). */
   setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void;
+  /** Appends the layers of a later page of a follow-up (the `next` pages of OGC API collections). */
+  addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void;
+  /** Files the pages recorded under (endpoint, from) under (endpoint, to): a document that turned out to be another type. */
+  moveSources(endpoint: string, from: ServiceType, to: ServiceType): void;
   /** Records that `page` links to the endpoint; repeats are kept once. */
   addSource(endpoint: string, type: ServiceType, page: string): void;
   /** Every entry, valid ones first, then by type and endpoint. */

@@ -27,6 +27,9 @@ export class SqliteServiceRegistry implements ServiceRegistry {
   readonly #conformance: WriteStatement;
   readonly #layers: WriteStatement;
   readonly #source: WriteStatement;
+  readonly #addLayers: WriteStatement;
+  readonly #copySources: WriteStatement;
+  readonly #dropSources: WriteStatement;
 
   constructor(sql: SqliteDb) {
     this.#sql = sql;
@@ -39,6 +42,17 @@ export class SqliteServiceRegistry implements ServiceRegistry {
     this.#conformance = sql.prepareWrite('UPDATE services SET conformance = ? WHERE endpoint = ? AND type = ?');
     this.#layers = sql.prepareWrite('UPDATE services SET layers = ? WHERE endpoint = ? AND type = ?');
     this.#source = sql.prepareWrite('INSERT OR IGNORE INTO service_sources(endpoint, type, page) VALUES (?,?,?)');
+    // The new layers after the old, in order, leaving out names already listed (a `next` link
+    // that leads back to a page under another URL). The writer's queue may hold the earlier
+    // page's update, so the append is done in SQL rather than read, changed and written back here.
+    this.#addLayers = sql.prepareWrite(`UPDATE services SET layers = (SELECT json_group_array(json(value)) FROM (
+        SELECT 0 AS part, key, value FROM json_each(services.layers)
+        UNION ALL SELECT 1, key, value FROM json_each(?) AS n
+          WHERE json_extract(n.value, '$.name') NOT IN (SELECT json_extract(value, '$.name') FROM json_each(services.layers))
+        ORDER BY part, key))
+      WHERE endpoint = ? AND type = ?`);
+    this.#copySources = sql.prepareWrite('INSERT OR IGNORE INTO service_sources(endpoint, type, page) SELECT endpoint, ?, page FROM service_sources WHERE endpoint = ? AND type = ?');
+    this.#dropSources = sql.prepareWrite('DELETE FROM service_sources WHERE endpoint = ? AND type = ?');
   }
 
   save(r: ServiceRecord): void {
@@ -54,6 +68,15 @@ export class SqliteServiceRegistry implements ServiceRegistry {
 
   setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void {
     this.#sql.write(this.#layers, [JSON.stringify(layers), endpoint, type]);
+  }
+
+  addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void {
+    this.#sql.write(this.#addLayers, [JSON.stringify(layers), endpoint, type]);
+  }
+
+  moveSources(endpoint: string, from: ServiceType, to: ServiceType): void {
+    this.#sql.write(this.#copySources, [to, endpoint, from]);
+    this.#sql.write(this.#dropSources, [endpoint, from]);
   }
 
   addSource(endpoint: string, type: ServiceType, page: string): void {

@@ -16,27 +16,53 @@ export interface MapServerFront {
   origin: string;
   /** Every request path and query the front received, in order. */
   hits: string[];
+  /** When each of `hits` arrived (Date.now()). */
+  hitTimes: number[];
   close(): Promise<void>;
+}
+
+/** A file the front serves: MapServer's answer to `query` (a capabilities document saved as a file), or fixed text. */
+export interface FrontDocument {
+  /** Query string for the default mapfile, e.g. `SERVICE=WFS&REQUEST=GetCapabilities`. */
+  query?: string;
+  text?: string;
+  /** Content type sent; default `application/xml`. */
+  contentType?: string;
+}
+
+export interface FrontContent {
+  /** path -> HTML */
+  pages: Record<string, string>;
+  /** path -> file */
+  documents?: Record<string, FrontDocument>;
 }
 
 /**
  * A small HTTP front on 127.0.0.1 that runs the real MapServer as a CGI for /cgi-bin/mapserv
  * (the fixture mapfile hydro.map by default, also published as OGC API under
  * /cgi-bin/mapserv/hydro/ogcapi; other fixture mapfiles with `map=`)
- * and serves `pages` (path -> HTML) for everything else.
+ * and serves `pages` (path -> HTML) for everything else. `content` may be a function of the
+ * front's origin, for pages that print absolute endpoint URLs, and may add documents: files whose
+ * body is what MapServer answers to a query (a capabilities document published as a .xml file).
  */
-export async function startMapServerFront(pages: Record<string, string>): Promise<MapServerFront> {
+export async function startMapServerFront(content: Record<string, string> | ((origin: string) => FrontContent)): Promise<MapServerFront> {
   if (!MAPSERV) throw new Error('MapServer is not installed: apt-get install cgi-mapserver (.ci/run does)');
   const conf = join(mkdtempSync(join(tmpdir(), 'fc-mapserver-')), 'mapserver.conf');
   const mapfile = join(FIXTURES, 'hydro.map');
   const pattern = '^' + FIXTURES.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '[a-z]+\\.map$';
   writeFileSync(conf, `CONFIG\n  ENV\n    MS_MAPFILE "${mapfile}"\n    MS_MAP_PATTERN "${pattern}"\n  END\n  MAPS\n    "hydro" "${mapfile}"\n  END\nEND\n`);
   const hits: string[] = [];
+  const hitTimes: number[] = [];
+  let served: FrontContent = { pages: {} };
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     hits.push(url);
-    const [path, query = ''] = url.split('?') as [string, string?];
+    hitTimes.push(Date.now());
+    let [path, query = ''] = url.split('?') as [string, string?];
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    const doc = served.documents?.[path];
+    if (doc?.text !== undefined) return void res.writeHead(200, { 'content-type': doc.contentType ?? 'application/xml' }).end(doc.text);
+    if (doc) [path, query] = ['/cgi-bin/mapserv', doc.query ?? ''];
     if (path === '/cgi-bin/mapserv' || path.startsWith('/cgi-bin/mapserv/')) {
       const { port } = server.address() as AddressInfo;
       const child = spawn(MAPSERV!, [], {
@@ -64,19 +90,23 @@ export async function startMapServerFront(pages: Record<string, string>): Promis
           if (k === 'status') status = parseInt(v, 10);
           else headers[k] = v;
         }
+        if (doc) headers['content-type'] = doc.contentType ?? 'application/xml';
         res.writeHead(status, headers).end(raw.subarray(split + sep));
       });
       return;
     }
-    const page = pages[path];
+    const page = served.pages[path];
     if (page === undefined) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  served = typeof content === 'function' ? content(origin) : { pages: content };
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     hits,
+    hitTimes,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

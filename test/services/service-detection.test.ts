@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseServiceTypes, ServiceDetection } from '../../src/services/service-detection.js';
+import { readFileSync } from 'node:fs';
+import { pageSaysCapabilities, parseServiceTypes, ServiceDetection } from '../../src/services/service-detection.js';
 
 const all = new ServiceDetection();
 
@@ -54,4 +55,46 @@ test('only enabled types are candidates, and type lists are checked', () => {
   assert.deepEqual(parseServiceTypes(['wms', 'ogcapi']), ['WMS', 'OGC API']);
   assert.equal(parseServiceTypes(['all']).length, 6);
   assert.throws(() => parseServiceTypes(['wsm']), /unknown service type 'wsm'/);
+});
+
+test('.xml files: candidates when the link\'s words or the page\'s say capabilities; the label comes from the URL alone', () => {
+  const never = () => assert.fail('the page is asked only when the link says nothing');
+  const doc = all.documentCandidate('http://x.org/files/hydro-2024.xml#top', 'Hydrology GetCapabilities', never);
+  assert.deepEqual(doc, { type: 'WMS', endpoint: 'http://x.org/files/hydro-2024.xml', probeUrl: 'http://x.org/files/hydro-2024.xml', request: true, document: true });
+  assert.equal(all.documentCandidate('http://x.org/t/tiles.xml', 'Tiles (WMTS): tiles.xml', never)?.type, 'WMS', 'an acronym next to the link makes it a candidate, not its type');
+  assert.equal(all.documentCandidate('http://x.org/t/my_wfs_doc.xml', '服务能力文档', never)?.type, 'WFS', 'a type in the file name');
+  assert.equal(all.documentCandidate('http://x.org/a/b.xml?v=2', 'service metadata', never)?.endpoint, 'http://x.org/a/b.xml?v=2');
+  assert.ok(all.documentCandidate('http://x.org/a/b.xml', 'download', () => true), 'the page says so');
+  assert.equal(all.documentCandidate('http://x.org/a/b.xml', 'download', () => false), null);
+  assert.equal(all.documentCandidate('http://x.org/sitemap-1.xml', 'WMS capabilities', () => true), null, 'a sitemap never');
+  assert.equal(all.documentCandidate('http://x.org/feed.xml', 'WMS news', () => true), null);
+  assert.equal(all.documentCandidate('http://x.org/a/b.json', 'GetCapabilities', () => true), null);
+  assert.equal(all.documentCandidate('http://x.org/a/wmsx.xml', 'newswms', () => false), null, 'acronyms are words, not parts of words');
+  assert.equal(new ServiceDetection(['OGC API']).documentCandidate('http://x.org/a/b.xml', 'WMS GetCapabilities', never), null, 'no XML type enabled');
+  assert.equal(new ServiceDetection(['CSW', 'WFS']).documentCandidate('http://x.org/a/b.xml', 'GetCapabilities', never)?.type, 'WFS', 'the first enabled XML type');
+});
+
+test('a page says capabilities by a capabilities word anywhere, or an acronym in its title or headings', () => {
+  const page = (title: string, headings: string, text: string) => pageSaysCapabilities({ title, headings, text });
+  assert.ok(page('Downloads', '', 'Each layer has a GetCapabilities document'));
+  assert.ok(page('服务能力文档', '', ''));
+  assert.ok(page('下载', '', '能力文档下载'));
+  assert.ok(page('Downloads', 'WMTS tiles', ''));
+  assert.ok(!page('Downloads', 'Files', 'Data for WMS and WFS clients'), 'an acronym in the body alone is not enough');
+});
+
+test('a document probe takes the type its root element names, when that type finds it valid', () => {
+  const text = (s: string) => ({ url: 'http://x.org/a.xml', status: 200, contentType: 'application/xml', body: new TextEncoder().encode(s) });
+  const fixture = (name: string) => new Uint8Array(readFileSync(new URL(name, new URL('../../../test/fixtures/services/', import.meta.url))));
+  const answer = (name: string) => ({ url: 'http://x.org/a.xml', status: 200, contentType: 'application/xml', body: fixture(name) });
+  const doc = { type: 'WMS' as const, endpoint: 'http://x.org/a.xml', document: true };
+  assert.deepEqual([all.inspect(doc, answer('wfs-200.xml')).type, all.inspect(doc, answer('wfs-200.xml')).findings.status], ['WFS', 'valid']);
+  assert.equal(all.inspect(doc, answer('wmts-100.xml')).type, 'WMTS', 'Capabilities in the WMTS namespace');
+  assert.equal(all.inspect(doc, answer('csw-202.xml')).type, 'CSW');
+  assert.equal(all.inspect(doc, answer('wms-111-esri.xml')).type, undefined, 'the type it was probed as');
+  assert.equal(all.inspect({ ...doc, document: undefined }, answer('wfs-200.xml')).findings.status, 'invalid', 'a KVP probe is what it asked for');
+  assert.equal(new ServiceDetection(['WMS']).inspect(doc, answer('wfs-200.xml')).findings.status, 'invalid', 'WFS not enabled');
+  const rss = all.inspect(doc, text('<?xml version="1.0"?><!-- feed --><rss version="2.0"><channel/></rss>'));
+  assert.deepEqual([rss.type, rss.findings.reason], [undefined, 'root element <rss> is not a WMS capabilities document']);
+  assert.equal(all.inspect(doc, answer('wms-exception-111.xml')).findings.status, 'exception');
 });

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { crawlToEnd, html } from '../helpers/hostile-web.js';
+import { startTestServer } from '../helpers/misbehaving-server.js';
+import { MAX_FOLLOW_UP_PAGES } from '../../src/engine/service-probing.js';
+
+/**
+ * OGC API servers that page their collections (OGC API - Common part 2: `next` links). A real
+ * HTTP server on loopback answers like pygeoapi or ldproxy with `limit`/`offset` pages; the crawl
+ * follows the JSON `next` links through the frontier, at most MAX_FOLLOW_UP_PAGES pages.
+ */
+
+const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const landing = (base: string) => ({
+  title: `${base} API`,
+  links: [
+    { rel: 'conformance', href: `${base}/conformance?f=json`, type: 'application/json' },
+    { rel: 'data', href: `${base}/collections?f=json`, type: 'application/json' },
+  ],
+  conformsTo: ['http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core', 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core'],
+});
+
+test('OGC API collections: next links are followed page by page, layers kept in order, at most 20 pages', async () => {
+  const PER_PAGE = 3;
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('Data', ['/big/ogcapi/collections?f=html', '/small/ogcapi?f=html', '/loop/ogcapi?f=html']))],
+    [/^\/(big|small|loop)\/ogcapi$/, (_q, res, m) => json(res, landing(`/${m[1]}/ogcapi`))],
+    [/^\/(big|small|loop)\/ogcapi\/collections$/, (q, res, m) => {
+      const offset = Number(new URL(q.url!, 'http://x').searchParams.get('offset') ?? 0);
+      const pages = m[1] === 'big' ? 25 : 2;
+      const k = offset / PER_PAGE;
+      const next = `/${m[1]}/ogcapi/collections?f=json&offset=${m[1] === 'loop' ? 0 : offset + PER_PAGE}`;
+      json(res, {
+        collections: Array.from({ length: PER_PAGE }, (_x, i) => ({ id: `c${k}-${i}`, title: `Collection ${k}.${i}`, extent: { spatial: { bbox: [[100, 20, 125, 40]] } } })),
+        // The HTML alternate is listed first: the JSON one must be taken.
+        links: k + 1 < pages
+          ? [{ rel: 'next', href: next.replace('f=json', 'f=html'), type: 'text/html' }, { rel: 'next', href: next, type: 'application/geo+json' }]
+          : [],
+      });
+    }],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], detect: ['ogcapi'] });
+    assert.equal(r.summary.reason, 'exhausted');
+    const entry = (name: string) => r.services.find((s) => s.endpoint === `${srv.origin}/${name}/ogcapi`)!;
+    // The link on the home page is also followed as a page (a path hint, docs/services.md): not a collections request.
+    const asked = (name: string) => [...srv.hits.keys()].filter((k) => k.startsWith(`/${name}/ogcapi/collections?f=json`));
+
+    const big = entry('big');
+    assert.equal(big.status, 'valid');
+    assert.equal(asked('big').length, MAX_FOLLOW_UP_PAGES, 'the first page and 19 next pages');
+    assert.ok(!srv.hits.has(`/big/ogcapi/collections?f=json&offset=${MAX_FOLLOW_UP_PAGES * PER_PAGE}`), 'page 21 is never asked for');
+    assert.ok(![...srv.hits.keys()].some((k) => k.includes('f=html') && k.includes('offset')), 'only JSON next links');
+    assert.equal(big.layers.length, MAX_FOLLOW_UP_PAGES * PER_PAGE);
+    assert.deepEqual(big.layers.slice(0, 4).map((l) => l.name), ['c0-0', 'c0-1', 'c0-2', 'c1-0']);
+    assert.equal(big.layers.at(-1)!.name, `c${MAX_FOLLOW_UP_PAGES - 1}-2`);
+    assert.deepEqual(big.layers[5]!.wgs84, [100, 20, 125, 40]);
+
+    const small = entry('small');
+    assert.deepEqual(small.layers.map((l) => l.name), ['c0-0', 'c0-1', 'c0-2', 'c1-0', 'c1-1', 'c1-2'], 'a last page without next ends it');
+    assert.equal(asked('small').length, 2);
+
+    // A next link back to the first page under another URL (offset=0 added): asked once, its
+    // layers not listed twice, and its own next link, that same URL, is not asked again.
+    assert.deepEqual(entry('loop').layers.map((l) => l.name), ['c0-0', 'c0-1', 'c0-2']);
+    assert.deepEqual(asked('loop'), ['/loop/ogcapi/collections?f=json', '/loop/ogcapi/collections?f=json&offset=0']);
+    for (const [k, n] of srv.hits) assert.equal(n, 1, k);
+  } finally {
+    await srv.close();
+  }
+});
