@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGroupCrawl } from '../../src/group/group-crawl.js';
+import { GROUP_DEFAULTS, runGroupCrawl } from '../../src/group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -82,7 +82,7 @@ after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 test('path extraction finds the example\'s anchor path; one round adds the most similar new pages of other sites to the library', async () => {
   const sites = readSitesFile(sitesFile);
   const report = await runGroupCrawl({
-    sites, examples: readExamplesFile(examplesFile, sites), method: 'bfc', budgetPerSite: 20, iterations: 2, pathSearchPages: 20,
+    ...GROUP_DEFAULTS, sites, examples: readExamplesFile(examplesFile, sites), method: 'bfc', budgetPerSite: 20, iterations: 2, pathSearchPages: 20,
     threshold: 0.5, addPerRound: 20, db: join(dir, 'g.db'), concurrency: 4, perHost: 2, delayMs: 0, robots: true,
   });
   assert.deepEqual(report.library[0]!.path, ['Admissions', 'Score lines', '2023']);
