@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_GROUP_WEB, startGroupWeb, type GroupWeb } from '../../src/bench/site-group-web.js';
 import { seededRandom } from '../../src/bench/seeded-random.js';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
-import { GROUP_DEFAULTS, runGroupCrawl, type RankedPage } from '../../src/group/group-crawl.js';
+import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../../src/group/group-crawl.js';
+import { prf, reselect, ruleName, SWEEP, type Prf } from './selection-sweep.js';
 
 /**
  * bench/group: method D's experiment on a generated group of similar sites
@@ -14,6 +15,7 @@ import { GROUP_DEFAULTS, runGroupCrawl, type RankedPage } from '../../src/group/
  * targets, against the generator's labels, averaged over the sets.
  *
  *   npm run build && node dist/bench/group/run.js [--web-seed 11] [--sweep] [--no-record]
+ *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--sets N] [--dump DIR]
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -23,15 +25,17 @@ const record = !argv.includes('--no-record');
 const sweep = argv.includes('--sweep');
 const webSeed = arg('--web-seed', DEFAULT_GROUP_WEB.seed);
 const budget = arg('--budget', GROUP_DEFAULTS.budgetPerSite);
+const setCount = arg('--sets', 4);
+const dumpDir = argv.includes('--dump') ? argv[argv.indexOf('--dump') + 1]! : null;
+const overrides: Partial<GroupCrawlOptions> = {
+  ...(argv.includes('--threshold') ? { threshold: arg('--threshold', 0.5) } : {}),
+  fcRelevance: arg('--fc-relevance', GROUP_DEFAULTS.fcRelevance),
+  deadEndWeight: arg('--dead-end-weight', GROUP_DEFAULTS.deadEndWeight),
+  shapeWeight: arg('--shape-weight', GROUP_DEFAULTS.shapeWeight),
+};
 
-interface Scores { precision: number; recall: number; f1: number; returned: number }
-function grade(pages: RankedPage[], web: GroupWeb, threshold?: number): Scores {
-  const returned = pages.filter((p) => (threshold === undefined ? p.target : p.score >= threshold));
-  const hits = returned.filter((p) => web.targets.has(p.url)).length;
-  const precision = returned.length ? hits / returned.length : 0;
-  const recall = hits / web.targets.size;
-  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0, returned: returned.length };
-}
+type Scores = Prf;
+const grade = (pages: RankedPage[], web: GroupWeb): Scores => prf(pages, web.targets);
 
 const web = await startGroupWeb({ ...DEFAULT_GROUP_WEB, seed: webSeed });
 const dir = mkdtempSync(join(tmpdir(), 'fc-bench-group-'));
@@ -39,9 +43,10 @@ const sitesFile = join(dir, 'sites.tsv');
 writeFileSync(sitesFile, web.sites.map((s) => `${s.root}\t${s.name}`).join('\n') + '\n');
 const sites = readSitesFile(sitesFile);
 const r = seededRandom(webSeed * 7 + 1);
-const results: { set: number; method: 'bfc' | 'fc'; scores: Scores; fetched: number; rounds: number; sweep: Record<string, Scores> }[] = [];
+const results: { set: number; method: 'bfc' | 'fc'; scores: Scores; fetched: number; rounds: number; sweep: Record<string, Scores>; zhTargets: number }[] = [];
+const zhTargets = new Set(web.sites.filter((s) => s.zh).flatMap((s) => s.targets));
 try {
-  for (let set = 0; set < 4; set++) {
+  for (let set = 0; set < setCount; set++) {
     const chosen = new Set<number>();
     while (chosen.size < 3) chosen.add(Math.floor(r() * web.sites.length));
     const lines = [...chosen].map((i) => {
@@ -52,46 +57,50 @@ try {
     writeFileSync(exFile, lines.join('\n') + '\n');
     for (const method of ['bfc', 'fc'] as const) {
       const report = await runGroupCrawl({
-        sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, iterations: GROUP_DEFAULTS.iterations, pathSearchPages: GROUP_DEFAULTS.pathSearchPages,
-        threshold: GROUP_DEFAULTS.threshold[method], addPerRound: GROUP_DEFAULTS.addPerRound, db: join(dir, `${method}-${set}.db`),
+        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(dir, `${method}-${set}.db`),
         concurrency: 16, perHost: 2, delayMs: 0, robots: true,
       });
       const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
       const sw: Record<string, Scores> = {};
-      if (sweep) for (const t of [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6]) sw[t] = grade(report.pages, web, t);
-      results.push({ set, method, scores: grade(report.pages, web), fetched, rounds: report.rounds.length, sweep: sw });
+      const samples = new Set(report.library.map((x) => x.url));
+      if (dumpDir) writeFileSync(join(dumpDir, `group-${webSeed}-${set}-${method}.json`), JSON.stringify({ set, method, coherence: report.coherence, samples: [...samples], pages: report.pages.map((p) => ({ ...p, label: web.targets.has(p.url), zh: zhTargets.has(p.url) })) }));
+      if (sweep && method === 'bfc' && overrides.threshold === undefined) for (const rule of SWEEP) sw[ruleName(rule)] = grade(reselect(report.pages, samples, rule), web);
+      const zhFound = report.pages.filter((p) => p.target && zhTargets.has(p.url)).length;
+      results.push({ set, method, scores: grade(report.pages, web), fetched, rounds: report.rounds.length, sweep: sw, zhTargets: zhFound });
       const s = results[results.length - 1]!.scores;
       const zh = [...chosen].filter((i) => web.sites[i]!.zh).length;
       const reached = report.pages.filter((p) => web.targets.has(p.url)).length;
-      process.stderr.write(`set ${set} (${zh} zh examples) ${method}: fetched ${reached} of ${web.targets.size} targets; P ${s.precision.toFixed(2)} R ${s.recall.toFixed(2)} F1 ${s.f1.toFixed(2)} (${s.returned} returned, ${fetched} fetched, ${report.searched} in path extraction, ${report.rounds.length} rounds)\n`);
+      process.stderr.write(`set ${set} (${zh} zh examples) ${method}: fetched ${reached} of ${web.targets.size} targets; P ${s.precision.toFixed(2)} R ${s.recall.toFixed(2)} F1 ${s.f1.toFixed(2)} (${s.returned} returned, ${zhFound} of ${zhTargets.size} Chinese targets; ${fetched} fetched, ${report.searched} in path extraction, ${report.rounds.length} rounds)\n`);
     }
   }
 } finally {
   await web.close();
 }
-const mean = (m: string, k: keyof Scores) => results.filter((x) => x.method === m).reduce((a, x) => a + x.scores[k], 0) / 4;
+const mean = (m: string, k: keyof Scores) => results.filter((x) => x.method === m).reduce((a, x) => a + x.scores[k], 0) / setCount;
+const meanFetched = (m: string) => Math.round(results.filter((x) => x.method === m).reduce((a, x) => a + x.fetched, 0) / setCount);
+const selection = overrides.threshold !== undefined ? `absolute threshold ${overrides.threshold}` : `adaptive selection: ${ruleName(GROUP_DEFAULTS.selection)}`;
 const lines = [
-  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages; budget ${budget} pages per site; 4 sets of 3 examples.`,
+  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages (${zhTargets.size} on Chinese sites); budget ${budget} pages per site; ${setCount} sets of 3 examples. BFC: ${selection}, dead-end weight ${overrides.deadEndWeight}, shape weight ${overrides.shapeWeight}; FC: relevant from ${overrides.fcRelevance} x the examples' coherence.`,
   '',
-  '| method | precision | recall | F1 | source: precision / recall / F1 |',
-  '|---|---|---|---|---|',
-  `| BFC (bootstrapping, threshold ${GROUP_DEFAULTS.threshold.bfc}) | ${mean('bfc', 'precision').toFixed(2)} | ${mean('bfc', 'recall').toFixed(2)} | ${mean('bfc', 'f1').toFixed(2)} | about 0.35 / 0.62 / 0.45 |`,
-  `| FC (kNN focused crawler, threshold ${GROUP_DEFAULTS.threshold.fc}) | ${mean('fc', 'precision').toFixed(2)} | ${mean('fc', 'recall').toFixed(2)} | ${mean('fc', 'f1').toFixed(2)} | about 0.57 / 0.16 / 0.25 |`,
+  '| method | precision | recall | F1 | pages fetched | source: precision / recall / F1 |',
+  '|---|---|---|---|---|---|',
+  `| BFC (bootstrapping) | ${mean('bfc', 'precision').toFixed(2)} | ${mean('bfc', 'recall').toFixed(2)} | ${mean('bfc', 'f1').toFixed(2)} | ${meanFetched('bfc')} | about 0.35 / 0.62 / 0.45 |`,
+  `| FC (kNN focused crawler) | ${mean('fc', 'precision').toFixed(2)} | ${mean('fc', 'recall').toFixed(2)} | ${mean('fc', 'f1').toFixed(2)} | ${meanFetched('fc')} | about 0.57 / 0.16 / 0.25 |`,
   '',
-  'Per example set (precision / recall / F1):',
+  'Per example set (precision / recall / F1; Chinese targets returned; pages fetched):',
   '',
   '| set | BFC | FC |',
   '|---|---|---|',
-  ...[0, 1, 2, 3].map((set) => {
-    const f = (m: string) => { const x = results.find((y) => y.set === set && y.method === m)!.scores; return `${x.precision.toFixed(2)} / ${x.recall.toFixed(2)} / ${x.f1.toFixed(2)}`; };
+  ...Array.from({ length: setCount }, (_x, set) => {
+    const f = (m: string) => { const y = results.find((z) => z.set === set && z.method === m)!; const x = y.scores; return `${x.precision.toFixed(2)} / ${x.recall.toFixed(2)} / ${x.f1.toFixed(2)}; ${y.zhTargets} zh; ${y.fetched}`; };
     return `| ${set + 1} | ${f('bfc')} | ${f('fc')} |`;
   }),
 ];
-if (sweep) {
-  lines.push('', 'Selection threshold sweep (mean F1 over the 4 sets):', '', '| threshold | BFC F1 | FC F1 |', '|---|---|---|');
+if (sweep && Object.keys(results[0]!.sweep).length) {
+  lines.push('', 'BFC selection rule sweep (the same crawls re-selected; mean over the sets):', '', '| rule | precision | recall | F1 |', '|---|---|---|---|');
   for (const t of Object.keys(results[0]!.sweep)) {
-    const m = (meth: string) => (results.filter((x) => x.method === meth).reduce((a, x) => a + x.sweep[t]!.f1, 0) / 4).toFixed(2);
-    lines.push(`| ${t} | ${m('bfc')} | ${m('fc')} |`);
+    const m = (k: keyof Scores) => (results.filter((x) => x.method === 'bfc').reduce((a, x) => a + x.sweep[t]![k], 0) / setCount).toFixed(2);
+    lines.push(`| ${t} | ${m('precision')} | ${m('recall')} | ${m('f1')} |`);
   }
 }
 const table = lines.join('\n');

@@ -15,6 +15,7 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
   budgetPerSite?: number;
   iterations?: number;
   threshold?: number;
+  fcRelevance?: number;
   pathSearch?: number;
   all?: boolean;
   out?: string;
@@ -24,6 +25,12 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
 function unitInterval(v: string): number {
   const n = Number(v);
   if (!(n >= 0 && n <= 1)) throw new FocusCrawlError('USAGE', `--threshold: '${v}' is not a number from 0 to 1`);
+  return n;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!(n > 0 && Number.isFinite(n))) throw new FocusCrawlError('USAGE', `--fc-relevance: '${v}' is not a positive number`);
   return n;
 }
 
@@ -46,7 +53,8 @@ export function registerGroup(program: Command): void {
     .option('--method <method>', 'bfc: the bootstrapping crawler (default); fc: the kNN focused-crawler baseline', oneOf(['bfc', 'fc'] as const), 'bfc')
     .option('--budget-per-site <n>', `pages fetched per site over the run (default ${GROUP_DEFAULTS.budgetPerSite})`, positiveInt)
     .option('--iterations <k>', `bootstrap rounds at most (default ${GROUP_DEFAULTS.iterations})`, positiveInt)
-    .option('--threshold <x>', `score from which a page is returned as a target (default ${GROUP_DEFAULTS.threshold.bfc} for bfc, ${GROUP_DEFAULTS.threshold.fc} for fc)`, unitInterval)
+    .option('--threshold <x>', 'bfc: return the pages whose score reaches x, in place of the adaptive selection', unitInterval)
+    .option('--fc-relevance <x>', `fc: a page is relevant when its kNN score reaches x times the examples' mutual similarity (default ${GROUP_DEFAULTS.fcRelevance})`, positiveNumber)
     .option('--path-search <n>', `pages path extraction may fetch to reach an example (default ${GROUP_DEFAULTS.pathSearchPages})`, positiveInt)
     .option('--all', 'write every fetched page, with a target column, not only the targets')
     .option('--out <file>', 'output file (default standard output)')
@@ -67,7 +75,11 @@ export function registerGroup(program: Command): void {
         sites, examples, method: o.method,
         budgetPerSite: o.budgetPerSite ?? GROUP_DEFAULTS.budgetPerSite,
         iterations: o.iterations ?? GROUP_DEFAULTS.iterations,
-        threshold: o.threshold ?? GROUP_DEFAULTS.threshold[o.method],
+        selection: GROUP_DEFAULTS.selection,
+        ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+        fcRelevance: o.fcRelevance ?? GROUP_DEFAULTS.fcRelevance,
+        deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
+        shapeWeight: GROUP_DEFAULTS.shapeWeight,
         pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
         addPerRound: GROUP_DEFAULTS.addPerRound,
         db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,

@@ -3,27 +3,41 @@ import { FocusCrawlError } from '../errors.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
-import { KnnClassifier, KnnFocusedStrategy } from '../strategies/knn-focused.js';
+import { FC_DEFAULTS, KnnClassifier, KnnFocusedStrategy } from '../strategies/knn-focused.js';
 import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js';
 import type { CrawlRequest, Link } from '../types.js';
 import type { GroupExample, GroupSite } from './group-inputs.js';
-import { nearestSampleScore, rankableDocs, type RankedDoc } from './group-ranking.js';
+import { nearestSampleScore, rankableDocs, type RankedDoc, type SampleView } from './group-ranking.js';
+import { numberShapes } from './page-vectors.js';
 import { SampleLibrary } from './sample-library.js';
 import { ExampleSeekingStrategy } from './example-seeking.js';
+import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type SelectionRule } from './target-selection.js';
+import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
+import { deadEnds } from './dead-ends.js';
+
+export type GroupMethod = 'bfc' | 'fc';
 
 export interface GroupCrawlOptions {
   sites: GroupSite[];
   examples: GroupExample[];
   /** 'bfc': method D, the bootstrapping crawler; 'fc': the source's baseline, a kNN focused crawler. */
-  method: 'bfc' | 'fc';
+  method: GroupMethod;
   /** Pages fetched per site over the whole run, path extraction included. Default 100. */
   budgetPerSite: number;
   /** Rounds at most (bfc); fc always runs one. Default 3. */
   iterations: number;
   /** Pages the path extraction may fetch on an example's site to reach the example. Default 500. */
   pathSearchPages: number;
-  /** The selection step: a page is returned as a target when its score reaches this. */
-  threshold: number;
+  /** bfc's selection step, relative to the scores (target-selection.ts). */
+  selection: SelectionRule;
+  /** An absolute score from which a page is a target, in place of `selection` (bfc; the old rule). */
+  threshold?: number;
+  /** fc: a page is relevant when its kNN score reaches this multiple of the examples' coherence. */
+  fcRelevance: number;
+  /** bfc: how much a dead end's similarity lowers a link's path score (0: learn from positives only). */
+  deadEndWeight: number;
+  /** bfc: how much a number-shape match counts in the ranking (group-ranking.ts; 0: words only). */
+  shapeWeight: number;
   /** Pages added to the sample library after a round: the best new page of a site, at most this many sites. Default 20. */
   addPerRound: number;
   db: string;
@@ -37,7 +51,10 @@ export interface GroupCrawlOptions {
   log?: (line: string) => void;
 }
 
-export const GROUP_DEFAULTS = { budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20, threshold: { bfc: 0.5, fc: 0.2 } } as const;
+export const GROUP_DEFAULTS = {
+  budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20,
+  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0,
+} as const;
 
 export interface RankedPage {
   site: string;
@@ -57,6 +74,8 @@ export interface GroupReport {
   missing: GroupExample[];
   /** The sample library at the end: examples first, then pages added by the rounds. */
   library: { site: string; url: string; path: string[] }[];
+  /** How alike the library's samples are: the median of each sample's best cosine to a sample of another site (bfc). */
+  coherence?: number;
 }
 
 /** Lets the group crawler change ordering between phases on one crawl. */
@@ -75,46 +94,59 @@ class PhaseStrategy implements Strategy {
   }
 }
 
+/** FC's first step: the example pages, relevant by definition, whose links are followed. */
+const EXAMPLES_FIRST: Strategy = { name: 'examples-first', topic: null, seed: () => ({ priority: 2 }), scoreLinks: (_v, links) => links.map(() => ({ priority: 1 })) };
+
 /**
  * Method D on the crawl engine. One crawl database holds the whole run; every fetch goes through
  * the same frontier, politeness, robots.txt and storage as `crawl`.
  *
+ * bfc:
  * 1. Path extraction: the example sites are searched from their roots (ExampleSeekingStrategy)
  *    until every example page is fetched, at most pathSearchPages pages a site; an example's
  *    anchor path is its chain of anchors in the discovery tree. Examples and paths form the
  *    sample library. These pages count against their sites' budgets too.
  * 2. Rounds: all sites are crawled with the path discriminator as priority, each site's budget
  *    raised to round/iterations of the whole. After a round, every fetched page is ranked by
- *    similarity to the library; the best new page of each site that reaches the threshold joins
- *    the library (at most addPerRound), waiting URLs are re-scored with the new paths, and the
- *    next round continues the same crawl. It stops when a round adds nothing or at the cap.
- * 3. Selection: a page is a target when its final score reaches the threshold.
+ *    similarity to the library; the best new page of each site that the selection step selects
+ *    joins the library (at most addPerRound), the paths that led nowhere are recorded as dead
+ *    ends, waiting URLs are re-scored with both, and the next round continues the same crawl.
+ *    It stops when a round adds nothing or at the cap.
+ * 3. Selection (target-selection.ts): pages that stand out from the group's and their site's
+ *    scores, or with `threshold`, pages whose score reaches it.
  *
- * fc: path extraction the same way (for the example pages), then one round with the full budget
- * ordered by a kNN classifier over the examples, and targets by the same classifier.
+ * fc: the example pages are fetched first (seeds, their links followed), then every site from
+ * its root with KnnFocusedStrategy and the full budget in one round; the targets are the pages
+ * its classifier judged relevant.
  */
 export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> {
+  return o.method === 'fc' ? runFc(o) : runBfc(o);
+}
+
+function crawlConfig(o: GroupCrawlOptions, seeds: string[]) {
+  return {
+    seeds, hosts: o.sites.map((s) => s.host), scope: 'host' as const, db: o.db, maxPages: 1_000_000_000, maxDepth: 20,
+    concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots, ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+  };
+}
+
+async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
   const log = o.log ?? (() => {});
   const library = new SampleLibrary();
+  library.deadEndWeight = o.deadEndWeight;
   const bfc = new BootstrapGroupStrategy(library);
   const strategy = new PhaseStrategy(new ExampleSeekingStrategy(o.examples.map((e) => e.url)));
   const pending = new Set(o.examples.map((e) => e.url));
   const exampleRoots = [...new Set(o.examples.map((e) => e.site.root))];
   let phase = 0;
-  const crawl = await startCrawl(
-    {
-      seeds: exampleRoots, hosts: o.sites.map((s) => s.host), scope: 'host', db: o.db, maxPages: 1_000_000_000, maxDepth: 20,
-      concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots, ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+  const crawl = await startCrawl(crawlConfig(o, exampleRoots), {
+    strategy,
+    command: 'group',
+    fetcher: o.fetcher,
+    onFetched: (req: CrawlRequest) => {
+      if (pending.delete(req.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });
     },
-    {
-      strategy,
-      command: 'group',
-      fetcher: o.fetcher,
-      onFetched: (req: CrawlRequest) => {
-        if (pending.delete(req.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });
-      },
-    },
-  );
+  });
   const rounds: GroupReport['rounds'] = [];
   try {
     const db = crawl.db;
@@ -128,77 +160,164 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
     const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
     await db.settle();
     let ranked = rankableDocs(db.db);
-    const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-    const missing = o.examples.filter((e) => !byUrl.has(normalizeUrl(e.url) ?? e.url));
-    for (const e of missing) log(`${e.where}: example ${e.url} was not reached from ${e.site.root} within ${o.pathSearchPages} pages; left out`);
-    const found = o.examples.filter((e) => !missing.includes(e)).map((e) => byUrl.get(normalizeUrl(e.url) ?? e.url)!);
-    if (!found.length) throw new FocusCrawlError('USAGE', `no example page was reached from its site root within ${o.pathSearchPages} pages: check the examples or raise --path-search`);
+    const found = foundExamples(o, ranked, log);
     for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
     strategy.inner = bfc;
 
     phase = 1;
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
-    const iterations = o.method === 'fc' ? 1 : o.iterations;
-    if (o.method === 'fc') strategy.inner = new KnnFocusedStrategy(new KnnClassifier(ranked.space, found.map((d) => d.terms)));
-    for (let round = 1; round <= iterations; round++) {
-      crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / iterations));
-      if (o.method === 'bfc') crawl.frontier.rescore((r) => bfc.rescore(r));
+    for (let round = 1; round <= o.iterations; round++) {
+      crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
+      crawl.frontier.rescore((r) => bfc.rescore(r));
       const before = crawl.frontier.counts();
       await crawl.run();
       await db.settle();
       const after = crawl.frontier.counts();
       ranked = rankableDocs(db.db);
       const added: string[] = [];
-      if (o.method === 'bfc' && round < iterations) {
-        const samples = sampleVectors(library, ranked);
-        const best = new Map<string, { d: RankedDoc; score: number }>();
-        for (const d of ranked.docs) {
-          if (library.has(d.url)) continue;
-          const score = nearestSampleScore(d, samples);
-          if (score >= o.threshold && score > (best.get(d.host)?.score ?? 0)) best.set(d.host, { d, score });
+      let dead = 0;
+      if (round < o.iterations) {
+        const scored = scoreBfc(o, ranked, library);
+        // The best new page of each site that the selection step selects; when it selects none
+        // (a focused round can fetch so many targets that they set the group's noise level),
+        // the source's own reading: the most similar new pages, the best of each site that stands
+        // out on its site.
+        const pick = (ok: (x: (typeof scored)[number]) => boolean) => {
+          const best = new Map<string, { d: RankedDoc; score: number }>();
+          for (const x of scored) if (!x.sample && ok(x) && x.score > (best.get(x.d.host)?.score ?? 0)) best.set(x.d.host, { d: x.d, score: x.score });
+          return best;
+        };
+        let best = pick((x) => x.target);
+        if (!best.size && o.threshold === undefined) {
+          const { sites } = selectionCuts(scored, { ...o.selection, overGroup: 0 });
+          best = pick((x) => x.score > 0 && x.score >= (sites.get(x.site) ?? Infinity));
         }
         for (const { d } of [...best.values()].sort((a, b) => b.score - a.score).slice(0, o.addPerRound)) {
           library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms });
           added.push(d.url);
         }
+        if (o.deadEndWeight > 0) dead = learnDeadEnds(db.db, library, ranked, new Set(scored.filter((x) => x.target).map((x) => x.d.url)));
       }
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
-      log(`round ${round}: ${fetched} pages fetched, ${added.length} pages added to the sample library (${library.samples.length} samples)`);
-      if (o.method === 'bfc' && round < iterations && added.length === 0) break;
+      log(`round ${round}: ${fetched} pages fetched, ${added.length} pages added to the sample library (${library.samples.length} samples), ${dead} dead ends learned (${library.deadEnds} in all)`);
+      if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
-    return { pages: select(o, ranked, library, found), searched, rounds, missing, library: samples };
+    const pages = scoreBfc(o, ranked, library).map((x) => ({ d: x.d, score: x.score, target: x.target }));
+    return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked) };
   } finally {
     await crawl.close();
   }
 }
 
-/** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
-function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): RankedDoc['vector'][] {
-  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-  return library.samples.map((s) => byUrl.get(s.url)?.vector ?? ranked.space.vector(s.terms));
+/**
+ * The path discriminator's learning from failure: the paths of pages that led nowhere (dead-ends.ts),
+ * those the discriminator rated highest first (the most misleading), at most 100 a round.
+ */
+function learnDeadEnds(db: Parameters<typeof deadEnds>[0], library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>, good: Set<string>): number {
+  const paths = new Map(ranked.docs.map((d) => [d.urlId, d.path]));
+  const candidates = deadEnds(db, (url) => good.has(url) || library.has(url))
+    .map((id) => paths.get(id))
+    .filter((p): p is string[] => p !== undefined && p.length > 0)
+    .map((p) => ({ p, score: library.pathScore(p) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 100);
+  let n = 0;
+  for (const { p } of candidates) if (library.addDeadEnd(p)) n++;
+  return n;
 }
 
-/** The final ranking per site and the selection step (threshold). */
-function select(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary, examples: RankedDoc[]): RankedPage[] {
-  const score: (d: RankedDoc) => number =
-    o.method === 'fc'
-      ? (() => {
-          const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-          const knn = new KnnClassifier(ranked.space, examples.map((e) => (byUrl.get(e.url) ?? e).terms));
-          return (d: RankedDoc) => knn.score(d.terms);
-        })()
-      : (() => {
-          const samples = sampleVectors(library, ranked);
-          return (d: RankedDoc) => nearestSampleScore(d, samples);
-        })();
+async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
+  const log = o.log ?? (() => {});
+  const strategy = new PhaseStrategy(EXAMPLES_FIRST);
+  const crawl = await startCrawl(crawlConfig(o, o.examples.map((e) => e.url)), { strategy, command: 'group', fetcher: o.fetcher });
+  try {
+    const db = crawl.db;
+    db.setMetaNow('driver', 'group');
+    // The examples alone: a budget of as many pages a site as it has examples.
+    const perHost = new Map<string, number>();
+    for (const e of o.examples) perHost.set(e.site.host, (perHost.get(e.site.host) ?? 0) + 1);
+    crawl.frontier.setHostBudget(Math.max(...perHost.values()));
+    const searched = (await crawl.run()).stats.fetched;
+    await db.settle();
+    let ranked = rankableDocs(db.db);
+    const found = foundExamples(o, ranked, log);
+    const space = new TfIdfSpace();
+    for (const d of ranked.docs) space.observe(d.terms);
+    const classifier = new KnnClassifier(space, found.map((d) => d.terms));
+    const fc = new KnnFocusedStrategy(classifier, found.map((d) => d.url), o.fcRelevance);
+    for (const d of found) fc.judged.set(d.url, { score: 1, relevant: true });
+    strategy.inner = fc;
+    log(`examples fetched (${searched} pages); relevant from kNN score ${fc.cut.toFixed(3)} (${o.fcRelevance} x the examples' coherence ${classifier.coherence().toFixed(3)})`);
+    await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
+    crawl.frontier.setHostBudget(o.budgetPerSite);
+    const before = crawl.frontier.counts();
+    await crawl.run();
+    await db.settle();
+    const after = crawl.frontier.counts();
+    const fetched = after.done + after.error - before.done - before.error;
+    log(`round 1: ${fetched} pages fetched, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
+    ranked = rankableDocs(db.db);
+    const pages = ranked.docs.map((d) => {
+      const j = fc.judged.get(d.url);
+      return { d, score: j?.score ?? 0, target: j?.relevant ?? false };
+    });
+    const library = found.map((d) => ({ site: d.host, url: d.url, path: d.path }));
+    return { pages: perSite(o, pages), searched, rounds: [{ round: 1, fetched, added: [] }], missing: missingExamples(o, ranked), library };
+  } finally {
+    await crawl.close();
+  }
+}
+
+function missingExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>): GroupExample[] {
+  const urls = new Set(ranked.docs.map((d) => d.url));
+  return o.examples.filter((e) => !urls.has(normalizeUrl(e.url) ?? e.url));
+}
+
+/** The example pages as fetched; the ones not reached are reported and left out. */
+function foundExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, log: (line: string) => void): RankedDoc[] {
+  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
+  const missing = missingExamples(o, ranked);
+  for (const e of missing) log(`${e.where}: example ${e.url} was not reached from ${e.site.root} within ${o.pathSearchPages} pages; left out`);
+  const found = o.examples.filter((e) => !missing.includes(e)).map((e) => byUrl.get(normalizeUrl(e.url) ?? e.url)!);
+  if (!found.length) throw new FocusCrawlError('USAGE', `no example page was reached from its site root within ${o.pathSearchPages} pages: check the examples or raise --path-search`);
+  return [...new Map(found.map((d) => [d.url, d])).values()];
+}
+
+/** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
+function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): SampleView[] {
+  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
+  return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), shape: numberShapes(s.terms) });
+}
+
+/** The median over samples of the best cosine to a sample of another site (1 with one site's samples only). */
+export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): number {
+  const vs = sampleVectors(library, ranked);
+  const best = library.samples.map((s, i) => {
+    let b = -1;
+    library.samples.forEach((t, j) => {
+      if (t.site !== s.site) b = Math.max(b, cosineOf(vs[i]!.vector, vs[j]!.vector));
+    });
+    return b;
+  }).filter((b) => b >= 0);
+  return best.length ? quantile(best, 0.5) : 1;
+}
+
+/** bfc's ranking (nearest sample) and selection step over every fetched page. */
+function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
+  const samples = sampleVectors(library, ranked);
+  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight), sample: library.has(d.url) }));
+  const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
+  return scored.map((x, i) => ({ ...x, target: targets[i]! }));
+}
+
+/** The final ranking per site in the sites file's order, best first. */
+function perSite(o: GroupCrawlOptions, pages: { d: RankedDoc; score: number; target: boolean }[]): RankedPage[] {
   const bySite = new Map(o.sites.map((s) => [s.host, [] as RankedPage[]]));
   const names = new Map(o.sites.map((s) => [s.host, s.name]));
-  for (const d of ranked.docs) {
-    const s = score(d);
-    bySite.get(d.host)?.push({ site: names.get(d.host)!, url: d.url, path: d.path, score: s, target: s >= o.threshold });
-  }
+  for (const { d, score, target } of pages) bySite.get(d.host)?.push({ site: names.get(d.host)!, url: d.url, path: d.path, score, target });
   return [...bySite.values()].flatMap((list) => list.sort((a, b) => b.score - a.score || a.url.localeCompare(b.url)));
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { anchorPaths } from './anchor-path.js';
-import { pageTerms, withoutBoilerplate } from './page-vectors.js';
+import { numberShapes, pageTerms, shapeSimilarity, withoutBoilerplate } from './page-vectors.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 
 /** A fetched page with its anchor path and the vector the rankings compare. */
@@ -11,6 +11,8 @@ export interface RankedDoc {
   path: string[];
   terms: Map<string, number>;
   vector: ReturnType<TfIdfSpace['vector']>;
+  /** Its numbers' shapes (page-vectors.ts), for comparing pages across languages. */
+  shape: Map<string, number>;
 }
 
 /**
@@ -28,12 +30,30 @@ export function rankableDocs(db: Database.Database): { docs: RankedDoc[]; space:
   withoutBoilerplate(docs);
   const space = new TfIdfSpace();
   for (const d of docs) space.observe(d.terms);
-  return { docs: docs.map((d) => ({ ...d, vector: space.vector(d.terms) })), space };
+  return { docs: docs.map((d) => ({ ...d, vector: space.vector(d.terms), shape: numberShapes(d.terms) })), space };
 }
 
-/** Method D's target ranking: the cosine to the nearest sample. */
-export function nearestSampleScore(doc: RankedDoc, samples: RankedDoc['vector'][]): number {
+export type SampleView = Pick<RankedDoc, 'vector' | 'shape'>;
+
+/**
+ * How much a number-shape match can count against a word match when it is switched on
+ * (`shapeWeight`, off by default). A page of another language shares no word with the samples,
+ * so English examples never find a Chinese target; with it, a Chinese page whose table has the
+ * samples' shape scores up to this. Measured on the generated group (docs/group.md): it ranks
+ * the Chinese targets first on their sites, but also lifts number-heavy pages of real sites, and
+ * the selection did not carry it into the library; so it stays off.
+ */
+export const SHAPE_WEIGHT = 0.7;
+
+/**
+ * Method D's target ranking: similarity to the nearest sample, the TF-IDF cosine of the words or,
+ * when higher, SHAPE_WEIGHT times the likeness of the numbers (samples with a table of numbers only).
+ */
+export function nearestSampleScore(doc: Pick<RankedDoc, 'vector' | 'shape'>, samples: readonly SampleView[], shapeWeight = SHAPE_WEIGHT): number {
   let best = 0;
-  for (const s of samples) best = Math.max(best, cosineOf(doc.vector, s));
+  for (const s of samples) {
+    best = Math.max(best, cosineOf(doc.vector, s.vector));
+    if (shapeWeight > 0 && best < shapeWeight) best = Math.max(best, shapeWeight * shapeSimilarity(doc.shape, s.shape));
+  }
   return best;
 }

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGroupCrawl } from '../../src/group/group-crawl.js';
+import { GROUP_DEFAULTS, runGroupCrawl } from '../../src/group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -82,7 +82,7 @@ after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 test('path extraction finds the example\'s anchor path; one round adds the most similar new pages of other sites to the library', async () => {
   const sites = readSitesFile(sitesFile);
   const report = await runGroupCrawl({
-    sites, examples: readExamplesFile(examplesFile, sites), method: 'bfc', budgetPerSite: 20, iterations: 2, pathSearchPages: 20,
+    ...GROUP_DEFAULTS, sites, examples: readExamplesFile(examplesFile, sites), method: 'bfc', budgetPerSite: 20, iterations: 2, pathSearchPages: 20,
     threshold: 0.5, addPerRound: 20, db: join(dir, 'g.db'), concurrency: 4, perHost: 2, delayMs: 0, robots: true,
   });
   assert.deepEqual(report.library[0]!.path, ['Admissions', 'Score lines', '2023']);
@@ -101,7 +101,9 @@ test('path extraction finds the example\'s anchor path; one round adds the most 
 
 test('focuscrawl group writes the ranked targets per site as CSV; --all adds the rest with a target column', async () => {
   const out = join(dir, 'targets.csv');
-  const r = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--db', join(dir, 'cli.db'), '--out', out]);
+  // --threshold: a group of 5 sites, a fifth of whose fetched pages are targets, is too small for
+  // the adaptive selection (it takes most pages for non-targets; target-selection.test.ts tests it).
+  const r = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--threshold', '0.5', '--db', join(dir, 'cli.db'), '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /6 target pages on 3 of 5 sites/);
   const rows = readFileSync(out, 'utf8').trim().split('\r\n');
@@ -111,7 +113,7 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   assert.match(rows[1]!, /^North,http:\/\/127\.0\.0\.1:\d+\/adm\/scores\/2022\.html,Admissions > Score lines > 2022,1$/);
   assert.match(rows[2]!, /^North,http:\/\/127\.0\.0\.1:\d+\/adm\/scores\/2023\.html,Admissions > Score lines > 2023,1$/);
   assert.match(rows[3]!, /^South,/);
-  const all = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--db', join(dir, 'cli.db'), '--all', '--format', 'jsonl']);
+  const all = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--threshold', '0.5', '--db', join(dir, 'cli.db'), '--all', '--format', 'jsonl']);
   assert.match(all.stderr, /path extraction \(0 pages\)/, 'the second run on the same database continues it');
   const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { target: boolean });
   assert.ok(lines.length > 10);
@@ -130,4 +132,23 @@ test('focuscrawl group names a malformed examples line and exits 2', async () =>
   const threshold = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--threshold', '2']);
   assert.equal(threshold.code, 2);
   assert.match(threshold.stderr, /--threshold: '2' is not a number from 0 to 1/);
+});
+
+test('FC follows only the links of pages its classifier judges relevant (roots trusted), and stops before its budget', async () => {
+  const sites = readSitesFile(sitesFile);
+  const base = { ...GROUP_DEFAULTS, sites, examples: readExamplesFile(examplesFile, sites), budgetPerSite: 20, iterations: 2, pathSearchPages: 20, concurrency: 4, perHost: 2, delayMs: 0, robots: true };
+  const fc = await runGroupCrawl({ ...base, method: 'fc', db: join(dir, 'fc.db') });
+  const bfc = await runGroupCrawl({ ...base, method: 'bfc', db: join(dir, 'bfc-vs-fc.db') });
+  const fetched = (r: typeof fc) => r.pages.map((p) => p.url.replace(/http:\/\/127\.0\.0\.1:\d+/, p.site));
+  // Every root's links were followed although no root looks like a score page...
+  for (const p of ['North/adm/', 'South/apply/', 'East/study/', 'West/about/', 'Central/library/']) assert.ok(fetched(fc).includes(p), p);
+  // ...but on the other sites no menu page looks like a score page, so FC never goes below them:
+  // their score pages, two links under their admissions menus, are not reached. (North's menu
+  // pages share the university's name with the example, and are judged relevant.)
+  assert.ok(!fetched(fc).some((u) => /^(South|East)\/.*20\d\d\.html$/.test(u)), fetched(fc).join(' '));
+  const targets = fc.pages.filter((p) => p.target).map((p) => p.url.replace(/http:\/\/127\.0\.0\.1:\d+/, p.site));
+  assert.ok(targets.includes('North/adm/scores/2023.html') && targets.every((t) => t.startsWith('North/')), targets.join(' '));
+  assert.ok(fc.pages.length < bfc.pages.length, `FC fetched ${fc.pages.length} pages, BFC ${bfc.pages.length}`);
+  // BFC's anchor paths lead it to them.
+  assert.ok(fetched(bfc).includes('South/apply/lines/2023.html') && fetched(bfc).includes('East/study/scores/2023.html'));
 });

@@ -31,3 +31,17 @@ test('the bootstrap strategy carries anchor paths and rescores waiting URLs from
   assert.equal(s.rescore({ ...request, id: 3, data: { path: ['Admissions'] } }), 1);
   assert.equal(s.rescore(request), null, 'a root keeps its priority');
 });
+
+test('the path discriminator learns from paths that led nowhere', () => {
+  const lib = new SampleLibrary();
+  lib.add({ site: 'a', url: 'http://a/2023', path: ['Admissions', 'Score lines', '2023'], terms: new Map() });
+  const fees = ['Admissions', 'Tuition fees'];
+  const before = lib.pathScore(['Admissions', 'Fees']);
+  assert.ok(before > 0, 'a link under the admissions menu starts with some value');
+  assert.equal(lib.addDeadEnd(fees), true);
+  assert.equal(lib.addDeadEnd(fees), false, 'known');
+  assert.equal(lib.addDeadEnd(['Admissions']), false, 'a prefix of a sample path is never a dead end');
+  assert.ok(lib.pathScore(['Admissions', 'Fees']) < before, 'a path like the dead end is worth less');
+  assert.ok(lib.pathScore(['Admissions', 'Score lines']) > lib.pathScore(['Admissions', 'Fees']));
+  assert.ok(lib.pathScore(['Admissions']) > 0.8, 'the first step of a sample path keeps most of its value');
+});

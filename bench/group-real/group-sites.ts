@@ -1,0 +1,81 @@
+import type { SiteDef } from '../realweb/manifest.js';
+
+/**
+ * bench/group-real's group: documentation sites of Debian packages, each built and served like
+ * bench/realweb's (opaque URLs, one 127.0.0.1 port a site), and two kinds of page that most but
+ * not all of them have. Labels are the original tree's file names, written here by hand after
+ * reading each candidate page's title and first heading (`--check-labels` prints them; the
+ * reading is recorded in docs/benchmarks.md).
+ *
+ * Page kinds: `license` (the project's licence or copyright terms as a page of its own) is the
+ * tuning kind, every setting of the group crawler is chosen on it; `faq` (a page of frequently
+ * asked questions, or one question of a FAQ split into pages) is the report kind, only reported.
+ */
+export type PageKind = 'license' | 'faq';
+
+export const TUNE_KIND: PageKind = 'license';
+export const REPORT_KIND: PageKind = 'faq';
+
+export interface GroupSiteDef {
+  id: string;
+  package: string;
+  /** The installed tree and its start page (served as '/'). */
+  root: string;
+  start: string;
+  /** Generator, for the docs. */
+  generator: 'Sphinx' | 'texinfo' | 'Doxygen' | 'sqlite.org' | 'libxml2 (XSLT)';
+  /** Target pages per kind, as paths in the original tree (a site without the kind has none). */
+  faq: string[];
+  license: string[];
+}
+
+const doc = (p: string) => `/usr/share/doc/${p}`;
+
+export const GROUP_SITES: GroupSiteDef[] = [
+  // Both kinds.
+  { id: 'argon2', package: 'python-argon2-doc', root: doc('python-argon2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'spectacular', package: 'python-djangorestframework-spectacular-doc', root: doc('python-djangorestframework-spectacular-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'h5py', package: 'python-h5py-doc', root: doc('python-h5py-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['licenses.html'] },
+  { id: 'jinja2', package: 'python-jinja2-doc', root: doc('python-jinja2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'psycopg2', package: 'python-psycopg2-doc', root: doc('python-psycopg2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'pycryptodome', package: 'python-pycryptodome-doc', root: doc('python-pycryptodome-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['src/faq.html'], license: ['src/license.html'] },
+  { id: 'pysnmp', package: 'python-pysnmp4-doc', root: doc('python-pysnmp4-doc/html'), start: 'contents.html', generator: 'Sphinx', faq: ['faq.html', 'faq/'], license: ['license.html'] },
+  { id: 'validate-pyproject', package: 'python-validate-pyproject-doc', root: doc('python-validate-pyproject-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'wtforms', package: 'python-wtforms-doc', root: doc('python-wtforms-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
+  { id: 'celery', package: 'python-celery-doc', root: doc('python-celery-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['copyright.html'] },
+  { id: 'sqlite', package: 'sqlite3-doc', root: doc('sqlite3'), start: 'index.html', generator: 'sqlite.org', faq: ['faq.html'], license: ['copyright.html'] },
+  // FAQ, no licence page.
+  { id: 'aiohttp', package: 'python-aiohttp-doc', root: doc('python-aiohttp-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'bottle', package: 'python-bottle-doc', root: doc('python-bottle-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'coverage', package: 'python-coverage-doc', root: doc('python-coverage-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'pygments', package: 'python-pygments-doc', root: doc('python-pygments-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'doit', package: 'python-doit-doc', root: doc('python-doit-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'pika', package: 'python-pika-doc', root: doc('python-pika-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  // Neither: its FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from the manual.
+  { id: 'doxygen', package: 'doxygen-doc', root: doc('doxygen/html'), start: 'index.html', generator: 'Doxygen', faq: ['faq.html'], license: [] },
+  { id: 'libxml2', package: 'libxml2-doc', root: doc('libxml2/html'), start: 'index.html', generator: 'libxml2 (XSLT)', faq: ['FAQ.html'], license: [] },
+  // Licence, no FAQ (gettext's FAQ.html is installed but not linked from its manual).
+  { id: 'gettext', package: 'gettext-doc', root: doc('gettext'), start: 'index.html', generator: 'texinfo', faq: [], license: ['gettext_20.html'] },
+  { id: 'click', package: 'python-click-doc', root: doc('python-click-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'attrs', package: 'python-attr-doc', root: doc('python-attr-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'babel', package: 'python-babel-doc', root: doc('python-babel-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'itsdangerous', package: 'python-itsdangerous-doc', root: doc('python-itsdangerous-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'cachelib', package: 'python-cachelib-doc', root: doc('python3-cachelib/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'guardian', package: 'python-django-guardian-doc', root: doc('python3-django-guardian/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'm4', package: 'm4-doc', root: doc('m4'), start: 'index.html', generator: 'texinfo', faq: [], license: ['Copying-This-Manual.html', 'Copying-This-Package.html', 'GNU-Free-Documentation-License.html', 'GNU-General-Public-License.html'] },
+  // Neither kind: zsh's FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from its manual.
+  { id: 'zsh', package: 'zsh-doc', root: doc('zsh-common/html'), start: 'index.html', generator: 'texinfo', faq: [], license: [] },
+];
+
+/** First port of the group; site i is served on FIRST_PORT + i (any free port if taken). */
+export const FIRST_PORT = 28401;
+
+/** The realweb builder's view of a site (same opaque URLs and link rewriting). */
+export function siteDef(s: GroupSiteDef, i: number): SiteDef {
+  return { id: `group-${s.id}`, package: s.package, root: s.root, start: s.start, port: FIRST_PORT + i, encoding: 'utf-8', lang: 'en', builder: 'html-tree', shape: `${s.generator} manual of ${s.package}` };
+}
+
+/** Is original path `p` a target of the kind on site `s`? A label ending in '/' takes the folder. */
+export function isTarget(s: GroupSiteDef, kind: PageKind, p: string): boolean {
+  return s[kind].some((l) => (l.endsWith('/') ? p.startsWith(l) : p === l));
+}

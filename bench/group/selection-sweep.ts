@@ -1,0 +1,30 @@
+import type { RankedPage } from '../../src/group/group-crawl.js';
+import { selectTargets, type SelectionRule } from '../../src/group/target-selection.js';
+
+/** The settings of the selection rule a sweep tries: the median as noise level at several multiples, then other quantiles. */
+export const SWEEP: SelectionRule[] = [
+  ...[4, 6, 8, 10, 12].flatMap((overGroup) => [1, 3, 5].map((overSite) => ({ noiseQuantile: 0.5, overGroup, overSite }))),
+  { noiseQuantile: 0.75, overGroup: 4, overSite: 2 },
+  { noiseQuantile: 0.75, overGroup: 5, overSite: 2 },
+  { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 },
+];
+
+export const ruleName = (r: SelectionRule) => `q ${r.noiseQuantile}, group x${r.overGroup}, site x${r.overSite}`;
+
+/**
+ * A finished run's pages re-selected under another rule (the crawl and the library as they were:
+ * the rule also decided which pages joined the library between rounds, which this does not redo).
+ */
+export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<string>, rule: SelectionRule): RankedPage[] {
+  const picked = selectTargets(pages.map((p) => ({ site: p.site, score: p.score, sample: samples.has(p.url) })), rule);
+  return pages.map((p, i) => ({ ...p, target: picked[i]! }));
+}
+
+export interface Prf { precision: number; recall: number; f1: number; returned: number }
+export function prf(pages: readonly RankedPage[], targets: ReadonlySet<string>): Prf {
+  const returned = pages.filter((p) => p.target);
+  const hits = returned.filter((p) => targets.has(p.url)).length;
+  const precision = returned.length ? hits / returned.length : 0;
+  const recall = targets.size ? hits / targets.size : 0;
+  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0, returned: returned.length };
+}
