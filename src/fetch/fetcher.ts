@@ -40,6 +40,8 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Read the body whatever its content type and status (robots.txt, capabilities documents). */
   anyContentType?: boolean;
+  /** A total deadline for this request shorter than the fetcher's own (robots.txt). */
+  timeoutMs?: number;
 }
 
 /**

@@ -8,6 +8,13 @@ export interface HostHealthOptions {
    * for a different URL, before a host is unreachable. Default 3.
    */
   maxFailures: number;
+  /**
+   * Unanswered robots.txt requests in a row before a host is unreachable. robots.txt is the first
+   * and smallest request to a host, fetched with a short timeout: two silences are enough to call
+   * a host dead, so a crawl whose last work is on a dead partner ends seconds after its last live
+   * request. Default 2.
+   */
+  maxRobotsFailures: number;
   /** How long a host stays unreachable the first time; doubled each time it fails again after that. Default 5 min. */
   downMs: number;
   /** Longest time a host stays unreachable. Default 1 h. */
@@ -20,6 +27,7 @@ export interface HostHealthOptions {
 
 export const defaultHostHealthOptions: HostHealthOptions = {
   maxFailures: 3,
+  maxRobotsFailures: 2,
   downMs: 5 * 60_000,
   maxDownMs: 60 * 60_000,
   backoffBaseMs: 1000,
@@ -39,6 +47,8 @@ interface HostState {
   strikes: number;
   /** Failures in a row with no answer at all, for different URLs (drives "unreachable"). */
   silent: number;
+  /** Of those, robots.txt requests. */
+  robotsSilent: number;
   /** The URLs behind `silent`. */
   silentUrls: string[];
   lastFailureAt: number;
@@ -52,7 +62,8 @@ interface HostState {
 /**
  * Per-host record of network failures, fed by every request (pages, robots.txt, service probes).
  * A host whose requests for `maxFailures` different URLs fail in a row without an answer is
- * unreachable for a while; once that time is over, the next request is a trial: one more failure
+ * unreachable for a while (two unanswered robots.txt requests are enough: `maxRobotsFailures`);
+ * once that time is over, the next request is a trial: one more failure
  * marks it again for twice as long, an answer forgets everything. The retries of one URL that
  * hangs are that URL's problem and count once; robots.txt counts every time, since a host that
  * cannot serve it cannot be crawled. Pure apart from the clock values it is given; only hosts with
@@ -75,7 +86,7 @@ export class HostHealth {
   failed(host: string, url: string, cause: string, answered: boolean, now: number): void {
     let s = this.#hosts.get(host);
     if (!s) {
-      s = { strikes: 0, silent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' };
+      s = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' };
       this.#hosts.set(host, s);
     }
     s.strikes++;
@@ -83,14 +94,17 @@ export class HostHealth {
     s.cause = cause;
     if (answered) {
       s.silent = 0;
+      s.robotsSilent = 0;
       s.silentUrls = [];
       return;
     }
-    if (s.silentUrls.includes(url) && !url.endsWith('/robots.txt')) return;
+    const robots = url.endsWith('/robots.txt');
+    if (s.silentUrls.includes(url) && !robots) return;
     if (s.silentUrls.length < this.options.maxFailures) s.silentUrls.push(url);
     s.silent++;
+    if (robots) s.robotsSilent++;
     // A failure while already marked (a request that was in flight) does not extend the mark.
-    if (s.silent >= this.options.maxFailures && s.until <= now) {
+    if ((s.silent >= this.options.maxFailures || s.robotsSilent >= this.options.maxRobotsFailures) && s.until <= now) {
       s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);
       s.downs++;
     }

@@ -102,10 +102,8 @@ export class HttpFetcher implements Fetcher {
     // A timer cleared when the fetch ends: AbortSignal.timeout() would keep its timer, and the
     // request state reachable from it, alive for the whole timeout after every fetch.
     const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException(`timed out after ${this.options.totalTimeoutMs} ms`, 'TimeoutError')),
-      this.options.totalTimeoutMs,
-    );
+    const total = Math.min(this.options.totalTimeoutMs, options.timeoutMs ?? Infinity);
+    const timer = setTimeout(() => deadline.abort(new DOMException(`timed out after ${total} ms`, 'TimeoutError')), total);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     try {
       return await this.#fetchWithin(url, options, signal, started, redirects, visited);
@@ -168,7 +166,7 @@ export class HttpFetcher implements Fetcher {
     const text = (c: unknown) => (typeof c === 'string' ? c : undefined);
     const code = text(e.code) ?? text(e.cause?.code) ?? e.name ?? 'ERROR';
     const transient = TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError';
-    const what = e.name === 'TimeoutError' ? `timed out after ${this.options.totalTimeoutMs} ms` : (e.message ?? String(err));
+    const what = e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err));
     return new FetchError(url, `${code}: ${what}`, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }
 

@@ -21,6 +21,8 @@ export interface RobotsOptions {
   unreachableRetryMs: number;
   /** Longest Crawl-delay honoured; larger values are capped. Default 30 s. */
   maxCrawlDelayMs: number;
+  /** Deadline of a robots.txt request: a small file a live host serves at once. Default 4 s. */
+  timeoutMs: number;
 }
 
 export const defaultRobotsOptions: RobotsOptions = {
@@ -28,6 +30,7 @@ export const defaultRobotsOptions: RobotsOptions = {
   ttlMs: 24 * 3600_000,
   unreachableRetryMs: 60_000,
   maxCrawlDelayMs: 30_000,
+  timeoutMs: 4000,
 };
 
 /** What robots.txt says about one URL. */
@@ -92,7 +95,7 @@ export class RobotsCache {
     const now = Date.now();
     let rules: HostRules;
     try {
-      const res = await this.#fetcher.fetch(robotsUrl, signal ? { anyContentType: true, signal } : { anyContentType: true });
+      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, ...(signal ? { signal } : {}) });
       if (res.status >= 200 && res.status < 300 && res.body) {
         const text = new TextDecoder('utf-8').decode(res.body);
         const robot = robotsParser(robotsUrl, text);

@@ -154,7 +154,7 @@ test('a dead host (connection refused): its pages and probes end as "host unreac
     assert.equal(ended.length, 6);
     for (const e of ended) {
       assert.equal(e.state, 'error');
-      assert.match(e.error!, /^host unreachable: ECONNREFUSED: .*\(3 failures in a row\)$/);
+      assert.match(e.error!, /^host unreachable: ECONNREFUSED: .*\(2 failures in a row\)$/);
       assert.equal(e.fetched_at, null, 'no request of its own');
     }
     assert.equal(r.summary.stats.fetched, 4, 'only the live pages count as fetches');
@@ -172,7 +172,7 @@ test('a dead host (connection refused): its pages and probes end as "host unreac
   }
 });
 
-test('a host that accepts connections and never answers: three tries, then its URLs end as "host unreachable"', async () => {
+test('a host that accepts connections and never answers: two robots.txt tries, then its URLs end as "host unreachable"', async () => {
   const silent = await silentHost('127.0.0.4');
   const srv = await startTestServer([
     [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('portal', ['/html/1', ...[1, 2, 3, 4].map((i) => `${silent.origin}/y/${i}`)]))],
@@ -180,7 +180,7 @@ test('a host that accepts connections and never answers: three tries, then its U
   try {
     const r = await crawlToEnd({ seeds: [srv.origin + '/'], hosts: ['127.0.0.4'], scope: 'any', headersTimeoutMs: 300 });
     assert.equal(r.summary.reason, 'exhausted');
-    assert.equal(silent.connections(), 3, 'three robots.txt requests, then nothing');
+    assert.equal(silent.connections(), 2, 'two robots.txt requests (maxRobotsFailures), then nothing');
     const ended = r.entries.filter((e) => e.url.startsWith(silent.origin));
     assert.equal(ended.length, 4);
     for (const e of ended) assert.match(e.error!, /^host unreachable: UND_ERR_HEADERS_TIMEOUT/);

@@ -130,7 +130,7 @@ test('a MapServer portal with endpoints only in text, .xml capabilities files an
       for (const e of probes) {
         if (e.state === 'discarded') continue; // the partner's own pages: out of scope
         assert.equal(e.state, 'error', e.url);
-        assert.match(e.error!, new RegExp(`^host unreachable: ${code}\\b.*\\(3 failures in a row\\)$`), e.url);
+        assert.match(e.error!, new RegExp(`^host unreachable: ${code}\\b.*\\(2 failures in a row\\)$`), e.url);
         assert.equal(e.fetched_at, null, 'no request of its own');
       }
       const entries = r.services.filter((s) => s.endpoint.startsWith(origin));
@@ -141,7 +141,7 @@ test('a MapServer portal with endpoints only in text, .xml capabilities files an
     assert.equal(r.services.filter((s) => s.endpoint.startsWith(reset.origin)).length, 3);
     assert.equal(r.log.get(`${refused}/about.html`)?.error, 'out of scope (host)');
     // Its three probes share one robots.txt check each time: three connections in all.
-    assert.equal(reset.connections(), 3, 'three robots.txt attempts, then the host is left alone');
+    assert.equal(reset.connections(), 2, 'two robots.txt attempts (maxRobotsFailures), then the host is left alone');
 
     // Each live endpoint asked once, and nothing else counted as a service.
     const asked = (q: RegExp) => front.hits.filter((h) => q.test(h)).length;
