@@ -40,6 +40,12 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Read the body whatever its content type and status (robots.txt, capabilities documents). */
   anyContentType?: boolean;
+  /**
+   * Read at most this many bytes, on the wire and after Content-Encoding is undone (instead of
+   * maxBytes and maxDecompressedBytes): a bigger body is cut there and FetchResult.cut is set,
+   * where it would otherwise fail (documents read in part: sitemaps).
+   */
+  cutAt?: number;
 }
 
 /**
