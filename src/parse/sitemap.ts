@@ -47,7 +47,9 @@ export function parseSitemap(text: string, base: string, limits: SitemapLimits, 
   let stop: string | null = null;
   const full = () => doc.urls.length + doc.sitemaps.length >= limits.maxUrls;
   parser.on('error', (err) => {
-    throw new SitemapStop(`not well-formed XML: ${err.message.replace(/^\S+:\d+:\d+: /, '')}`, true);
+    // saxes names the line and column ('3:17: unexpected close tag.').
+    const msg = /undefined entity/.test(err.message) ? `${err.message} (entities declared in a DTD are never expanded)` : err.message;
+    throw new SitemapStop(`not well-formed XML: ${msg}`, true);
   });
   parser.on('opentag', (tag) => {
     if (stack.length === 0) {
