@@ -159,6 +159,7 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
     health,
     traps,
     notFetchedBefore,
+    sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
   });
   let failed = false;
   return {

@@ -30,6 +30,17 @@ export interface CrawlRequest {
   attempts: number;
   /** Set when the URL is a service probe (a capabilities request), not a page to parse. */
   probe?: ServiceProbe | null;
+  /** Set when the URL is a sitemap file to read (src/engine/sitemaps.ts), not a page to parse. */
+  sitemap?: SitemapFetch | null;
+}
+
+/** A sitemap file of a site: `level` 1 for one named by robots.txt (or /sitemap.xml), 2 for one a sitemap index lists. */
+export interface SitemapFetch {
+  /** The origin (scheme://host[:port]) whose robots.txt or root led to it: its URLs count as that site's. */
+  site: string;
+  level: number;
+  /** True for the guessed /sitemap.xml (robots.txt named none). */
+  guessed?: boolean;
 }
 
 /** A capabilities request for a candidate endpoint (see src/services/). */
@@ -71,6 +82,8 @@ export interface FetchResult {
   /** Bytes received after decompression (or announced, for bodies not read). */
   bytes: number;
   fetchMs: number;
+  /** The body was cut at FetchOptions.cutAt bytes (set only then). */
+  cut?: boolean;
 }
 
 export interface Link {
@@ -82,6 +95,8 @@ export interface Link {
   nofollow: boolean;
   /** Visible text around the link (anchor included), when the parser was asked for it. */
   context?: string;
+  /** Set on a URL listed in a sitemap (no page links it here): its <lastmod>, or null when not given. */
+  sitemap?: { lastmod: string | null };
 }
 
 export interface Page {

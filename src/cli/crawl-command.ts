@@ -28,6 +28,7 @@ interface CrawlFlags {
   config?: string;
   userAgent?: string;
   robots?: boolean;
+  sitemaps?: boolean;
   seenCache?: number;
   record?: string;
   replay?: string;
@@ -99,6 +100,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('db', o.db);
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
+  if (o.sitemaps === false) cfg.sitemaps = false;
   if (o.allowPrivate) cfg.allowPrivate = true;
   set('seenCache', o.seenCache);
   set('record', o.record);
@@ -134,6 +136,7 @@ export function registerCrawl(program: Command): void {
     .option('--config <file>', 'config file (YAML or JSON); flags override it')
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
+    .option('--no-sitemaps', "do not read the sites' sitemaps (robots.txt Sitemap lines, /sitemap.xml)")
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')

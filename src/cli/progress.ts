@@ -19,6 +19,7 @@ function line(s: CrawlStats, c: FrontierCounts, topic: boolean): string {
   ];
   if (topic) parts.push(`relevant ${s.relevant}`);
   if (s.probes) parts.push(`services ${s.services.valid}`);
+  if (s.sitemapUrls) parts.push(`from sitemaps ${s.sitemapUrls}`);
   return parts.join(' | ');
 }
 
@@ -75,6 +76,9 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   if (relevantTotal !== null) {
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);
+  }
+  if (s.sitemaps) {
+    lines.push(`sitemaps: ${s.sitemaps} files read this run${s.sitemapsCut ? ` (${s.sitemapsCut} cut at a limit)` : ''}, ${s.sitemapUrls} URLs added from them`);
   }
   if (s.seen) {
     const total = s.seen.cacheHits + s.seen.cacheMisses;

@@ -32,7 +32,12 @@ export function registerStatus(program: Command): void {
         const lastRun = JSON.parse(db.getMeta('lastRun') ?? 'null') as { reason: StopReason; endedAt: string; discardedBy: Record<string, number> } | null;
         const services: Record<string, number> = {};
         for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
-        const report = { db: o.db, running: running ? (running.holder ?? {}) : null, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, topErrors: errors };
+        const sitemapRows = `SELECT id FROM urls WHERE probe LIKE '{"sitemap":%'`;
+        const sitemaps = {
+          files: db.db.prepare(`SELECT count(*) FROM urls WHERE state IN (2, 3) AND probe LIKE '{"sitemap":%'`).pluck().get() as number,
+          urls: db.db.prepare(`SELECT count(*) FROM urls WHERE probe IS NULL AND state != 4 AND parent IN (${sitemapRows})`).pluck().get() as number,
+        };
+        const report = { db: o.db, running: running ? (running.holder ?? {}) : null, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, sitemaps, topErrors: errors };
         if (o.json) {
           process.stdout.write(JSON.stringify(report, null, 2) + '\n');
           return;
@@ -49,6 +54,7 @@ export function registerStatus(program: Command): void {
         if (Object.keys(services).length) {
           lines.push(`services: ${services.valid ?? 0} valid, ${services.exception ?? 0} exception, ${services.invalid ?? 0} invalid (focuscrawl services --db ${o.db})`);
         }
+        if (sitemaps.files) lines.push(`sitemaps: ${sitemaps.files} files read, ${sitemaps.urls} URLs added from them`);
         if (errors.length) lines.push('most common errors:', ...errors.map((e) => `  ${e.n} × ${e.error}`));
         process.stdout.write(lines.join('\n') + '\n');
       } finally {

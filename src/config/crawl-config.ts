@@ -79,6 +79,17 @@ export const crawlConfigSchema = z.strictObject({
   record: z.string().nullable().default(null),
   /** Crawl a recording instead of the network: a WARC file, or a folder written by `bench gen`. */
   replay: z.string().nullable().default(null),
+  /**
+   * Read each site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml) and offer their URLs
+   * to the strategy as links of their own kind. Default true.
+   */
+  sitemaps: z.boolean().default(true),
+  /** URLs (or child sitemaps) read from one sitemap file; the rest are cut. Default 50,000 (the protocol's). */
+  sitemapMaxUrls: z.number().int().positive().default(50_000),
+  /** Bytes read from one sitemap file, uncompressed; the rest are cut. Default 50 MB (the protocol's). */
+  sitemapMaxBytes: z.number().int().positive().default(50_000_000),
+  /** Sitemap files read per site, those a sitemap index lists included. Default 50. */
+  sitemapsPerSite: z.number().int().positive().default(50),
   /** Obey robots.txt. Default true; turn off only for sites you own. */
   robots: z.boolean().default(true),
   /**

@@ -30,6 +30,12 @@ export interface CrawlStats {
   probes: number;
   /** Probed endpoints by outcome in this run. */
   services: { valid: number; exception: number; invalid: number };
+  /** Sitemap files read or failed in this run (they count in `fetched` too). */
+  sitemaps: number;
+  /** Of those, files cut at a limit (URLs or bytes). */
+  sitemapsCut: number;
+  /** URLs that joined the frontier from sitemaps in this run (not linked from a page fetched before). */
+  sitemapUrls: number;
 }
 
 export function newStats(): CrawlStats {
@@ -49,6 +55,9 @@ export function newStats(): CrawlStats {
     seen: null,
     probes: 0,
     services: { valid: 0, exception: 0, invalid: 0 },
+    sitemaps: 0,
+    sitemapsCut: 0,
+    sitemapUrls: 0,
   };
 }
 

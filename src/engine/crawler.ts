@@ -19,6 +19,8 @@ import type { TrapGuard } from './trap-guard.js';
 import { afterFailure, hostsToEnd } from './after-failure.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
+import { isGzipBody, parseSitemap } from '../parse/sitemap.js';
+import { decompressPrefix } from '../fetch/decompress.js';
 
 export interface CrawlerOptions {
   frontier: Frontier;
@@ -60,7 +62,29 @@ export interface CrawlerOptions {
   traps?: TrapGuard | null;
   /** Errors of earlier runs that made no request (host or robots.txt unreachable): not counted against maxPages. */
   notFetchedBefore?: number;
+  /** Read each site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml); null: none. */
+  sitemaps?: SitemapOptions | null;
 }
+
+/** Limits of sitemap reading (the protocol's: 50,000 URLs and 50 MB uncompressed per file). */
+export interface SitemapOptions {
+  /** Entries read from one sitemap file; the rest are cut. Default 50,000. */
+  maxUrls: number;
+  /** Bytes read from one sitemap file, uncompressed; the rest are cut. Default 50 MB. */
+  maxBytes: number;
+  /** Sitemap files fetched per site, index children included. Default 50. */
+  perSite: number;
+  /** Levels followed: 1, the sitemaps robots.txt names (or /sitemap.xml); 2, also those an index lists. Default 2. */
+  levels: number;
+}
+
+export const defaultSitemapOptions: SitemapOptions = { maxUrls: 50_000, maxBytes: 50_000_000, perSite: 50, levels: 2 };
+
+/**
+ * Priority of a sitemap file in its host's queue: above any page, so its URLs join the frontier
+ * early and the strategy orders them with the rest.
+ */
+const SITEMAP_PRIORITY = 1e6;
 
 /**
  * Why a run ended: `exhausted`, nothing left that could be fetched (see stats.discardedBy for what
@@ -81,7 +105,7 @@ export interface CrawlSummary {
  */
 export class Crawler {
   readonly stats: CrawlStats = newStats();
-  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'onFetched'>> & { robots: RobotsCache | null; onFetched?: CrawlerOptions['onFetched'] };
+  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'onFetched' | 'sitemaps'>> & { robots: RobotsCache | null; onFetched?: CrawlerOptions['onFetched']; sitemaps: SitemapOptions | null };
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */
   #abort = new AbortController();
@@ -94,9 +118,13 @@ export class Crawler {
   #wake: (() => void) | null = null;
   #lastFlush = Date.now();
   #lastCheckpoint = Date.now();
+  /** Sites (origins) whose sitemaps were offered to the frontier in this process (the frontier dedups across resumes). */
+  readonly #sitemapSites = new Set<string>();
+  /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
+  readonly #sitemapCount = new Map<string, number>();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -225,16 +253,20 @@ export class Crawler {
     const signal = this.#abort.signal;
     const down = this.#o.health?.unreachable(req.host, Date.now());
     if (down) return this.#o.frontier.release(req, down.until, Date.now());
-    const trap = req.probe ? null : this.#o.traps?.claim(req.url);
+    const trap = req.probe || req.sitemap ? null : this.#o.traps?.claim(req.url);
     if (trap) return this.#finish(req, { state: 'discarded', reason: trap }, null);
     const robots = this.#o.robots;
     if (robots) {
       const v = await robots.check(req.url, signal);
+      if (v.kind !== 'unreachable') await this.#offerSitemaps(req);
       if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0) this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
+    } else {
+      await this.#offerSitemaps(req);
     }
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);
+    if (req.sitemap) return this.#readSitemap(req);
     let res: FetchResult;
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to), signal });
@@ -314,7 +346,8 @@ export class Crawler {
     return true;
   }
 
-  async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<void> {
+  /** Returns how many of the links joined the frontier as new URLs. */
+  async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<number> {
     const f = this.#o.frontier;
     const split = this.#probing?.split(parent, links, view.page);
     if (split) links = split.pages;
@@ -360,6 +393,123 @@ export class Crawler {
       const [fresh] = await f.discard([req], reason);
       if (fresh) this.#logDiscard(req, reason, parent.url);
     }
+    let added = 0;
+    for (let i = 0; i < own; i++) if (fresh[i]) added++;
+    return added;
+  }
+
+  /**
+   * On the first request of a site (origin) this process handles, once robots.txt has been read
+   * (or at once without robots): its sitemap files join the frontier, the `Sitemap:` lines of
+   * robots.txt, else the guessed /sitemap.xml. A sitemap file out of scope is discarded like a
+   * link. The frontier's dedup makes this idempotent across resumes.
+   */
+  async #offerSitemaps(req: CrawlRequest): Promise<void> {
+    const opts = this.#o.sitemaps;
+    if (!opts) return;
+    let site: string;
+    try {
+      site = new URL(req.url).origin;
+    } catch {
+      return;
+    }
+    if (this.#sitemapSites.has(site)) return;
+    this.#sitemapSites.add(site);
+    const named = this.#o.robots?.sitemaps(req.url) ?? [];
+    const guessed = named.length === 0;
+    const urls = guessed ? [site + '/sitemap.xml'] : named;
+    await this.#queueSitemaps(site, urls, 1, guessed, null, '');
+  }
+
+  /** Offers sitemap files of a site at a level, within the per-site cap; out of scope ones are discarded. */
+  async #queueSitemaps(site: string, raw: string[], level: number, guessed: boolean, parent: CrawlRequest | null, parentUrl: string): Promise<string | null> {
+    const opts = this.#o.sitemaps!;
+    const batch: NewRequest[] = [];
+    let dropped = 0;
+    for (const r of raw) {
+      const url = normalizeUrl(r);
+      if (!url) continue;
+      const host = hostOf(url);
+      const req: NewRequest = { url, host, depth: 0, parentId: parent?.id ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
+      const out = this.#o.scope.check(url, host);
+      if (out) {
+        const [fresh] = await this.#o.frontier.discard([req], out);
+        if (fresh) this.#logDiscard(req, out, parentUrl || null);
+        continue;
+      }
+      const n = this.#sitemapCount.get(site) ?? 0;
+      if (n >= opts.perSite) {
+        dropped++;
+        continue;
+      }
+      this.#sitemapCount.set(site, n + 1);
+      batch.push(req);
+    }
+    if (batch.length) await this.#o.frontier.add(batch, Date.now());
+    return dropped ? `${dropped} sitemaps over the limit of ${opts.perSite} per site not read` : null;
+  }
+
+  /**
+   * Reads a sitemap file: an index offers its child sitemaps (up to SitemapOptions.levels), a
+   * urlset offers its URLs as links of their own kind (Link.sitemap, with lastmod) at depth 1,
+   * through the checks and the strategy every link passes (#addLinks). The sitemap is not a page:
+   * the strategy sees it with relevance 0 and no carried state, so a sitemap URL is ranked by its
+   * own evidence (its URL's words as the link's context) and topical links found on pages rank
+   * above bare sitemap URLs. Gzip (Content-Encoding or a gzip body, .xml.gz) is undone; a file
+   * over maxUrls or maxBytes is cut there, the cut noted on its log entry; a malformed one ends
+   * as an error with the parser's reason (the URLs read before the fault are kept).
+   */
+  async #readSitemap(req: CrawlRequest): Promise<void> {
+    const opts = this.#o.sitemaps ?? defaultSitemapOptions;
+    const sm = req.sitemap!;
+    let res: FetchResult;
+    try {
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, cutAt: opts.maxBytes, redirectGuard: (_from, to) => this.#redirectGuard(to), signal: this.#abort.signal });
+    } catch (err) {
+      if (err instanceof FetchError) return this.#failed(req, err);
+      throw err;
+    }
+    this.stats.bytes += res.bytes;
+    this.stats.sitemaps++;
+    if (res.status >= 400) return this.#finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res, { note: 'sitemap' });
+    let body = res.body ?? new Uint8Array(0);
+    let bodyCut = res.cut ? `cut at ${opts.maxBytes} bytes` : null;
+    if (isGzipBody(body)) {
+      try {
+        const out = await decompressPrefix(body, 'gzip', opts.maxBytes, res.cut === true);
+        body = out!.body;
+        if (out!.cut) bodyCut = `cut at ${opts.maxBytes} bytes`;
+      } catch (err) {
+        return this.#finish(req, { state: 'error', reason: `sitemap: corrupt gzip file: ${(err as Error).message}` }, res);
+      }
+    }
+    const text = new TextDecoder('utf-8').decode(body);
+    const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
+    const notes: string[] = [];
+    let added = 0;
+    if (doc.kind === 'index') {
+      if (sm.level < opts.levels) {
+        const over = await this.#queueSitemaps(sm.site, doc.sitemaps, sm.level + 1, false, req, req.url);
+        if (over) notes.push(over);
+      } else if (doc.sitemaps.length) {
+        notes.push(`nested index not followed (more than ${opts.levels} levels)`);
+      }
+    } else if (doc.urls.length) {
+      const links: Link[] = doc.urls.map((u) => ({ url: u.url, anchor: '', nofollow: false, context: urlWords(u.url), sitemap: { lastmod: u.lastmod } }));
+      // Children at depth 1: the sitemap stands for the site's root.
+      const parent: CrawlRequest = { ...req, depth: 0, data: null };
+      const page = { url: req.url, title: '', text: '', headings: '', links, canonical: null, noindex: false, nofollow: false, encoding: 'utf-8' };
+      added = await this.#addLinks(parent, links, { request: parent, page, relevance: this.#o.strategy.topic ? 0 : null });
+      this.stats.sitemapUrls += added;
+    }
+    const what = doc.kind === 'index' ? `sitemap index: ${doc.sitemaps.length} sitemaps` : `sitemap: ${doc.urls.length} URLs, ${added} new`;
+    if (doc.cut && !doc.malformed) {
+      this.stats.sitemapsCut++;
+      notes.push(doc.cut);
+    }
+    const note = [what, ...notes].join('; ');
+    if (doc.malformed) return this.#finish(req, { state: 'error', reason: `malformed sitemap: ${doc.cut} (${note})` }, res);
+    this.#finish(req, { state: 'done' }, res, { note });
   }
 
   #countRelevance(relevant: boolean): void {
@@ -395,6 +545,7 @@ export class Crawler {
 
   #fail(req: CrawlRequest, reason: string, status: number | null): void {
     if (req.probe) this.#probing?.failed(req, reason);
+    if (req.sitemap) this.stats.sitemaps++;
     this.#finish(req, { state: 'error', reason }, null, { status });
   }
 
@@ -447,4 +598,21 @@ export class Crawler {
     void this.#o.frontier.complete(req, outcome, Date.now());
     if (fetched) this.#o.onFetched?.(req, outcome.state === 'done' ? 'done' : 'error');
   }
+}
+
+/** The words of a URL's path and query ('/solar-panels/roof_mounting.html' -> 'solar panels roof mounting html'): a sitemap link's only context. */
+export function urlWords(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '';
+  }
+  let p = u.pathname + ' ' + u.search;
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    /* keep it encoded */
+  }
+  return p.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
 }

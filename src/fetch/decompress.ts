@@ -1,4 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, createInflateRaw, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import type { Transform } from 'node:stream';
 
 /**
  * Undoes Content-Encoding with a hard cap on the output size, so a decompression bomb fails fast
@@ -24,4 +25,56 @@ export function decompress(body: Uint8Array, coding: string, maxOutputLength: nu
 
 export function isSizeError(err: unknown): boolean {
   return err instanceof RangeError || (err as { code?: string })?.code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/**
+ * Undoes a coding ('gzip', 'br', 'deflate', '' for none) keeping at most `max` bytes of output:
+ * a bigger result is cut there (`cut` true) instead of failing, for documents read in part (sitemaps).
+ * A corrupt stream rejects, unless `max` bytes came out first; with `inputCut` (the compressed
+ * body was itself cut short) the end of the stream is missing and what came out is kept, `cut`.
+ * Null for an unknown coding.
+ */
+export async function decompressPrefix(body: Uint8Array, coding: string, max: number, inputCut = false): Promise<{ body: Uint8Array; cut: boolean } | null> {
+  const c = coding.trim().toLowerCase();
+  if (c === '' || c === 'identity') return body.length > max ? { body: body.subarray(0, max), cut: true } : { body, cut: false };
+  const make = (raw = false): Transform | null =>
+    c === 'gzip' || c === 'x-gzip' ? createGunzip() : c === 'br' ? createBrotliDecompress() : c === 'deflate' ? (raw ? createInflateRaw() : createInflate()) : null;
+  const run = (z: Transform) =>
+    new Promise<{ body: Uint8Array; cut: boolean }>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      z.on('data', (chunk: Buffer) => {
+        if (done) return;
+        const room = max - size;
+        if (chunk.length >= room) {
+          chunks.push(chunk.subarray(0, room));
+          size += room;
+          done = true;
+          z.destroy();
+          resolve({ body: Buffer.concat(chunks, size), cut: true });
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      z.on('error', (err: Error) => {
+        if (done) return;
+        done = true;
+        if (inputCut && size > 0) resolve({ body: Buffer.concat(chunks, size), cut: true });
+        else reject(err);
+      });
+      z.on('end', () => {
+        if (!done) resolve({ body: Buffer.concat(chunks, size), cut: false });
+      });
+      z.end(body);
+    });
+  const z = make();
+  if (!z) return null;
+  if (c !== 'deflate') return run(z);
+  try {
+    return await run(z);
+  } catch {
+    return run(make(true)!);
+  }
 }

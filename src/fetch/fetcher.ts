@@ -42,6 +42,12 @@ export interface FetchOptions {
   anyContentType?: boolean;
   /** A total deadline for this request shorter than the fetcher's own (robots.txt). */
   timeoutMs?: number;
+  /**
+   * Read at most this many bytes, on the wire and after Content-Encoding is undone (instead of
+   * maxBytes and maxDecompressedBytes): a bigger body is cut there and FetchResult.cut is set,
+   * where it would otherwise fail (documents read in part: sitemaps).
+   */
+  cutAt?: number;
 }
 
 /**

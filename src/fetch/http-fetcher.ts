@@ -3,7 +3,7 @@ import { Agent, request } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 import { stripSessionIds } from '../parse/session-params.js';
-import { decompress, isSizeError } from './decompress.js';
+import { decompress, decompressPrefix, isSizeError } from './decompress.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
 import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
@@ -137,7 +137,7 @@ export class HttpFetcher implements Fetcher {
         continue;
       }
       // The page is known by its name without a session id, whatever name it was served under.
-      return this.#finish(url, stripSessionIds(current), res, redirects, started, options.anyContentType === true);
+      return this.#finish(url, stripSessionIds(current), res, redirects, started, options.anyContentType === true, options.cutAt);
     }
   }
 
@@ -177,6 +177,7 @@ export class HttpFetcher implements Fetcher {
     redirects: RedirectHop[],
     started: number,
     anyContentType: boolean,
+    cutAt: number | undefined,
   ): Promise<FetchResult> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v);
@@ -194,8 +195,9 @@ export class HttpFetcher implements Fetcher {
       discard(res.body);
       return { url, finalUrl, status, headers, redirects, contentType, body: null, bytes: Number.isFinite(announced) ? announced : 0, fetchMs: performance.now() - started };
     }
-    const max = this.options.maxBytes;
-    if (announced > max) {
+    const max = cutAt ?? this.options.maxBytes;
+    let cut = false;
+    if (announced > max && cutAt === undefined) {
       discard(res.body);
       throw new FetchError(url, `body of ${announced} bytes exceeds the limit of ${max} bytes`, { transient: false, status });
     }
@@ -207,6 +209,14 @@ export class HttpFetcher implements Fetcher {
     try {
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
+        if (size > max && cutAt !== undefined) {
+          discard(res.body);
+          const part = chunk as Buffer;
+          chunks.push(part.subarray(0, part.length - (size - max)));
+          size = max;
+          cut = true;
+          break;
+        }
         if (size > max) {
           discard(res.body);
           throw new FetchError(url, `body exceeds the limit of ${max} bytes`, { transient: false, status });
@@ -233,6 +243,18 @@ export class HttpFetcher implements Fetcher {
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     let body: Uint8Array | null;
     const coding = headers['content-encoding'] ?? '';
+    if (cutAt !== undefined) {
+      let out: Awaited<ReturnType<typeof decompressPrefix>>;
+      try {
+        out = await decompressPrefix(raw, coding, cutAt, cut);
+      } catch (err) {
+        throw new FetchError(url, `corrupt ${coding} body: ${(err as Error).message}`, { transient: false, status, cause: err });
+      }
+      if (out === null) throw new FetchError(url, `unsupported content-encoding '${coding}'`, { transient: false, status });
+      const r: FetchResult = { url, finalUrl, status, headers, redirects, contentType, body: out.body, bytes: out.body.length, fetchMs: performance.now() - started };
+      if (cut || out.cut) r.cut = true;
+      return r;
+    }
     try {
       body = decompress(raw, coding, this.options.maxDecompressedBytes);
     } catch (err) {

@@ -5,6 +5,7 @@ const require = createRequire(import.meta.url);
 interface Robot {
   isAllowed(url: string, ua?: string): boolean | undefined;
   getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
 }
 const robotsParser = require('robots-parser') as (url: string, text: string) => Robot;
 
@@ -79,6 +80,19 @@ export class RobotsCache {
     }
     if (rules.robot && rules.robot.isAllowed(url, this.#options.agent) === false) return { kind: 'disallowed' };
     return { kind: 'allowed', crawlDelayMs: rules.crawlDelayMs };
+  }
+
+  /**
+   * The `Sitemap:` lines of the origin's robots.txt as last read (absolute URLs, in file order);
+   * empty when it has none, was not readable, or has not been read yet (check() reads it).
+   */
+  sitemaps(url: string): string[] {
+    const rules = this.#rules.get(new URL(url).origin);
+    try {
+      return rules?.robot ? rules.robot.getSitemaps() : [];
+    } catch {
+      return [];
+    }
   }
 
   #load(origin: string, signal: AbortSignal | undefined): Promise<HostRules> {

@@ -153,5 +153,5 @@ export class MemoryFrontier implements Frontier {
  * V8 objects in dictionary mode, several times larger, and the frontier holds many of them.
  */
 function toRequest(r: NewRequest, id: number): CrawlRequest {
-  return { id, url: r.url, host: r.host, depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null };
+  return { id, url: r.url, host: r.host, depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
 }

@@ -133,7 +133,8 @@ export class SqliteFrontier extends MemoryFrontier {
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
     const fp = fingerprintToBigInt(fingerprint(req.url));
     const data = req.data ? JSON.stringify(req.data) : null;
-    const probe = req.probe ? JSON.stringify(req.probe) : null;
+    // The probe column holds the request's kind: a service probe, or {"sitemap": ...} (no schema change).
+    const probe = req.probe ? JSON.stringify(req.probe) : req.sitemap ? JSON.stringify({ sitemap: req.sitemap }) : null;
     this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason, probe]);
   }
 
@@ -179,6 +180,8 @@ export class SqliteFrontier extends MemoryFrontier {
 }
 
 function toRequest(r: UrlRow): CrawlRequest {
+  const kind = r.probe ? (JSON.parse(r.probe) as NonNullable<CrawlRequest['probe']> | { sitemap: NonNullable<CrawlRequest['sitemap']> }) : null;
+  const sitemap = kind && 'sitemap' in kind ? kind.sitemap : null;
   return {
     id: r.id,
     url: r.url,
@@ -189,6 +192,7 @@ function toRequest(r: UrlRow): CrawlRequest {
     priority: r.priority,
     data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
     attempts: r.attempts,
-    probe: r.probe ? (JSON.parse(r.probe) as CrawlRequest['probe']) : null,
+    probe: kind && !sitemap ? (kind as CrawlRequest['probe']) : null,
+    sitemap,
   };
 }

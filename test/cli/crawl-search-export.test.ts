@@ -14,7 +14,7 @@ let crawlOut: string;
 
 before(async () => {
   site = await serveSite({ pages: 120, seed: 3, words: [150, 300], links: [8, 15] });
-  const r = await runCli(['crawl', '--seeds', site.origin + '/', '--topic', DEMO_TOPIC, '--db', db, '--max-pages', '60', '--delay-ms', '0', '--per-host', '4']);
+  const r = await runCli(['crawl', '--seeds', site.origin + '/', '--topic', DEMO_TOPIC, '--db', db, '--max-pages', '60', '--delay-ms', '0', '--per-host', '4', '--no-sitemaps']);
   assert.equal(r.code, 0, r.stderr);
   crawlOut = r.stdout;
 });

@@ -18,7 +18,7 @@ test('Ctrl-C during slow fetches: the CLI aborts them and exits; the URLs wait, 
   ]);
   const db = join(mkdtempSync(join(tmpdir(), 'fc-ctrl-c-')), 'crawl.db');
   try {
-    const stopped = await runCli(['crawl', '--seeds', srv.origin + '/', '--db', db, '--delay-ms', '0'], {
+    const stopped = await runCli(['crawl', '--seeds', srv.origin + '/', '--db', db, '--delay-ms', '0', '--no-sitemaps'], {
       onStart: (child) => {
         const poll = setInterval(() => {
           if (srv.hits.get('/wait') && srv.hits.get('/trickle')) {

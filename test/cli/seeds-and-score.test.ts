@@ -21,7 +21,7 @@ test('--seeds with --seeds-file: both are crawled and the merge is said', async 
   writeFileSync(file, `# more\n${origin}/b\n${origin}/c\n`);
   try {
     const db = join(dir, 'seeds.db');
-    const r = await runCli(['crawl', '--seeds', origin + '/a', '--seeds-file', file, '--db', db, '--delay-ms', '0']);
+    const r = await runCli(['crawl', '--seeds', origin + '/a', '--seeds-file', file, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seeds of --seeds and the 2 of --seeds-file ${file} together`), r.stderr);
     const done = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url).sort();

@@ -62,7 +62,7 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const r = await runCli(['crawl', '--preset', 'wms', '--seeds', origin + '/', '--db', db, '--delay-ms', '0']);
+  const r = await runCli(['crawl', '--preset', 'wms', '--seeds', origin + '/', '--db', db, '--delay-ms', '0', '--no-sitemaps']);
   assert.equal(r.code, 0, r.stderr);
   crawlOut = r.stdout;
 });

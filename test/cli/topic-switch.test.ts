@@ -11,7 +11,7 @@ import { runCli, type CliResult } from '../helpers/run-cli.js';
 let site: RunningSite;
 const dir = mkdtempSync(join(tmpdir(), 'fc-topic-'));
 const cooking = join(dir, 'cooking.yaml');
-const fast = ['--delay-ms', '0', '--per-host', '4'];
+const fast = ['--delay-ms', '0', '--per-host', '4', '--no-sitemaps'];
 
 before(async () => {
   site = await serveSite({ pages: 120, seed: 9, words: [100, 200], links: [6, 12] });

@@ -45,7 +45,7 @@ const tmpDb = (name: string) => join(mkdtempSync(join(tmpdir(), `fc-stop-${name}
 
 test('weighted-levels keeps the links of a seed page with no topic words; later discards are counted and named', async () => {
   const db = tmpDb('wl');
-  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'weighted-levels', concurrency: 1, delayMs: 0, db });
+  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'weighted-levels', concurrency: 1, delayMs: 0, sitemaps: false, db });
   let text: string;
   try {
     const summary = await crawl.run();
@@ -73,7 +73,7 @@ test('weighted-levels keeps the links of a seed page with no topic words; later 
 test('--stop-when-stalled ends a crawl after N pages in a row without a relevant one, and says so', async () => {
   const db = tmpDb('stall');
   const before = hits.length;
-  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, stopWhenStalled: 3, db });
+  const crawl = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, stopWhenStalled: 3, db });
   try {
     const summary = await crawl.run();
     assert.equal(summary.reason, 'stalled');
@@ -87,13 +87,13 @@ test('--stop-when-stalled ends a crawl after N pages in a row without a relevant
 });
 
 test('the page budget and an exhausted frontier are told apart', async () => {
-  const budget = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, maxPages: 2, db: tmpDb('budget') });
+  const budget = await startCrawl({ seeds: [origin + '/'], topic: TOPIC, strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, maxPages: 2, db: tmpDb('budget') });
   try {
     assert.equal((await budget.run()).reason, 'max-pages');
   } finally {
     await budget.close();
   }
-  const all = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, db: tmpDb('all') });
+  const all = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, db: tmpDb('all') });
   try {
     const s = await all.run();
     assert.equal(s.reason, 'exhausted');
@@ -105,7 +105,7 @@ test('the page budget and an exhausted frontier are told apart', async () => {
 });
 
 test('--stop-when-stalled without a topic is refused with one line', async () => {
-  const r = await runCli(['crawl', '--seeds', origin + '/', '--stop-when-stalled', '5', '--db', tmpDb('notopic')]);
+  const r = await runCli(['crawl', '--seeds', origin + '/', '--stop-when-stalled', '5', '--no-sitemaps', '--db', tmpDb('notopic')]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^focuscrawl: --stop-when-stalled needs a topic/);
 });

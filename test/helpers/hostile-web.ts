@@ -73,6 +73,8 @@ export async function crawlToEnd(config: CrawlConfigInput): Promise<CrawlOutcome
     robotsRetryMs: 20,
     concurrency: 4,
     perHost: 2,
+    // These tests count requests and fetches of pages; sitemaps have their own (test/engine/sitemaps.test.ts).
+    sitemaps: false,
     ...config,
   });
   try {
