@@ -18,10 +18,11 @@ export const defaultPoliteness: PolitenessOptions = { perHost: 2, delayMs: 250 }
  */
 export interface SpillStore {
   /**
-   * Up to `limit` waiting requests of `host`, best first, leaving out those `held` says the
-   * scheduler holds already. Requests not yet written may be missing: a later call finds them.
+   * Up to `limit` waiting requests of `host`, best first and, when `better` is given, only those
+   * ahead of it in the order; leaving out those `held` says the scheduler holds already (about
+   * `heldCount` of them may be ahead). Requests not yet written may be missing: a later call finds them.
    */
-  load(host: string, limit: number, held: (url: string) => boolean, heldCount: number): CrawlRequest[];
+  load(host: string, limit: number, held: (url: string) => boolean, heldCount: number, better?: SpillKey): CrawlRequest[];
 }
 
 export interface SpillOptions {
@@ -34,6 +35,9 @@ export interface SpillOptions {
   /** The least a host keeps in memory however many hosts share `memory` (default 2; tests use 1). */
   minPerHost?: number;
 }
+
+/** Spilled requests read back at once, at most. */
+const REFILL_CHUNK = 256;
 
 /** How long a host whose spilled requests are not in the store yet waits before it looks again. */
 const SPILL_RETRY_MS = 50;
@@ -62,7 +66,7 @@ interface HostQueue {
 }
 
 /** A request's place in the order: priority, then discovery (id). */
-interface SpillKey {
+export interface SpillKey {
   priority: number;
   id: number;
 }
@@ -111,14 +115,6 @@ export class HostScheduler {
     this.#spill = spill?.store ?? null;
     this.#memory = spill?.memory ?? 20_000;
     this.#minPerHost = spill?.minPerHost ?? MIN_PER_HOST;
-  }
-
-  debugStats(): unknown {
-    let maxQ = 0, sumQ = 0, live = 0, maxLive = 0, n = 0;
-    const perHostLive = new Map<string, number>();
-    for (const r of this.#live.values()) perHostLive.set(r.host, (perHostLive.get(r.host) ?? 0) + 1);
-    for (const h of this.#hosts.values()) { n++; maxQ = Math.max(maxQ, h.queue.size); sumQ += h.queue.size; const l = perHostLive.get(h.host) ?? 0; live += l; maxLive = Math.max(maxLive, l); }
-    return { hosts: n, hostsWithLive: perHostLive.size, maxQ, sumQ, live, maxLive, share: this.#perHost(), evictAbove: this.#evictAbove() };
   }
 
   /** Waiting requests held in memory (the rest, if any, are in the spill store). */
@@ -170,12 +166,12 @@ export class HostScheduler {
    * A waiting request that is in the spill store was raised to `priority` there: the host loads
    * from the store again when that beats what it holds.
    */
-  raiseSpilled(host: string, priority: number, now: number): void {
+  raiseSpilled(host: string, priority: number): void {
     const h = this.#hosts.get(host);
     if (!h || h.spilled === 0 || !(priority > h.spillBest.priority)) return;
-    // Its id is not known here: the best one possible makes the host look in the store.
+    // Its id is not known here: the best one possible makes the host look in the store the next
+    // time it is placed (after its next request), not now: a page can raise a hundred links.
     h.spillBest = { priority, id: 0 };
-    this.#place(h, now);
   }
 
   /** True when some waiting requests of `host` are in the spill store rather than in memory. */
@@ -203,12 +199,20 @@ export class HostScheduler {
     return share + Math.max(2, share >> 1);
   }
 
-  /** Keeps the host's best share in memory and forgets the rest, which the spill store holds. */
+  /**
+   * Drops the host's stale copies and, when more live requests than its share remain, keeps the
+   * best share in memory and forgets the rest, which the spill store holds.
+   */
   #evict(h: HostQueue): void {
-    const live = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    const live = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r);
     const keep = this.#perHost();
-    if (live.length <= keep) return;
     h.queue = new BinaryHeap<CrawlRequest>(better);
+    if (live.length <= keep) {
+      // Only stale copies (left by raises) made the queue long: compacting is enough.
+      for (const r of live) h.queue.push(r);
+      return;
+    }
+    live.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
     for (const r of live.slice(0, keep)) h.queue.push(r);
     const out = live.slice(keep);
     for (const r of out) this.#live.delete(r.url);
@@ -224,16 +228,19 @@ export class HostScheduler {
     if (!this.#spill || h.spilled === 0) return;
     const head = this.#head(h);
     if (!all && head && !better(h.spillBest, head)) return;
-    const limit = all ? h.spilled : this.#perHost();
-    const rows = this.#spill.load(h.host, limit, (url) => this.#live.has(url) || this.#handing.has(url), h.queue.size + this.#handing.size);
+    // Only what beats the head is needed (everything in memory is behind it), a chunk at a time.
+    const limit = all ? h.spilled : Math.min(this.#perHost(), REFILL_CHUNK);
+    const after = all ? undefined : head;
+    const rows = this.#spill.load(h.host, limit, (url) => this.#live.has(url) || this.#handing.has(url), (all ? h.queue.size : 0) + this.#handing.size, after);
     for (const r of rows) {
       h.queue.push(r);
       this.#live.set(r.url, r);
     }
     h.spilled = Math.max(0, h.spilled - rows.length);
-    // Fewer than asked: every spilled request written so far is back; the rest are still on their way to the store.
+    // The rest are behind the last row read (a full chunk) or behind the old head, which is in
+    // memory; rows not yet written are found by a later call.
     const last = rows[rows.length - 1];
-    h.spillBest = last && rows.length >= limit && h.spilled > 0 ? { priority: last.priority, id: last.id } : NO_SPILL;
+    h.spillBest = h.spilled === 0 ? NO_SPILL : last && rows.length >= limit ? { priority: last.priority, id: last.id } : head ? { priority: head.priority, id: head.id } : NO_SPILL;
     if (!all && h.queue.size > this.#evictAbove()) this.#evict(h);
   }
 
@@ -279,6 +286,8 @@ export class HostScheduler {
       if (!e) break;
       const h = e.h;
       if (e.token !== h.token) continue;
+      // A spilled request raised since the host was placed may now be its best.
+      this.#refill(h);
       const req = this.#head(h);
       if (!req) continue;
       h.queue.pop();

@@ -48,7 +48,7 @@ export class MemoryFrontier implements Frontier {
         } else if (this.scheduler.hasSpilled(r.host) && r.priority > this.scheduler.spillBest(r.host)) {
           // Perhaps waiting in the spill store: raised there, if so, and the host looks again.
           this.onRaiseSpilled(r);
-          this.scheduler.raiseSpilled(r.host, r.priority, now);
+          this.scheduler.raiseSpilled(r.host, r.priority);
         }
         return false;
       }

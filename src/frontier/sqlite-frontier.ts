@@ -7,7 +7,7 @@ import { LayeredSeenSet } from '../seen/layered-seen-set.js';
 import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
 import type { Outcome } from './frontier.js';
-import type { PolitenessOptions } from './host-scheduler.js';
+import type { PolitenessOptions, SpillKey } from './host-scheduler.js';
 import type { Statement } from 'better-sqlite3';
 import type { NewRequest } from '../types.js';
 import { MemoryFrontier } from './memory-frontier.js';
@@ -50,6 +50,7 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setRaised: WriteStatement;
   readonly #raiseByFp: WriteStatement;
   readonly #loadHost: Statement;
+  readonly #loadHostAhead: Statement;
   /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
   readonly #claims = new Map<string, number>();
 
@@ -59,11 +60,14 @@ export class SqliteFrontier extends MemoryFrontier {
    */
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
     const self: { f?: SqliteFrontier } = {};
-    const store = { load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number) => self.f!.#readBack(host, limit, held, heldCount) };
+    const store = { load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey) => self.f!.#readBack(host, limit, held, heldCount, after) };
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill });
     self.f = this;
     this.#sql = sql;
     this.#loadHost = sql.db.prepare('SELECT * FROM urls WHERE host = ? AND state = 0 ORDER BY priority DESC, id LIMIT ?').safeIntegers(false);
+    this.#loadHostAhead = sql.db
+      .prepare('SELECT * FROM urls WHERE host = ? AND state = 0 AND (priority > ? OR (priority = ? AND id < ?)) ORDER BY priority DESC, id LIMIT ?')
+      .safeIntegers(false);
     this.#raiseByFp = sql.prepareWrite('UPDATE urls SET priority = ?, depth = ?, parent = ?, anchor = ?, data = ? WHERE fp = ? AND state = 0 AND priority < ?');
     this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason, probe) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?)',
@@ -112,12 +116,20 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */
-  #readBack(host: string, limit: number, held: (url: string) => boolean, heldCount: number): CrawlRequest[] {
-    // Rows queued for writing are read back only once written: hand them over now (inline: committed at once).
-    this.#sql.flush();
+  #readBack(host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey): CrawlRequest[] {
     this.#pruneClaims();
+    const n = limit + heldCount + this.#claims.size;
+    const query = () => (after ? this.#loadHostAhead.all(host, after.priority, after.priority, after.id, n) : this.#loadHost.all(host, n)) as UrlRow[];
+    let rows = query();
+    // Rows still queued for writing are not in the file. With a writer thread they arrive at its
+    // next commit (the crawl flushes every 25 ms; flushing here on every read back flooded it with
+    // tiny transactions); written inline, a flush commits them at once.
+    if (rows.length < limit && this.#sql.inline && this.#sql.pending) {
+      this.#sql.flush();
+      rows = query();
+    }
     const out: CrawlRequest[] = [];
-    for (const r of this.#loadHost.all(host, limit + heldCount + this.#claims.size) as UrlRow[]) {
+    for (const r of rows) {
       if (held(r.url) || this.#claims.has(r.url)) continue;
       out.push(toRequest(r));
       if (out.length >= limit) break;

@@ -257,6 +257,11 @@ export class SqliteDb {
     this.#pendingBytes += bytes;
   }
 
+  /** True when flush() commits at once on this thread (no writer thread). */
+  get inline(): boolean {
+    return this.#worker === null;
+  }
+
   /** Writes queued and not yet flushed. */
   get pending(): number {
     return this.#ops.length;
