@@ -10,7 +10,15 @@ import type { ServiceType } from './services/service-record.js';
 export type CarriedState = Record<string, unknown>;
 
 export interface CrawlRequest {
-  /** Stable id assigned by the frontier when the URL is first added (discovery order). */
+  /**
+   * The URL's identity in every backend: its 64-bit fingerprint as 16 hex digits (urlKey()).
+   * Stores, logs and carried state refer to URLs by key, never by a number one process assigned.
+   */
+  key: string;
+  /**
+   * Discovery order within the frontier that holds the URL: it only orders ties (equal priority,
+   * earlier first). Not an identity: another backend, or another shard, numbers its URLs its own way.
+   */
   id: number;
   /** Normalised absolute URL. */
   url: string;
@@ -18,8 +26,8 @@ export interface CrawlRequest {
   host: string;
   /** Seeds are depth 0. */
   depth: number;
-  /** Id of the page that discovered this URL; null for seeds. */
-  parentId: number | null;
+  /** Key of the page that discovered this URL; null for seeds. */
+  parent: string | null;
   /** Anchor text of the discovering link ('' for seeds). */
   anchor: string;
   /** Higher is fetched earlier; ties go to the earlier discovered URL. */
@@ -60,7 +68,7 @@ export interface ServiceProbe {
 }
 
 /** A URL offered to the frontier: everything except what the frontier assigns. */
-export type NewRequest = Omit<CrawlRequest, 'id' | 'attempts'> & { fp?: bigint };
+export type NewRequest = Omit<CrawlRequest, 'id' | 'key' | 'attempts'>;
 
 export interface RedirectHop {
   url: string;

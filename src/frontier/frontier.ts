@@ -16,13 +16,25 @@ export interface FrontierCounts {
 }
 
 /**
+ * How long a claimed URL stays leased to the worker that claimed it when the frontier is not told
+ * otherwise. A fetch is bounded by the fetcher's total timeout (60 s by default) and robots.txt
+ * (4 s); workers renew leases they hold longer (Crawler: every lease / 3).
+ */
+export const DEFAULT_LEASE_MS = 120_000;
+
+/**
  * The crawl frontier: every URL the crawl has seen, in exactly one state (waiting, fetching,
- * done, error, discarded), plus per-host politeness.
+ * done, error, discarded), plus per-host politeness. URLs are known by their key (fingerprint).
  *
- * Lifecycle: add() -> claim() leases a URL (state fetching) -> complete() or retry().
- * A lease that is never completed (crash, kill -9) returns to waiting: on resume for the embedded
- * backends, on lease expiry for shared ones. Implementations: MemoryFrontier, SqliteFrontier;
- * the Redis frontier of SCALE.md implements the same contract.
+ * Lifecycle: add() -> claim() leases a URL (state fetching) until `now + leaseMs` -> renew() while
+ * the work lasts -> complete(), retry() or release(). A lease that is never ended (the worker was
+ * killed) returns the URL to waiting when it expires (reap(); shared backends, where other
+ * workers go on) or when the crawl is reopened (embedded backends, where the only worker is gone).
+ * Every method that may need the backend is async; settled(), knownSeen() and seenCounters() are
+ * answered locally on purpose (they run once per extracted link).
+ *
+ * Implementations: MemoryFrontier, SqliteFrontier (embedded), RedisFrontier (shared by workers).
+ * test/frontier/describe-frontier.ts is the contract suite every one of them passes.
  */
 export interface Frontier {
   /**
@@ -47,10 +59,18 @@ export interface Frontier {
    */
   knownSeen(url: string): boolean;
   /**
-   * Leases up to `max` waiting URLs from hosts whose politeness delay is over, best priority first.
-   * An empty result with isFinished() false means "nothing ready now": see nextReadyAt().
+   * Leases up to `max` waiting URLs from hosts whose politeness delay is over, best priority first,
+   * until `now + leaseMs` (default DEFAULT_LEASE_MS). An empty result with isFinished() false
+   * means "nothing ready now": see nextReadyAt().
    */
-  claim(max: number, now: number): Promise<CrawlRequest[]>;
+  claim(max: number, now: number, leaseMs?: number): Promise<CrawlRequest[]>;
+  /** Extends the leases of URLs this worker still works on to `now + leaseMs`; an expired lease is not revived. */
+  renew(reqs: CrawlRequest[], now: number, leaseMs: number): Promise<void>;
+  /**
+   * Returns URLs whose lease expired before `now` to waiting (attempts unchanged) and frees their
+   * hosts; returns how many. Embedded backends hold leases in the process: nothing expires.
+   */
+  reap(now: number): Promise<number>;
   /** Ends a lease with a final state; the host may be contacted again after its delay. */
   complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void>;
   /** Ends a lease by returning the URL to waiting with attempts + 1; its host waits until `notBefore`. */
@@ -66,23 +86,23 @@ export interface Frontier {
    */
   claimHost(host: string, now: number): Promise<CrawlRequest[]>;
   /** Sets a host's politeness delay (robots.txt Crawl-delay); never below the configured delay. */
-  setHostDelay(host: string, delayMs: number): void;
+  setHostDelay(host: string, delayMs: number): Promise<void>;
   /**
    * Caps the fetches any one host gets over the whole crawl (a per-site page budget). A host at
    * the cap keeps its waiting URLs, which claim() skips until the cap is raised. Default: no cap.
    */
-  setHostBudget(budget: number): void;
+  setHostBudget(budget: number): Promise<void>;
   /**
    * Recomputes the priority of every waiting URL (a strategy that learned between rounds);
    * `priority` returning null keeps a URL's priority. Durable backends persist the new ones.
    */
-  rescore(priority: (req: CrawlRequest) => number | null): void;
+  rescore(priority: (req: CrawlRequest) => number | null): Promise<void>;
   /** When claim() may next return something: `now`, a later time, or null when nothing can be. */
-  nextReadyAt(now: number): number | null;
-  counts(): FrontierCounts;
-  /** Cache hits and misses of the URL-seen test, when its seen set has a cache; else null. */
+  nextReadyAt(now: number): Promise<number | null>;
+  counts(): Promise<FrontierCounts>;
+  /** Cache hits and misses of this process's URL-seen test, when its seen set has a cache; else null. */
   seenCounters(): SeenCounters | null;
   /** Nothing leased and nothing that claim() could ever hand out (waiting URLs of hosts at their budget do not count). */
-  isFinished(): boolean;
+  isFinished(): Promise<boolean>;
   close(): Promise<void>;
 }

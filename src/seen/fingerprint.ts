@@ -59,3 +59,18 @@ export function fingerprintKey(url: string): number {
   const fp = fingerprint(url);
   return fp.hi * 2097152 + (fp.lo >>> 11);
 }
+
+/** A URL's key, the identity every backend uses for it (CrawlRequest.key): its fingerprint in hex. */
+export function urlKey(url: string): string {
+  return fingerprintHex(fingerprint(url));
+}
+
+/** A key back to the signed 64-bit form the SQL backends store. */
+export function keyToBigInt(key: string): bigint {
+  return BigInt.asIntN(64, BigInt('0x' + key));
+}
+
+/** The signed 64-bit form back to a key. */
+export function bigIntToKey(v: bigint): string {
+  return BigInt.asUintN(64, v).toString(16).padStart(16, '0');
+}

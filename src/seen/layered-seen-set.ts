@@ -2,11 +2,28 @@ import type { FingerprintCache } from './fingerprint-cache.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import type { SeenCounters, SeenSet } from './seen-set.js';
 
-/** The authoritative set behind a cache: SQLite now, Redis in the distributed backend. */
-export interface SeenBacking {
+/**
+ * The authoritative set behind a cache, as the embedded frontier asks it: synchronously, one
+ * fingerprint at a time (SqliteSeenBacking answers from its index).
+ */
+export interface LocalSeenBacking {
   has(fp: Fingerprint): boolean;
   /** Adds; true when new. */
   add(fp: Fingerprint): boolean;
+}
+
+/**
+ * The seen-set contract every backing set passes (test/seen/describe-seen-backing.ts): batched
+ * and async, so that a shared set (Redis) answers a page's links in one round trip. The set only
+ * grows; `add` and `has` agree at once, whoever added.
+ */
+export interface SeenBacking {
+  /** Per fingerprint, whether it was already in the set. */
+  hasMany(fps: Fingerprint[]): Promise<boolean[]>;
+  /** Adds them; per fingerprint, true when it was new (a repeat within the batch is not new). */
+  addMany(fps: Fingerprint[]): Promise<boolean[]>;
+  /** Fingerprints in the set. */
+  size(): Promise<number>;
 }
 
 const keyOf = (fp: Fingerprint) => fp.hi * 2097152 + (fp.lo >>> 11);
@@ -18,10 +35,10 @@ const keyOf = (fp: Fingerprint) => fp.hi * 2097152 + (fp.lo >>> 11);
  */
 export class LayeredSeenSet implements SeenSet {
   readonly #cache: FingerprintCache;
-  readonly #backing: SeenBacking;
+  readonly #backing: LocalSeenBacking;
   readonly counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
 
-  constructor(cache: FingerprintCache, backing: SeenBacking) {
+  constructor(cache: FingerprintCache, backing: LocalSeenBacking) {
     this.#cache = cache;
     this.#backing = backing;
   }

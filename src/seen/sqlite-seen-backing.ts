@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { SqliteDb } from '../store/sqlite-db.js';
 import { fingerprintToBigInt, type Fingerprint } from './fingerprint.js';
-import type { SeenBacking } from './layered-seen-set.js';
+import type { LocalSeenBacking } from './layered-seen-set.js';
 
 /**
  * The crawl database's `urls` table as the backing seen set (its UNIQUE fp index answers the
  * test). Rows are written by the writer thread after a delay, so fingerprints added since are
  * kept in memory until the writer has committed the batch that holds them.
  */
-export class SqliteSeenBacking implements SeenBacking {
+export class SqliteSeenBacking implements LocalSeenBacking {
   readonly #sql: SqliteDb;
   readonly #lookup: Database.Statement;
   /** Fingerprints not yet committed, by the flush number that will carry them. */

@@ -6,22 +6,23 @@ export interface ServiceEntry extends ServiceRecord {
 }
 
 /**
- * The service database of method B. Writes may be buffered like the Store's and become durable
- * with the crawl's other writes (same journal, same transaction as the probe's log line).
+ * The service database of method B. Writes may be buffered like the Store's: the crawler awaits
+ * them before the probe's Store.commit(), so an entry is never missing for a probe logged as done.
+ * test/store/describe-service-registry.ts is the contract suite every backend passes.
  */
 export interface ServiceRegistry {
   /** Records a probe's result; one entry per (endpoint, type), replaced when probed again. */
-  save(record: ServiceRecord): void;
+  save(record: ServiceRecord): Promise<void>;
   /** Sets the conformance classes an OGC API follow-up found. */
-  setConformance(endpoint: string, type: ServiceType, classes: string[]): void;
+  setConformance(endpoint: string, type: ServiceType, classes: string[]): Promise<void>;
   /** Sets the layers a follow-up found (OGC API collections). */
-  setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void;
+  setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void>;
   /** Appends the layers of a later page of a follow-up (the `next` pages of OGC API collections). */
-  addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void;
+  addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void>;
   /** Files the pages recorded under (endpoint, from) under (endpoint, to): a document that turned out to be another type. */
-  moveSources(endpoint: string, from: ServiceType, to: ServiceType): void;
+  moveSources(endpoint: string, from: ServiceType, to: ServiceType): Promise<void>;
   /** Records that `page` links to the endpoint; repeats are kept once. */
-  addSource(endpoint: string, type: ServiceType, page: string): void;
+  addSource(endpoint: string, type: ServiceType, page: string): Promise<void>;
   /** Every entry, valid ones first, then by type and endpoint. */
   entries(): Promise<ServiceEntry[]>;
   counts(): Promise<Record<ServiceStatus, number>>;

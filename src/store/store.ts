@@ -2,7 +2,8 @@ import type { Link, RedirectHop } from '../types.js';
 
 /** A fetched URL as the repository keeps it. */
 export interface PageRecord {
-  urlId: number;
+  /** The URL's key (CrawlRequest.key): one page per key, whichever worker fetched it. */
+  key: string;
   url: string;
   finalUrl: string;
   status: number;
@@ -47,18 +48,42 @@ export interface SearchHit {
   relevance: number | null;
 }
 
+/** The log line of a URL that reached a final state, without what the store assigns. */
+export type NewLogEntry = Omit<LogEntry, 'seq'>;
+
+/** What fetching one URL produced: its log line and, for a stored page, the page. */
+export interface UrlCommit {
+  /** The URL's key; null for a URL that never had a frontier entry. */
+  key: string | null;
+  entry: NewLogEntry;
+  page: PageRecord | null;
+}
+
 /**
  * The repository: pages with their text, the crawl log, full-text search.
- * Writes may be buffered; they are durable after the backend's flush (see SqliteDb).
- * Saving a page for a url id that already has one replaces it, so redelivery never duplicates.
+ *
+ * A URL's end is one write, commit(): its page and its log line together. The crawler awaits it
+ * before the frontier's complete(), so no URL is ever marked done before its page is recorded
+ * (a crash in between refetches the URL, and the upsert by key stores it once). Writes may be
+ * buffered: the embedded store queues them for its writer thread in order (durable at the next
+ * flush, in the same transaction as the frontier's state), a shared store commits before resolving.
+ * test/store/describe-store.ts is the contract suite every backend passes.
  */
 export interface Store {
-  savePage(page: PageRecord): void;
-  /** Appends to the crawl log; `seq` is assigned by the store and returned. */
-  log(entry: Omit<LogEntry, 'seq'>, urlId: number): number;
+  /** Records a URL's end: the page, replacing any earlier one with the same key, and the log line. */
+  commit(c: UrlCommit): Promise<void>;
+  /** Log lines of URLs dropped without a fetch (out of scope, too deep, refused by the strategy). */
+  logDiscards(entries: NewLogEntry[]): Promise<void>;
+  /**
+   * True while the store cannot keep up with the crawl (back-pressure): the crawler stops claiming
+   * until it turns false. Answered locally, it is asked on every turn of the crawl loop.
+   */
+  congested(): boolean;
+  /** Hands buffered writes to the backend (about every 25 ms, and at the end of a run). */
+  flush(): Promise<void>;
   search(query: string, limit: number): Promise<SearchHit[]>;
   /** The crawl log in seq order, as committed. */
-  logEntries(): Iterable<LogEntry>;
+  logEntries(): AsyncIterable<LogEntry>;
   /** Pages whose relevance reached the threshold. */
   countRelevant(threshold: number): Promise<number>;
 }

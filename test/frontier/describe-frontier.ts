@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import type { Frontier } from '../../src/frontier/frontier.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { NewRequest } from '../../src/types.js';
+import { urlKey } from '../../src/seen/fingerprint.js';
 
 export const req = (url: string, priority = 0, extra: Partial<NewRequest> = {}): NewRequest => ({
   url,
   host: new URL(url).host,
   depth: 1,
-  parentId: null,
+  parent: null,
   anchor: '',
   priority,
   data: null,
@@ -16,7 +17,11 @@ export const req = (url: string, priority = 0, extra: Partial<NewRequest> = {}):
 });
 
 /** The Frontier contract, run once per backend. `make` returns a fresh, empty frontier. */
-export function describeFrontier(name: string, make: (p: Partial<PolitenessOptions>) => Promise<Frontier>): void {
+/**
+ * `leasesExpire`: the backend is shared by workers, so an unrenewed lease returns its URL at
+ * expiry; embedded backends hold leases in the process (they return on reopening instead).
+ */
+export function describeFrontier(name: string, make: (p: Partial<PolitenessOptions>) => Promise<Frontier>, opts: { leasesExpire?: boolean } = {}): void {
   const T = 1_000_000; // a fixed clock: the contract is tested without waiting
 
   test(`${name}: add reports duplicates, including within one batch`, async () => {
@@ -29,7 +34,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(f.settled('http://c.test/'), false);
     assert.equal(f.knownSeen('http://a.test/1'), true);
     assert.equal(f.knownSeen('http://c.test/'), false);
-    assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
+    assert.deepEqual((await f.counts()), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
     await f.close();
   });
 
@@ -47,12 +52,12 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.add([req('http://a.test/1')], T);
     const [r] = await f.claim(5, T);
     assert.ok(r);
-    assert.equal(f.isFinished(), false);
+    assert.equal(await f.isFinished(), false);
     assert.deepEqual(await f.claim(5, T), []);
-    assert.equal(f.counts().fetching, 1);
+    assert.equal((await f.counts()).fetching, 1);
     await f.complete(r, { state: 'done' }, T);
-    assert.equal(f.isFinished(), true);
-    assert.deepEqual(f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0 });
+    assert.equal(await f.isFinished(), true);
+    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0 });
     await f.close();
   });
 
@@ -64,8 +69,8 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.complete(first[0]!, { state: 'done' }, T + 10);
     // "Nothing ready now" is not "finished": a.test waits until its delay is over.
     assert.deepEqual(await f.claim(10, T + 500), []);
-    assert.equal(f.isFinished(), false);
-    assert.equal(f.nextReadyAt(T + 500), T + 1010);
+    assert.equal(await f.isFinished(), false);
+    assert.equal(await f.nextReadyAt(T + 500), T + 1010);
     assert.deepEqual((await f.claim(10, T + 1010)).map((r) => r.url), ['http://a.test/2']);
     await f.close();
   });
@@ -89,7 +94,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.retry(r!, T, T);
     const [once] = await f.claim(1, T);
     await f.release(once!, T + 5000, T);
-    assert.deepEqual(f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 0 });
     assert.deepEqual(await f.claim(1, T + 4999), []);
     const [again] = await f.claim(1, T + 5000);
     assert.equal(again?.url, 'http://a.test/1');
@@ -103,25 +108,25 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     const [first] = await f.claim(1, T);
     assert.equal(first?.url, 'http://dead.test/2');
     await f.retry(first!, T + 600_000, T);
-    f.setHostBudget(1);
+    await f.setHostBudget(1);
     const all = await f.claimHost('dead.test', T);
     assert.deepEqual(all.map((r) => r.url).sort(), ['http://dead.test/1', 'http://dead.test/2']);
     assert.deepEqual(await f.claimHost('dead.test', T), []);
-    assert.deepEqual(f.counts(), { waiting: 1, fetching: 2, done: 0, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 2, done: 0, error: 0, discarded: 0 });
     for (const r of all) await f.complete(r, { state: 'error', reason: 'host unreachable: test' }, T);
-    assert.deepEqual(f.counts(), { waiting: 1, fetching: 0, done: 0, error: 2, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 2, discarded: 0 });
     assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://b.test/1'], 'other hosts are untouched');
     await f.close();
   });
 
   test(`${name}: a Crawl-delay raises the host delay`, async () => {
     const f = await make({ perHost: 1, delayMs: 100 });
-    f.setHostDelay('a.test', 3000);
+    await f.setHostDelay('a.test', 3000);
     await f.add([req('http://a.test/1'), req('http://a.test/2')], T);
     const [r] = await f.claim(1, T);
     await f.complete(r!, { state: 'error', reason: 'HTTP 404' }, T);
-    assert.equal(f.nextReadyAt(T), T + 3000);
-    assert.equal(f.counts().error, 1);
+    assert.equal(await f.nextReadyAt(T), T + 3000);
+    assert.equal((await f.counts()).error, 1);
     await f.close();
   });
 
@@ -138,15 +143,15 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
   test(`${name}: a host budget parks a host's waiting URLs until it is raised; the crawl counts as finished meanwhile`, async () => {
     const f = await make({ perHost: 5, delayMs: 0 });
     await f.add([req('http://a.test/1', 3), req('http://a.test/2', 2), req('http://a.test/3', 1), req('http://b.test/1', 0)], T);
-    f.setHostBudget(1);
+    await f.setHostBudget(1);
     const first = await f.claim(10, T);
     assert.deepEqual(first.map((r) => r.url), ['http://a.test/1', 'http://b.test/1']);
     for (const r of first) await f.complete(r, { state: 'done' }, T);
     assert.deepEqual(await f.claim(10, T), []);
-    assert.equal(f.isFinished(), true, 'nothing can be claimed under the budget');
-    assert.equal(f.counts().waiting, 2);
-    f.setHostBudget(2);
-    assert.equal(f.isFinished(), false);
+    assert.equal(await f.isFinished(), true, 'nothing can be claimed under the budget');
+    assert.equal((await f.counts()).waiting, 2);
+    await f.setHostBudget(2);
+    assert.equal(await f.isFinished(), false);
     assert.deepEqual((await f.claim(10, T)).map((r) => r.url), ['http://a.test/2']);
     await f.close();
   });
@@ -154,20 +159,20 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
   test(`${name}: rescore reorders waiting URLs; null keeps a priority`, async () => {
     const f = await make({ perHost: 5, delayMs: 0 });
     await f.add([req('http://a.test/1', 3, { data: { s: 1 } }), req('http://a.test/2', 2, { data: { s: 9 } }), req('http://a.test/3', 1)], T);
-    f.rescore((r) => (r.data ? (r.data as { s: number }).s : null));
+    await f.rescore((r) => (r.data ? (r.data as { s: number }).s : null));
     assert.deepEqual((await f.claim(10, T)).map((r) => [r.url, r.priority]), [['http://a.test/2', 9], ['http://a.test/1', 1], ['http://a.test/3', 1]]);
     await f.close();
   });
 
   test(`${name}: a waiting URL found again with a better priority is raised and takes the better parent's state`, async () => {
     const f = await make({ perHost: 1, delayMs: 0 });
-    await f.add([req('http://a.test/x', 0.1, { data: { m: 64 }, depth: 4, anchor: 'sidebar', parentId: 1 }), req('http://a.test/y', 0.5)], T);
-    assert.deepEqual(await f.add([req('http://a.test/x', 0.9, { data: { m: 100 }, depth: 2, anchor: 'solar inverters', parentId: 7 })], T), [false]);
+    await f.add([req('http://a.test/x', 0.1, { data: { m: 64 }, depth: 4, anchor: 'sidebar', parent: '0000000000000001' }), req('http://a.test/y', 0.5)], T);
+    assert.deepEqual(await f.add([req('http://a.test/x', 0.9, { data: { m: 100 }, depth: 2, anchor: 'solar inverters', parent: '0000000000000007' })], T), [false]);
     // A worse rediscovery changes nothing.
     assert.deepEqual(await f.add([req('http://a.test/x', 0.2, { data: { m: 1 }, depth: 9 })], T), [false]);
-    assert.equal(f.counts().waiting, 2, 'a raise does not add a URL');
+    assert.equal((await f.counts()).waiting, 2, 'a raise does not add a URL');
     const [first] = await f.claim(1, T);
-    assert.deepEqual([first?.url, first?.priority, first?.data, first?.depth, first?.anchor, first?.parentId], ['http://a.test/x', 0.9, { m: 100 }, 2, 'solar inverters', 7]);
+    assert.deepEqual([first?.url, first?.priority, first?.data, first?.depth, first?.anchor, first?.parent], ['http://a.test/x', 0.9, { m: 100 }, 2, 'solar inverters', '0000000000000007']);
     assert.equal(f.settled('http://a.test/x'), true, 'leased: settled');
     // Leased and final URLs are not raised, and are handed out once.
     assert.deepEqual(await f.add([req('http://a.test/x', 5)], T), [false]);
@@ -176,7 +181,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     const rest = [...(await f.claim(5, T)), ...(await f.claim(5, T))];
     assert.deepEqual(rest.map((r) => r.url), ['http://a.test/y']);
     assert.deepEqual(await f.claim(5, T), []);
-    assert.deepEqual(f.counts(), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
     await f.close();
   });
 
@@ -191,7 +196,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
       await f.complete(r!, { state: 'done' }, T);
     }
     assert.deepEqual(got, [['http://a.test/2', 0.8], ['http://b.test/1', 0.5], ['http://a.test/1', 0.3]]);
-    assert.equal(f.isFinished(), true);
+    assert.equal(await f.isFinished(), true);
     await f.close();
   });
 
@@ -201,6 +206,36 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.add([req('http://a.test/ogcapi/conformance?f=json', 5, { probe })], T);
     const [r] = await f.claim(1, T);
     assert.deepEqual(r?.probe, probe);
+    await f.close();
+  });
+  test(`${name}: every request carries its key, the URL's fingerprint, the same in every backend`, async () => {
+    const f = await make({});
+    await f.add([req('http://a.test/k')], T);
+    const [r] = await f.claim(1, T);
+    assert.equal(r?.key, urlKey('http://a.test/k'));
+    assert.match(r!.key, /^[0-9a-f]{16}$/);
+    await f.close();
+  });
+
+  test(`${name}: a lease renewed is kept; reap returns only expired leases, attempts unchanged`, async () => {
+    const f = await make({ perHost: 2, delayMs: 0 });
+    await f.add([req('http://a.test/1', 2), req('http://a.test/2', 1)], T);
+    const [r1, r2] = await f.claim(2, T, 1000);
+    assert.ok(r1 && r2);
+    await f.renew([r1], T + 900, 1000);
+    assert.equal(await f.reap(T + 999), 0, 'nothing expired yet');
+    const reaped = await f.reap(T + 1500);
+    if (!opts.leasesExpire) {
+      assert.equal(reaped, 0, 'leases live in the process and never expire while it runs');
+      assert.equal((await f.counts()).fetching, 2);
+    } else {
+      assert.equal(reaped, 1, 'only the lease that was not renewed');
+      assert.deepEqual(await f.counts(), { waiting: 1, fetching: 1, done: 0, error: 0, discarded: 0 });
+      const [again] = await f.claim(5, T + 1500);
+      assert.equal(again?.url, 'http://a.test/2');
+      assert.equal(again?.attempts, 0);
+      assert.equal(await f.reap(T + 1901), 1, 'the renewed lease expires at its new time');
+    }
     await f.close();
   });
 }

@@ -1,0 +1,16 @@
+import type { CrawlRequest } from '../types.js';
+
+/**
+ * The record a shared frontier keeps of every URL it admits, beside its live state: the crawl's
+ * repository (PostgreSQL), from which `focuscrawl rebuild` recreates the live frontier after Redis
+ * lost data. Final states reach the record through Store.commit() with the page and log line.
+ * Every method is idempotent by key: a redelivered batch changes nothing.
+ */
+export interface UrlJournal {
+  /** URLs that joined the frontier as waiting (or discarded, with the reason). */
+  added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void>;
+  /** A waiting URL raised by a better parent: its new priority, parent, anchor, depth and state. */
+  raised(reqs: CrawlRequest[]): Promise<void>;
+  /** A URL that goes back to waiting after a failed attempt (attempts counted). */
+  retried(req: CrawlRequest): Promise<void>;
+}

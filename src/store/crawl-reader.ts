@@ -1,0 +1,71 @@
+import type { FrontierCounts } from '../frontier/frontier.js';
+import type { ServiceEntry } from '../services/service-registry.js';
+import type { ServiceStatus } from '../services/service-record.js';
+import type { StopReason } from '../engine/crawler.js';
+import type { LogEntry, SearchHit } from './store.js';
+
+/** How the last run of a crawl ended, as `status` reports it after the process is gone. */
+export interface LastRun {
+  reason: StopReason;
+  endedAt: string;
+  fetched: number;
+  discardedBy: Record<string, number>;
+}
+
+/** The crawl config as stored with the crawl (the fields the readers show). */
+export interface StoredConfig {
+  strategy?: string | null;
+  topic?: { name?: string; threshold?: number } | null;
+  maxPages?: number;
+  [field: string]: unknown;
+}
+
+/** A point of the harvest curve: after `fetched` fetches, `relevant` relevant pages. */
+export interface HarvestPoint {
+  fetched: number;
+  relevant: number;
+}
+
+/** One host as the readers show it. */
+export interface HostSummary {
+  host: string;
+  waiting: number;
+  fetched: number;
+  relevant: number;
+  errors: number;
+}
+
+/**
+ * The one read model of a crawl: what `status`, `export`, `search`, `services`, the tests and the
+ * dashboard read, whatever holds the crawl (the embedded SQLite file, or PostgreSQL with the live
+ * frontier in Redis). Nothing outside the backends reads their tables.
+ */
+export interface CrawlReader {
+  /** The stored crawl config; null when the database holds no crawl. */
+  config(): Promise<StoredConfig | null>;
+  lastRun(): Promise<LastRun | null>;
+  /** URLs by state. */
+  urlCounts(): Promise<FrontierCounts>;
+  /** Pages stored in the repository. */
+  pageCount(): Promise<number>;
+  /** Stored pages not yet in the full-text index (the embedded index is updated in batches). */
+  unindexed(): Promise<number>;
+  /** Pages whose relevance reached `threshold`. */
+  countRelevant(threshold: number): Promise<number>;
+  /** The most common error reasons, most common first. */
+  topErrors(limit: number): Promise<{ error: string; n: number }[]>;
+  /** Discarded URLs by kind of reason (discard-reasons.ts). */
+  discardedByKind(): Promise<Record<string, number>>;
+  serviceCounts(): Promise<Partial<Record<ServiceStatus, number>>>;
+  services(): Promise<ServiceEntry[]>;
+  /** Sitemap files read, and URLs that joined the frontier from them. */
+  sitemapCounts(): Promise<{ files: number; urls: number }>;
+  /** The crawl log in order; `after` skips entries up to that seq (live readers poll with it). */
+  logEntries(after?: number): AsyncIterable<LogEntry>;
+  /** Relevant pages found over fetches, in crawl order, `points` points at most. */
+  harvestCurve(threshold: number, points: number): Promise<HarvestPoint[]>;
+  /** Hosts with the most fetches first. */
+  hosts(limit: number, threshold: number | null): Promise<HostSummary[]>;
+  search(query: string, limit: number): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { urlKey } from '../../src/seen/fingerprint.js';
+import type { CrawlReader } from '../../src/store/crawl-reader.js';
+import type { NewLogEntry, PageRecord, Store } from '../../src/store/store.js';
+
+export const pageRecord = (path: string, title: string, text: string | null, extra: Partial<PageRecord> = {}): PageRecord => {
+  const url = `http://a.test/${path}`;
+  return {
+    key: urlKey(url), url, finalUrl: url, status: 200, contentType: 'text/html', headers: {}, redirects: [],
+    fetchedAt: '2026-01-01T00:00:00Z', fetchMs: 1, bytes: 10, encoding: 'UTF-8', title, text, canonical: null, relevance: 0.5, noindex: false, outlinks: [], ...extra,
+  };
+};
+
+export const logLine = (url: string, state: NewLogEntry['state'], extra: Partial<NewLogEntry> = {}): NewLogEntry => ({
+  url, final_url: state === 'discarded' ? null : url, state, status: state === 'done' ? 200 : null, depth: 1, parent: null, anchor: '', title: null,
+  relevance: null, priority: 0.5, fetched_at: state === 'discarded' ? null : '2026-01-01T00:00:00Z', error: state === 'done' ? null : 'x', ...extra,
+});
+
+/** A page, committed as a fetch commits it: the page with its log line. */
+export async function commitPage(store: Store, p: PageRecord): Promise<void> {
+  await store.commit({ key: p.key, page: p, entry: logLine(p.url, 'done', { title: p.title, relevance: p.relevance }) });
+}
+
+export interface StoreUnderTest {
+  store: Store;
+  /** The read model over the same backend. */
+  reader: CrawlReader;
+  close(): Promise<void>;
+}
+
+/** The Store contract, run once per backend. `make` returns an empty repository. */
+export function describeStore(name: string, make: () => Promise<StoreUnderTest>): void {
+  test(`${name}: search over Chinese and English; noindex pages are stored, not searchable`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      await commitPage(store, pageRecord('1', '太阳能光伏', '光伏发电系统的安装'));
+      await commitPage(store, pageRecord('2', 'Solar inverter guide', 'How a solar inverter works'));
+      await commitPage(store, pageRecord('3', 'Hidden', null, { noindex: true }));
+      await store.flush();
+      assert.deepEqual((await store.search('光伏发电', 10)).map((h) => h.url), ['http://a.test/1']);
+      assert.deepEqual((await store.search('阳能', 10)).map((h) => h.url), ['http://a.test/1'], 'a CJK bigram inside a word');
+      assert.deepEqual((await store.search('光', 10)).map((h) => h.url), ['http://a.test/1'], 'one CJK character');
+      assert.deepEqual((await store.search('solar inverter', 10)).map((h) => [h.url, h.title]), [['http://a.test/2', 'Solar inverter guide']]);
+      assert.deepEqual(await store.search('hidden', 10), []);
+      assert.equal(await reader.pageCount(), 3);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: a page committed again under its key replaces the first (a redelivered URL is stored once)`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      await commitPage(store, pageRecord('2', 'Solar inverter guide', 'silicon cells'));
+      await commitPage(store, pageRecord('2', 'Solar inverter guide, second edition', 'perovskite cells'));
+      await store.flush();
+      assert.equal(await reader.pageCount(), 1);
+      assert.deepEqual(await store.search('silicon', 10), [], 'the old text is gone from the index');
+      assert.deepEqual((await store.search('perovskite', 10)).map((h) => h.title), ['Solar inverter guide, second edition']);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: the log keeps commits and discards in order with their fields; relevance is counted`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      await commitPage(store, pageRecord('a', 'A', 'alpha', { relevance: 0.9 }));
+      await store.logDiscards([logLine('http://b.test/out', 'discarded', { error: 'out of scope', anchor: 'elsewhere', parent: 'http://a.test/a' })]);
+      await store.commit({ key: urlKey('http://a.test/gone'), page: null, entry: logLine('http://a.test/gone', 'error', { status: 404, error: 'HTTP 404' }) });
+      await commitPage(store, pageRecord('b', 'B', 'beta', { relevance: 0.1 }));
+      await store.flush();
+      const log = [];
+      for await (const e of store.logEntries()) log.push(e);
+      assert.deepEqual(log.map((e) => [e.url, e.state]), [['http://a.test/a', 'done'], ['http://b.test/out', 'discarded'], ['http://a.test/gone', 'error'], ['http://a.test/b', 'done']]);
+      assert.ok(log.every((e, i) => i === 0 || e.seq > log[i - 1]!.seq), 'seq grows');
+      assert.deepEqual([log[1]!.error, log[1]!.anchor, log[1]!.parent], ['out of scope', 'elsewhere', 'http://a.test/a']);
+      assert.deepEqual([log[2]!.status, log[2]!.error], [404, 'HTTP 404']);
+      assert.equal(await store.countRelevant(0.5), 1);
+      assert.equal(await reader.countRelevant(0.05), 2);
+      const after = [];
+      for await (const e of reader.logEntries(log[1]!.seq)) after.push(e.url);
+      assert.deepEqual(after, ['http://a.test/gone', 'http://a.test/b'], 'the reader resumes after a seq');
+      assert.deepEqual(await reader.topErrors(5), [{ error: 'HTTP 404', n: 1 }]);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: search input that would be query syntax is taken as words; a query with no words is refused`, async () => {
+    const { store, close } = await make();
+    try {
+      await commitPage(store, pageRecord('q', 'Quoting', 'solar AND NOT x'));
+      await store.flush();
+      assert.deepEqual((await store.search('solar AND (NOT "x"', 10)).map((h) => h.url), ['http://a.test/q']);
+      await assert.rejects(store.search('  ()  ', 10), /has no words/);
+      assert.equal(store.congested(), false, 'an idle store is not congested');
+    } finally {
+      await close();
+    }
+  });
+}
