@@ -75,8 +75,6 @@ export interface CrawlParts {
   fetcher?: Fetcher;
   /** A strategy object instead of `config.strategy` (one that needs more than a topic, such as the group crawler's). */
   strategy?: Strategy;
-  /** Called when a URL has been fetched (done or error). */
-  onFetched?: CrawlerOptions['onFetched'];
   /** Lets a crawl into an existing database replace the topic stored there with a different one (or none). */
   force?: boolean;
   /** What readers of the database are told is running: 'crawl' by default. */
@@ -149,10 +147,7 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
     maxDepth: config.maxDepth,
     concurrency: config.concurrency,
     retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
-    flush: () => db.flush(),
-    congested: () => db.congested,
     services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
-    onFetched: parts.onFetched,
     stopWhenStalled: config.stopWhenStalled,
     checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
     rediscovery: config.rediscovery,

@@ -42,7 +42,7 @@ async function crawl(web: PortalWeb, seedName: string, seed: string, strategy: s
   const validProbes = new Set((await c.services.entries()).filter((e) => e.type === 'WMS' && e.status === 'valid' && web.truth.has(e.endpoint)).map((e) => e.probedUrl));
   const curve: number[] = [];
   let found = 0;
-  for (const e of c.store.logEntries()) {
+  for await (const e of c.store.logEntries()) {
     if (e.state === 'discarded') continue;
     if (validProbes.has(e.url)) found++;
     curve.push(found);

@@ -7,6 +7,7 @@ import { parseHtml } from '../../src/parse/html-page.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { FTS_BATCH, SqliteStore } from '../../src/store/sqlite-store.js';
 import type { PageRecord } from '../../src/store/store.js';
+import { urlKey } from '../../src/seen/fingerprint.js';
 import { BENCH_SITE } from '../throughput/site.js';
 
 /**
@@ -35,7 +36,7 @@ for (let i = 0; i < N; i++) {
   const url = `http://127.0.0.1:8080/p/${i}`;
   const p = parseHtml(renderPage(BENCH_SITE, i)!, url);
   pages.push({
-    urlId: i + 1, url, finalUrl: url, status: 200, contentType: 'text/html', headers: { 'content-type': 'text/html', server: 'nginx' },
+    key: urlKey(url), url, finalUrl: url, status: 200, contentType: 'text/html', headers: { 'content-type': 'text/html', server: 'nginx' },
     redirects: [], fetchedAt: new Date(0).toISOString(), fetchMs: 1.5, bytes: 12_000, encoding: 'UTF-8', title: p.title, text: p.text,
     canonical: null, relevance: null, noindex: false, outlinks: p.links,
   });
@@ -58,16 +59,16 @@ async function measure(mode: Mode): Promise<number> {
   const cpu0 = process.cpuUsage();
   pages.forEach((p, i) => {
     // The page as a crawl saves it: its log line and its row (with the fts_pending entry).
-    store.log({ url: p.url, final_url: p.finalUrl, state: 'done', status: 200, depth: 1, parent: null, anchor: 'a', title: p.title,
-      relevance: null, priority: 0, fetched_at: p.fetchedAt, error: null }, p.urlId);
-    store.savePage(p);
+    void store.commit({ key: p.key, page: p, entry: { url: p.url, final_url: p.finalUrl, state: 'done', status: 200, depth: 1, parent: null, anchor: 'a', title: p.title,
+      relevance: null, priority: 0, fetched_at: p.fetchedAt, error: null } });
     if ((i + 1) % PER_COMMIT === 0 || i === N - 1) {
       db.flush();
       if (mode !== 'batched') {
         // Undo the queue and, for per-page, index this commit's pages the old way.
         db.db.transaction(() => {
           if (mode === 'per-page') {
-            for (const q of pages.slice(i + 1 - ((i % PER_COMMIT) + 1), i + 1)) oldIndex.run(q.urlId, q.title, q.text);
+            // Row ids are 1, 2, ... in save order (the store gives each page's URL its row).
+            for (let j = i - (i % PER_COMMIT); j <= i; j++) oldIndex.run(j + 1, pages[j]!.title, pages[j]!.text);
           }
           db.db.exec('DELETE FROM fts_pending');
         })();

@@ -1,3 +1,4 @@
+import { urlKey } from '../../src/seen/fingerprint.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,12 +45,13 @@ const fetched = await ceilingLoop(origin + '/', concurrency, maxPages, async (ur
   const links = page.links.map((l) => l.url);
   if (work === 'parse') return links;
   const fetchedAt = new Date().toISOString();
-  store.log({ url, final_url: url, state: 'done', status: res.statusCode, depth: 0, parent: null, anchor: '', title: page.title,
-    relevance: null, priority: 0, fetched_at: fetchedAt, error: null }, id);
-  store.savePage({ urlId: id, url, finalUrl: url, status: res.statusCode, contentType, headers: {}, redirects: [], fetchedAt,
+  void id;
+  const key = urlKey(url);
+  await store.commit({ key, entry: { url, final_url: url, state: 'done', status: res.statusCode, depth: 0, parent: null, anchor: '', title: page.title,
+    relevance: null, priority: 0, fetched_at: fetchedAt, error: null }, page: { key, url, finalUrl: url, status: res.statusCode, contentType, headers: {}, redirects: [], fetchedAt,
     fetchMs: 0, bytes: body.length, encoding, title: page.title, text: page.text, canonical: page.canonical, relevance: null,
     // noindex keeps a page out of the full-text index and nothing else.
-    noindex: work === 'store-no-index' || page.noindex, outlinks: page.links });
+    noindex: work === 'store-no-index' || page.noindex, outlinks: page.links } });
   // The same cadence and back-pressure as the crawl engine's journal.
   const now = Date.now();
   if (now - lastFlush >= 25) {

@@ -23,7 +23,7 @@ export function checkOutputFile(file: string | undefined): void {
  * Writes chunks to a file (or standard output when `file` is undefined), waiting for drain; an
  * unwritable file is an IO error naming it.
  */
-export async function writeChunks(file: string | undefined, chunks: Iterable<string>): Promise<void> {
+export async function writeChunks(file: string | undefined, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
   checkOutputFile(file);
   const out = file ? createWriteStream(file) : process.stdout;
   if (file) {
@@ -35,7 +35,7 @@ export async function writeChunks(file: string | undefined, chunks: Iterable<str
     }
   }
   try {
-    for (const chunk of chunks) {
+    for await (const chunk of chunks) {
       if (!out.write(chunk)) await once(out, 'drain');
     }
   } finally {

@@ -11,7 +11,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
   const topic = crawl.config.topic !== null;
   const stopTrim = startHeapTrim();
-  const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.frontier.counts() }, { topic, maxPages: crawl.config.maxPages });
+  const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.crawler.stats.frontier }, { topic, maxPages: crawl.config.maxPages });
   let interrupts = 0;
   let stopped = false;
   const onSignal = () => {

@@ -1,3 +1,4 @@
+import { urlKey } from '../seen/fingerprint.js';
 import { posix, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
@@ -74,7 +75,7 @@ export function registerScore(program: Command): void {
         const seen = new Set<string>();
         // The default strategy's view of each link, as at the start of a crawl (nothing learned, one page of the host seen).
         const adaptive = new AdaptiveStrategy(topic);
-        const view = { request: { id: 0, url: page.url, host: hostOf(page.url), depth: 1, parentId: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score };
+        const view = { request: { key: urlKey(page.url), id: 0, url: page.url, host: hostOf(page.url), depth: 1, parent: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score };
         const links = page.links
           .filter((l) => !seen.has(l.url) && seen.add(l.url))
           .map((l) => ({ url: shownLink(l.url), anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, shownLink(l.url), l.anchor), adaptive: adaptive.explain(view, l) }))

@@ -1,6 +1,8 @@
 import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
-import type { Frontier, Outcome } from '../frontier/frontier.js';
-import type { Store } from '../store/store.js';
+import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
+import type { PageRecord, Store } from '../store/store.js';
+import { CrawlEventBus } from './crawl-events.js';
+import { discardKind } from './discard-reasons.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
@@ -37,13 +39,12 @@ export interface CrawlerOptions {
   /** Requests in flight at once over all hosts. */
   concurrency: number;
   retry?: RetryPolicy;
-  /** Makes buffered writes durable; called about every `flushIntervalMs`. */
-  flush?: () => void;
-  /** True while the store cannot keep up: the loop stops claiming until it can (back-pressure). */
-  congested?: () => boolean;
+  /** How often the store's buffered writes are handed over (Store.flush). */
   flushIntervalMs?: number;
-  /** Called when a URL has been fetched (done or error), after its state is queued for writing. */
-  onFetched?: ((req: CrawlRequest, state: 'done' | 'error') => void) | undefined;
+  /** How long a claimed URL is leased; leases in flight are renewed every third of it. Default DEFAULT_LEASE_MS. */
+  leaseMs?: number;
+  /** How often expired leases of other (dead) workers are returned to waiting (Frontier.reap). Default 5 s. */
+  reapIntervalMs?: number;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
   services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
   /** Stop when this many pages in a row were fetched without a relevant one (0: never). Needs a topic. */
@@ -105,7 +106,9 @@ export interface CrawlSummary {
  */
 export class Crawler {
   readonly stats: CrawlStats = newStats();
-  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'onFetched' | 'sitemaps'>> & { robots: RobotsCache | null; onFetched?: CrawlerOptions['onFetched']; sitemaps: SitemapOptions | null };
+  /** fetched, discarded, retried, probe, backlog: what the progress bar, the dashboard and the metrics listen to. */
+  readonly events = new CrawlEventBus();
+  readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'sitemaps'>> & { robots: RobotsCache | null; sitemaps: SitemapOptions | null };
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */
   #abort = new AbortController();
@@ -118,13 +121,21 @@ export class Crawler {
   #wake: (() => void) | null = null;
   #lastFlush = Date.now();
   #lastCheckpoint = Date.now();
+  #lastRenew = Date.now();
+  #lastReap = 0;
+  #lastCounts = 0;
+  #congested = false;
+  /** Leases this process holds, by key: renewed while their work lasts. */
+  readonly #leased = new Map<string, CrawlRequest>();
+  /** A store or frontier failure in a URL's processing: the run stops and rethrows it. */
+  #failure: Error | null = null;
   /** Sites (origins) whose sitemaps were offered to the frontier in this process (the frontier dedups across resumes). */
   readonly #sitemapSites = new Set<string>();
   /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
   readonly #sitemapCount = new Map<string, number>();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flush: () => {}, congested: () => false, flushIntervalMs: 25, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -137,10 +148,11 @@ export class Crawler {
       if (!url) continue;
       const d = this.#o.strategy.seed(url);
       const probe = this.#probing?.seed(url);
-      batch.push({ url, host: hostOf(url), depth: 0, parentId: null, anchor: '', ...probe, priority: d.priority, data: d.data ?? null });
+      batch.push({ url, host: hostOf(url), depth: 0, parent: null, anchor: '', ...probe, priority: d.priority, data: d.data ?? null });
     }
+    await this.#probing?.settle();
     const added = await this.#o.frontier.add(batch, Date.now());
-    this.#o.flush();
+    await this.#o.store.flush();
     return added.filter(Boolean).length;
   }
 
@@ -162,13 +174,14 @@ export class Crawler {
     this.#sinceRelevant = 0;
     this.#abort = new AbortController();
     const f = this.#o.frontier;
-    const c0 = f.counts();
+    const c0 = await f.counts();
+    this.stats.frontier = c0;
     // Fetches before this run, minus the ones this object already counts (an earlier round), and
     // minus the errors that made no request, which are not fetches.
     this.#finalBefore = c0.done + c0.error - this.stats.fetched - this.stats.notFetched - this.#o.notFetchedBefore;
     let reason: StopReason = 'exhausted';
     for (;;) {
-      this.#maybeFlush();
+      await this.#housekeeping();
       if (this.#stopping) {
         reason = this.#stalled ? 'stalled' : 'stopped';
         if (this.#inflight === 0) break;
@@ -185,25 +198,28 @@ export class Crawler {
         await this.#sleep(1000);
         continue;
       }
-      if (this.#o.congested()) {
+      if (this.#backlog()) {
         await this.#sleep(5);
         continue;
       }
       const now = Date.now();
       const free = Math.min(this.#o.concurrency - this.#inflight, budget);
-      const claimed = free > 0 ? await f.claim(free, now) : [];
+      const claimed = free > 0 ? await f.claim(free, now, this.#o.leaseMs) : [];
       for (const req of claimed) this.#start(req);
       if (claimed.length) continue;
-      if (this.#inflight === 0 && f.isFinished()) break;
+      if (this.#inflight === 0 && (await f.isFinished())) break;
       if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
-      const next = f.nextReadyAt(now);
+      const next = await f.nextReadyAt(now);
       const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
       await this.#sleep(Math.min(wait, this.#o.flushIntervalMs));
     }
-    this.stats.frontier = f.counts();
+    const failure = this.#failure;
+    this.#failure = null;
+    if (failure) throw failure;
+    this.stats.frontier = await f.counts();
     this.stats.seen = f.seenCounters();
     this.#o.checkpoint();
-    this.#o.flush();
+    await this.#o.store.flush();
     return { stats: this.stats, reason };
   }
 
@@ -220,30 +236,61 @@ export class Crawler {
     });
   }
 
-  #maybeFlush(): void {
+  /** The store's back-pressure, reported as a `backlog` event when it changes. */
+  #backlog(): boolean {
+    const congested = this.#o.store.congested();
+    if (congested !== this.#congested) {
+      this.#congested = congested;
+      this.events.emit('backlog', { congested });
+    }
+    return congested;
+  }
+
+  /** Periodic work of the loop: checkpoints, store flushes, lease renewal and reaping, statistics. */
+  async #housekeeping(): Promise<void> {
     const now = Date.now();
+    const f = this.#o.frontier;
     if (now - this.#lastCheckpoint >= this.#o.checkpointMs) {
       this.#o.checkpoint();
       this.#lastCheckpoint = now;
     }
     if (now - this.#lastFlush >= this.#o.flushIntervalMs) {
-      this.#o.flush();
+      await this.#o.store.flush();
       this.#lastFlush = now;
-      this.stats.frontier = this.#o.frontier.counts();
-      this.stats.seen = this.#o.frontier.seenCounters();
+    }
+    if (this.#leased.size && now - this.#lastRenew >= this.#o.leaseMs / 3) {
+      this.#lastRenew = now;
+      await f.renew([...this.#leased.values()], now, this.#o.leaseMs);
+    }
+    if (now - this.#lastReap >= this.#o.reapIntervalMs) {
+      this.#lastReap = now;
+      await f.reap(now);
+    }
+    // Counts may cost a round trip on a shared frontier: a few times a second is enough for progress.
+    if (now - this.#lastCounts >= 250) {
+      this.#lastCounts = now;
+      this.stats.frontier = await f.counts();
+      this.stats.seen = f.seenCounters();
     }
   }
 
   #start(req: CrawlRequest): void {
     this.#inflight++;
+    this.#leased.set(req.key, req);
     const signal = this.#abort.signal;
     this.#process(req)
       .catch((err) => {
         // Whatever a stop cut short (a redirect's body, a robots.txt fetch) is not the URL's fault.
         if (signal.aborted) return this.#o.frontier.release(req, Date.now(), Date.now());
-        this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
+        return this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
+      })
+      .catch((err) => {
+        // The store or the frontier failed (a lost connection): the lease expires and the URL returns.
+        this.#failure ??= err as Error;
+        this.stop();
       })
       .finally(() => {
+        this.#leased.delete(req.key);
         this.#inflight--;
         this.#wake?.();
       });
@@ -261,7 +308,7 @@ export class Crawler {
       if (v.kind !== 'unreachable') await this.#offerSitemaps(req);
       if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
-      if (v.crawlDelayMs > 0) this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
+      if (v.crawlDelayMs > 0) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
     } else {
       await this.#offerSitemaps(req);
     }
@@ -280,10 +327,10 @@ export class Crawler {
     }
     if (res.finalUrl !== req.url) {
       // Store a redirect target once: under the first URL that led to it.
-      const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parentId: req.id, anchor: req.anchor, priority: req.priority, data: null };
+      const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: null };
       const [fresh] = await this.#o.frontier.discard([target], `fetched through a redirect from ${req.url}`);
       if (!fresh) return this.#finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
-      this.#logDiscard(target, `fetched through a redirect from ${req.url}`);
+      await this.#logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
     }
     if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
 
@@ -294,9 +341,8 @@ export class Crawler {
     this.stats.links += page.links.length;
     if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance });
     if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);
-    // From here to #finish nothing awaits: the page, its log line and its state are written together.
-    this.#o.store.savePage({
-      urlId: req.id,
+    const stored: PageRecord = {
+      key: req.key,
       url: req.url,
       finalUrl: res.finalUrl,
       status: res.status,
@@ -313,8 +359,8 @@ export class Crawler {
       relevance,
       noindex: page.noindex,
       outlinks: page.links,
-    });
-    this.#finish(req, { state: 'done' }, res, { title: page.title, relevance });
+    };
+    return this.#finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });
   }
 
   /** Fetches a capabilities document (any content type, any status) and records what it is. */
@@ -329,11 +375,12 @@ export class Crawler {
     this.stats.bytes += res.bytes;
     const { record, followUps } = probing.judge(req, res);
     if (followUps.length) await this.#o.frontier.add(followUps, Date.now());
-    // Nothing awaits between the registry entry and #finish: they land in the same batch.
-    probing.save(req, record);
+    // The registry entry is written before the probe's log line and final state (#finish).
+    await probing.save(req, record);
+    this.events.emit('probe', { endpoint: record.endpoint, type: record.type, status: record.status });
     const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;
     const outcome: Outcome = res.status >= 400 ? { state: 'error', reason: `HTTP ${res.status}; ${note}` } : { state: 'done' };
-    this.#finish(req, outcome, res, { title: record.title ?? undefined, note });
+    return this.#finish(req, outcome, res, { title: record.title ?? undefined, note });
   }
 
   async #redirectGuard(to: string, probe = false): Promise<true | string> {
@@ -364,7 +411,7 @@ export class Crawler {
       const out = this.#o.scope.check(link.url, host);
       const reason = out ?? (depth > this.#o.maxDepth ? `deeper than max depth ${this.#o.maxDepth}` : null) ?? this.#o.traps?.check(link.url, parent.url) ?? null;
       if (reason) {
-        discards.push({ req: { url: link.url, host, depth, parentId: parent.id, anchor: link.anchor, priority: 0, data: null }, reason });
+        discards.push({ req: { url: link.url, host, depth, parent: parent.key, anchor: link.anchor, priority: 0, data: null }, reason });
       } else {
         candidates.push(link);
       }
@@ -379,20 +426,22 @@ export class Crawler {
     });
     candidates.forEach((link, i) => {
       const d = decisions[i];
-      const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parentId: parent.id, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
+      const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parent: parent.key, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
       if (d) batch.push(req);
       else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
     });
     // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
     const again = this.#o.strategy.reoffers?.() ?? [];
     const own = batch.length;
-    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
+    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
     const fresh = batch.length ? await f.add(batch, Date.now()) : [];
     batch.forEach((r, i) => i < own && fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
-    for (const { req, reason } of discards) {
-      const [fresh] = await f.discard([req], reason);
-      if (fresh) this.#logDiscard(req, reason, parent.url);
+    const logged: { req: NewRequest; reason: string }[] = [];
+    for (const d of discards) {
+      const [fresh] = await f.discard([d.req], d.reason);
+      if (fresh) logged.push(d);
     }
+    await this.#logDiscards(logged, parent.url);
     let added = 0;
     for (let i = 0; i < own; i++) if (fresh[i]) added++;
     return added;
@@ -430,11 +479,11 @@ export class Crawler {
       const url = normalizeUrl(r);
       if (!url) continue;
       const host = hostOf(url);
-      const req: NewRequest = { url, host, depth: 0, parentId: parent?.id ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
+      const req: NewRequest = { url, host, depth: 0, parent: parent?.key ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
       const out = this.#o.scope.check(url, host);
       if (out) {
         const [fresh] = await this.#o.frontier.discard([req], out);
-        if (fresh) this.#logDiscard(req, out, parentUrl || null);
+        if (fresh) await this.#logDiscards([{ req, reason: out }], parentUrl || null);
         continue;
       }
       const n = this.#sitemapCount.get(site) ?? 0;
@@ -509,7 +558,7 @@ export class Crawler {
     }
     const note = [what, ...notes].join('; ');
     if (doc.malformed) return this.#finish(req, { state: 'error', reason: `malformed sitemap: ${doc.cut} (${note})` }, res);
-    this.#finish(req, { state: 'done' }, res, { note });
+    return this.#finish(req, { state: 'done' }, res, { note });
   }
 
   #countRelevance(relevant: boolean): void {
@@ -525,12 +574,15 @@ export class Crawler {
     }
   }
 
-  #logDiscard(req: NewRequest, reason: string, parentUrl: string | null = null): void {
-    this.stats.discarded++;
-    countDiscard(this.stats.discardedBy, reason);
-    this.#o.store.log(
-      { url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason },
-      0,
+  async #logDiscards(discards: { req: NewRequest; reason: string }[], parentUrl: string | null): Promise<void> {
+    if (!discards.length) return;
+    for (const { req, reason } of discards) {
+      this.stats.discarded++;
+      countDiscard(this.stats.discardedBy, reason);
+      this.events.emit('discarded', { url: req.url, reason, kind: discardKind(reason) });
+    }
+    await this.#o.store.logDiscards(
+      discards.map(({ req, reason }) => ({ url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason })),
     );
   }
 
@@ -540,33 +592,38 @@ export class Crawler {
     if (next.step === 'release') return this.#o.frontier.release(req, next.notBefore, now);
     if (next.step === 'error') return this.#fail(req, next.reason, err.status ?? null);
     this.stats.retries++;
+    this.events.emit('retried', { url: req.url, attempts: req.attempts + 1, notBefore: next.notBefore, reason: err.message });
     await this.#o.frontier.retry(req, next.notBefore, now);
   }
 
-  #fail(req: CrawlRequest, reason: string, status: number | null): void {
-    if (req.probe) this.#probing?.failed(req, reason);
+  async #fail(req: CrawlRequest, reason: string, status: number | null): Promise<void> {
+    if (req.probe) await this.#probing?.failed(req, reason);
     if (req.sitemap) this.stats.sitemaps++;
-    this.#finish(req, { state: 'error', reason }, null, { status });
+    return this.#finish(req, { state: 'error', reason }, null, { status });
   }
 
   /** Ends the waiting URLs of unreachable hosts when nothing else is left (hostsToEnd); true if any ended. */
   async #endUnreachable(now: number): Promise<boolean> {
     let ended = 0;
-    for (const d of hostsToEnd(this.#o.health, this.#o.frontier.nextReadyAt(now), now)) {
+    for (const d of hostsToEnd(this.#o.health, await this.#o.frontier.nextReadyAt(now), now)) {
       for (const req of await this.#o.frontier.claimHost(d.host, now)) {
         ended++;
-        this.#fail(req, d.reason, null);
+        await this.#fail(req, d.reason, null);
       }
     }
     return ended > 0;
   }
 
-  #finish(
+  /**
+   * Ends a URL: registry writes queued for it, then its page and log line as one store write,
+   * then its final state in the frontier, each awaited, so no URL is done before its page is recorded.
+   */
+  async #finish(
     req: CrawlRequest,
     outcome: Outcome,
     res: FetchResult | null,
-    extra: { title?: string; relevance?: number | null; status?: number | null; note?: string } = {},
-  ): void {
+    extra: { title?: string; relevance?: number | null; status?: number | null; note?: string; page?: PageRecord } = {},
+  ): Promise<void> {
     const fetched = outcome.state === 'done' || (outcome.state === 'error' && !madeNoRequest(outcome.reason));
     if (fetched) {
       this.stats.fetched++;
@@ -577,9 +634,13 @@ export class Crawler {
     } else {
       this.stats.discarded++;
       countDiscard(this.stats.discardedBy, outcome.reason);
+      this.events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
-    this.#o.store.log(
-      {
+    await this.#probing?.settle();
+    await this.#o.store.commit({
+      key: req.key,
+      page: extra.page ?? null,
+      entry: {
         url: req.url,
         final_url: res?.finalUrl ?? null,
         state: outcome.state,
@@ -593,10 +654,17 @@ export class Crawler {
         fetched_at: fetched ? new Date().toISOString() : null,
         error: outcome.state === 'done' ? (extra.note ?? null) : outcome.reason,
       },
-      req.id,
-    );
-    void this.#o.frontier.complete(req, outcome, Date.now());
-    if (fetched) this.#o.onFetched?.(req, outcome.state === 'done' ? 'done' : 'error');
+    });
+    await this.#o.frontier.complete(req, outcome, Date.now());
+    if (outcome.state !== 'discarded') {
+      const topic = this.#o.strategy.topic;
+      const relevance = extra.relevance ?? null;
+      this.events.emit('fetched', {
+        key: req.key, url: req.url, host: req.host, state: outcome.state, requested: fetched, status: res?.status ?? extra.status ?? null,
+        relevance, relevant: topic !== null && relevance !== null && relevance >= topic.threshold,
+        bytes: res?.bytes ?? 0, fetchMs: res?.fetchMs ?? 0, depth: req.depth, priority: req.priority,
+      });
+    }
   }
 }
 

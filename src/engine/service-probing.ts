@@ -25,6 +25,9 @@ export const MAX_FOLLOW_UP_PAGES = 20;
 export class ServiceProbing {
   readonly #detection: ServiceDetection;
   readonly #registry: ServiceRegistry;
+  /** Registry writes queued while splitting links, awaited by settle(). */
+  #writes: Promise<void>[] = [];
+  #failure: Error | null = null;
   readonly #scope: CrawlScope;
   readonly #stats: CrawlStats;
   /** Documents found to be another type than they were probed as, this run: later pages that link them are filed under that type. */
@@ -39,9 +42,9 @@ export class ServiceProbing {
 
   /** The probe for a candidate, with priority 0 and no state: the caller takes both from the strategy. */
   #probeRequest(c: ServiceCandidate, parent: CrawlRequest | null, anchor: string): NewRequest {
-    if (parent) this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url);
+    if (parent) this.#queue(this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url));
     return {
-      url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parentId: parent?.id ?? null, anchor,
+      url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parent: parent?.key ?? null, anchor,
       priority: 0, data: null, probe: { type: c.type, endpoint: c.endpoint, ...(c.document ? { document: true } : {}) },
     };
   }
@@ -97,40 +100,56 @@ export class ServiceProbing {
     const followUps: NewRequest[] = (verdict.followUps ?? [])
       .filter((f) => !probe.step || (f.step === probe.step && page < MAX_FOLLOW_UP_PAGES))
       .map((f) => ({
-        url: f.url, host: hostOf(f.url), depth: req.depth, parentId: req.id, anchor: '', priority: req.priority, data: req.data,
+        url: f.url, host: hostOf(f.url), depth: req.depth, parent: req.key, anchor: '', priority: req.priority, data: req.data,
         probe: { type: probe.type, endpoint: probe.endpoint, step: f.step, ...(probe.step ? { page: page + 1 } : {}) },
       }));
     return { record, followUps };
   }
 
   /** Saves a judged entry: a first probe's entry, or what a follow-up adds to it (conformance classes, layers). */
-  save(req: CrawlRequest, record: ServiceRecord): void {
+  async save(req: CrawlRequest, record: ServiceRecord): Promise<void> {
     this.#stats.probes++;
     const step = req.probe?.step;
     if (step) {
       if (record.status !== 'valid') return;
-      if (step === 'conformance') this.#registry.setConformance(record.endpoint, record.type, record.conformance);
+      if (step === 'conformance') await this.#registry.setConformance(record.endpoint, record.type, record.conformance);
       if (step === 'collections') {
-        if ((req.probe?.page ?? 1) > 1) this.#registry.addLayers(record.endpoint, record.type, record.layers);
-        else this.#registry.setLayers(record.endpoint, record.type, record.layers);
+        if ((req.probe?.page ?? 1) > 1) await this.#registry.addLayers(record.endpoint, record.type, record.layers);
+        else await this.#registry.setLayers(record.endpoint, record.type, record.layers);
       }
       return;
     }
     this.#stats.services[record.status]++;
-    this.#registry.save(record);
     const probedAs = req.probe?.type;
-    if (probedAs && record.type !== probedAs) {
-      this.#registry.moveSources(record.endpoint, probedAs, record.type);
-      this.#retyped.set(record.endpoint, record.type);
-    }
+    if (probedAs && record.type !== probedAs) this.#retyped.set(record.endpoint, record.type);
+    await this.#registry.save(record);
+    if (probedAs && record.type !== probedAs) await this.#registry.moveSources(record.endpoint, probedAs, record.type);
+  }
+
+  /**
+   * Waits for the registry writes that splitting pages queued (the pages that link to endpoints):
+   * the crawler calls it before it commits the page, so a source is never missing for a stored page.
+   */
+  async settle(): Promise<void> {
+    while (this.#writes.length) await Promise.all(this.#writes.splice(0));
+    const err = this.#failure;
+    this.#failure = null;
+    if (err) throw err;
+  }
+
+  /** Keeps a write's failure for settle(): left unobserved until then, it would be an unhandled rejection. */
+  #queue(write: Promise<void>): void {
+    this.#writes.push(write.catch((err: unknown) => {
+      this.#failure ??= err instanceof Error ? err : new Error(String(err));
+    }));
   }
 
   /** A probe that could not be fetched (after its retries): the endpoint is invalid, with the reason. */
-  failed(req: CrawlRequest, reason: string): void {
+  async failed(req: CrawlRequest, reason: string): Promise<void> {
     const probe = req.probe!;
     this.#stats.probes++;
     if (probe.step) return;
     this.#stats.services.invalid++;
-    this.#registry.save({ ...emptyFindings('invalid', reason), endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() });
+    await this.#registry.save({ ...emptyFindings('invalid', reason), endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() });
   }
 }

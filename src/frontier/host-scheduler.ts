@@ -254,10 +254,10 @@ export class HostScheduler {
    * it takes that priority and the better parent's depth, anchor and carried state (SCALE.md's
    * `ZADD GT`). Returns the new request, or null when the URL is not queued or not raised.
    */
-  raise(better: Pick<CrawlRequest, 'url' | 'priority' | 'depth' | 'parentId' | 'anchor' | 'data'>, now: number): CrawlRequest | null {
+  raise(better: Pick<CrawlRequest, 'url' | 'priority' | 'depth' | 'parent' | 'anchor' | 'data'>, now: number): CrawlRequest | null {
     const old = this.#live.get(better.url);
     if (!old || !(better.priority > old.priority)) return null;
-    const req: CrawlRequest = { ...old, priority: better.priority, depth: better.depth, parentId: better.parentId, anchor: better.anchor, data: better.data };
+    const req: CrawlRequest = { ...old, priority: better.priority, depth: better.depth, parent: better.parent, anchor: better.anchor, data: better.data };
     const h = this.#host(req.host);
     const oldHead = this.#head(h);
     this.#live.set(req.url, req);

@@ -4,6 +4,7 @@ import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
 import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
 import { hostOf } from '../parse/normalize-url.js';
+import { urlKey } from '../seen/fingerprint.js';
 
 /**
  * A frontier held in memory only: for benchmarks and tests, and the scheduling core that
@@ -78,10 +79,17 @@ export class MemoryFrontier implements Frontier {
     return this.seen.has(url) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url));
   }
 
-  async claim(max: number, now: number): Promise<CrawlRequest[]> {
+  /** Leases are held by this process, so `leaseMs` is not needed: they end with it (and return on reopening). */
+  async claim(max: number, now: number, _leaseMs?: number): Promise<CrawlRequest[]> {
     const out = this.scheduler.take(max, now);
     if (out.length) this.onClaimed(out, now);
     return out;
+  }
+
+  async renew(_reqs: CrawlRequest[], _now: number, _leaseMs: number): Promise<void> {}
+
+  async reap(_now: number): Promise<number> {
+    return 0;
   }
 
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
@@ -111,27 +119,32 @@ export class MemoryFrontier implements Frontier {
     return out;
   }
 
-  setHostDelay(host: string, delayMs: number): void {
+  async setHostDelay(host: string, delayMs: number): Promise<void> {
     this.scheduler.setHostDelay(host, delayMs);
   }
 
-  nextReadyAt(now: number): number | null {
+  async nextReadyAt(now: number): Promise<number | null> {
     return this.scheduler.nextReadyAt(now);
   }
 
-  setHostBudget(budget: number): void {
+  async setHostBudget(budget: number): Promise<void> {
     this.scheduler.setHostBudget(budget, Date.now());
   }
 
-  rescore(priority: (req: CrawlRequest) => number | null): void {
+  async rescore(priority: (req: CrawlRequest) => number | null): Promise<void> {
     for (const r of this.scheduler.rescore(priority, Date.now())) this.onRescored(r);
   }
 
-  counts(): FrontierCounts {
+  async counts(): Promise<FrontierCounts> {
+    return this.countsNow();
+  }
+
+  /** counts() without a promise, for this process's own readers (the embedded crawl's statistics). */
+  countsNow(): FrontierCounts {
     return { waiting: this.scheduler.queued, fetching: this.scheduler.inflight, ...this.tally };
   }
 
-  isFinished(): boolean {
+  async isFinished(): Promise<boolean> {
     return this.scheduler.inflight === 0 && (this.scheduler.queued === 0 || this.scheduler.nextReadyAt(Date.now()) === null);
   }
 
@@ -153,5 +166,5 @@ export class MemoryFrontier implements Frontier {
  * V8 objects in dictionary mode, several times larger, and the frontier holds many of them.
  */
 function toRequest(r: NewRequest, id: number): CrawlRequest {
-  return { id, url: r.url, host: r.host, depth: r.depth, parentId: r.parentId, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
+  return { key: urlKey(r.url), id, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
 }

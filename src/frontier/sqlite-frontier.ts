@@ -1,6 +1,6 @@
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
-import { fingerprint, fingerprintFromBigInt, fingerprintToBigInt } from '../seen/fingerprint.js';
+import { fingerprintFromBigInt, keyToBigInt, urlKey } from '../seen/fingerprint.js';
 import { ClockCache } from '../seen/clock-cache.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import { LayeredSeenSet } from '../seen/layered-seen-set.js';
@@ -14,11 +14,12 @@ import { MemoryFrontier } from './memory-frontier.js';
 
 interface UrlRow {
   id: number;
-  fp: bigint;
+  /** The fingerprint as 16 hex digits (ROW_COLUMNS), exact: the number itself would not fit a double. */
+  key: string;
   url: string;
   host: string;
   depth: number;
-  parent: number | null;
+  parent_key: string | null;
   anchor: string;
   priority: number;
   data: string | null;
@@ -41,6 +42,10 @@ interface UrlRow {
  * short (HostScheduler's spill store). A URL read back must not be one this process holds, leased
  * or claimed in a write the writer thread has not committed yet (its row still says waiting).
  */
+/** The columns a waiting URL is read back with; fingerprints as hex, since doubles cannot hold them. */
+const ROW_COLUMNS = `id, printf('%016x', fp) AS key, url, host, depth, CASE WHEN parent IS NULL THEN NULL ELSE printf('%016x', parent) END AS parent_key,
+  anchor, priority, data, state, attempts, probe`;
+
 export class SqliteFrontier extends MemoryFrontier {
   readonly #sql: SqliteDb;
   readonly #insert: WriteStatement;
@@ -64,10 +69,10 @@ export class SqliteFrontier extends MemoryFrontier {
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill });
     self.f = this;
     this.#sql = sql;
-    this.#loadHost = sql.db.prepare('SELECT * FROM urls WHERE host = ? AND state = 0 ORDER BY priority DESC, id LIMIT ?').safeIntegers(false);
-    this.#loadHostAhead = sql.db
-      .prepare('SELECT * FROM urls WHERE host = ? AND state = 0 AND (priority > ? OR (priority = ? AND id < ?)) ORDER BY priority DESC, id LIMIT ?')
-      .safeIntegers(false);
+    this.#loadHost = sql.db.prepare(`SELECT ${ROW_COLUMNS} FROM urls WHERE host = ? AND state = 0 ORDER BY priority DESC, id LIMIT ?`);
+    this.#loadHostAhead = sql.db.prepare(
+      `SELECT ${ROW_COLUMNS} FROM urls WHERE host = ? AND state = 0 AND (priority > ? OR (priority = ? AND id < ?)) ORDER BY priority DESC, id LIMIT ?`,
+    );
     this.#raiseByFp = sql.prepareWrite('UPDATE urls SET priority = ?, depth = ?, parent = ?, anchor = ?, data = ? WHERE fp = ? AND state = 0 AND priority < ?');
     this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason, probe) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?)',
@@ -143,11 +148,11 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
-    const fp = fingerprintToBigInt(fingerprint(req.url));
+    const fp = keyToBigInt(req.key);
     const data = req.data ? JSON.stringify(req.data) : null;
     // The probe column holds the request's kind: a service probe, or {"sitemap": ...} (no schema change).
     const probe = req.probe ? JSON.stringify(req.probe) : req.sitemap ? JSON.stringify({ sitemap: req.sitemap }) : null;
-    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parentId, req.anchor, req.priority, data, state, reason, probe]);
+    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, state, reason, probe]);
   }
 
   protected override onAdded(req: CrawlRequest): void {
@@ -169,8 +174,8 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onRaiseSpilled(b: NewRequest): void {
-    const fp = fingerprintToBigInt(fingerprint(b.url));
-    this.#sql.write(this.#raiseByFp, [b.priority, b.depth, b.parentId, b.anchor, b.data ? JSON.stringify(b.data) : null, fp, b.priority]);
+    const fp = keyToBigInt(urlKey(b.url));
+    this.#sql.write(this.#raiseByFp, [b.priority, b.depth, b.parent === null ? null : keyToBigInt(b.parent), b.anchor, b.data ? JSON.stringify(b.data) : null, fp, b.priority]);
   }
 
   protected override onCompleted(req: CrawlRequest, outcome: Outcome): void {
@@ -183,7 +188,7 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onRaised(req: CrawlRequest): void {
-    this.#sql.write(this.#setRaised, [req.priority, req.depth, req.parentId, req.anchor, req.data ? JSON.stringify(req.data) : null, req.id]);
+    this.#sql.write(this.#setRaised, [req.priority, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.data ? JSON.stringify(req.data) : null, req.id]);
   }
 
   protected override onRetried(req: CrawlRequest): void {
@@ -195,11 +200,12 @@ function toRequest(r: UrlRow): CrawlRequest {
   const kind = r.probe ? (JSON.parse(r.probe) as NonNullable<CrawlRequest['probe']> | { sitemap: NonNullable<CrawlRequest['sitemap']> }) : null;
   const sitemap = kind && 'sitemap' in kind ? kind.sitemap : null;
   return {
+    key: r.key,
     id: r.id,
     url: r.url,
     host: r.host,
     depth: r.depth,
-    parentId: r.parent,
+    parent: r.parent_key,
     anchor: r.anchor,
     priority: r.priority,
     data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,

@@ -13,7 +13,7 @@ export const GROUP_TOKENS: TokenizeOptions = { stem: true, cjk: 'bigrams' };
  * it was first found on). A root's path is empty.
  */
 export function anchorPaths(db: Database.Database): Map<number, string[]> {
-  const rows = db.prepare('SELECT id, parent, anchor FROM urls ORDER BY id').all() as { id: number; parent: number | null; anchor: string }[];
+  const rows = db.prepare('SELECT u.id, pu.id AS parent, u.anchor FROM urls u LEFT JOIN urls pu ON pu.fp = u.parent ORDER BY u.id').all() as { id: number; parent: number | null; anchor: string }[];
   const paths = new Map<number, string[]>();
   // Parents have smaller ids than their children (ids are assigned in discovery order).
   for (const r of rows) {

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
  * waiting may yet lead somewhere and is not one. Returned as URL ids.
  */
 export function deadEnds(db: Database.Database, isGood: (url: string) => boolean): number[] {
-  const rows = db.prepare('SELECT id, parent, state, url FROM urls ORDER BY id').all() as { id: number; parent: number | null; state: number; url: string }[];
+  const rows = db.prepare('SELECT u.id, pu.id AS parent, u.state, u.url FROM urls u LEFT JOIN urls pu ON pu.fp = u.parent ORDER BY u.id').all() as { id: number; parent: number | null; state: number; url: string }[];
   const good = new Map<number, boolean>();
   const open = new Map<number, boolean>();
   for (const r of rows) {

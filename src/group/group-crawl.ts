@@ -143,9 +143,9 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     strategy,
     command: 'group',
     fetcher: o.fetcher,
-    onFetched: (req: CrawlRequest) => {
-      if (pending.delete(req.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });
-    },
+  });
+  crawl.crawler.events.on('fetched', (e) => {
+    if (pending.delete(e.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });
   });
   const rounds: GroupReport['rounds'] = [];
   try {
@@ -156,7 +156,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     // Running again on the same database: examples fetched before need no search.
     const fetchedBefore = db.db.prepare('SELECT 1 FROM urls WHERE url = ? AND state = 2');
     for (const url of [...pending]) if (fetchedBefore.get(url)) pending.delete(url);
-    crawl.frontier.setHostBudget(o.pathSearchPages);
+    await crawl.frontier.setHostBudget(o.pathSearchPages);
     const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
     await db.settle();
     let ranked = rankableDocs(db.db);
@@ -168,12 +168,12 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     phase = 1;
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
     for (let round = 1; round <= o.iterations; round++) {
-      crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
-      crawl.frontier.rescore((r) => bfc.rescore(r));
-      const before = crawl.frontier.counts();
+      await crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
+      await crawl.frontier.rescore((r) => bfc.rescore(r));
+      const before = crawl.frontier.countsNow();
       await crawl.run();
       await db.settle();
-      const after = crawl.frontier.counts();
+      const after = crawl.frontier.countsNow();
       ranked = rankableDocs(db.db);
       const added: string[] = [];
       let dead = 0;
@@ -240,7 +240,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     // The examples alone: a budget of as many pages a site as it has examples.
     const perHost = new Map<string, number>();
     for (const e of o.examples) perHost.set(e.site.host, (perHost.get(e.site.host) ?? 0) + 1);
-    crawl.frontier.setHostBudget(Math.max(...perHost.values()));
+    await crawl.frontier.setHostBudget(Math.max(...perHost.values()));
     const searched = (await crawl.run()).stats.fetched;
     await db.settle();
     let ranked = rankableDocs(db.db);
@@ -253,11 +253,11 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     strategy.inner = fc;
     log(`examples fetched (${searched} pages); relevant from kNN score ${fc.cut.toFixed(3)} (${o.fcRelevance} x the examples' coherence ${classifier.coherence().toFixed(3)})`);
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
-    crawl.frontier.setHostBudget(o.budgetPerSite);
-    const before = crawl.frontier.counts();
+    await crawl.frontier.setHostBudget(o.budgetPerSite);
+    const before = crawl.frontier.countsNow();
     await crawl.run();
     await db.settle();
-    const after = crawl.frontier.counts();
+    const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
     log(`round 1: ${fetched} pages fetched, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
     ranked = rankableDocs(db.db);

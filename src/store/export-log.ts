@@ -26,12 +26,12 @@ export function* formatLinks(links: Iterable<{ src: string; url: string; anchor:
 }
 
 /** Writes the crawl log as JSON lines or RFC 4180 CSV (with a header row). */
-export function* formatLog(entries: Iterable<LogEntry>, format: 'jsonl' | 'csv'): Iterable<string> {
+export async function* formatLog(entries: AsyncIterable<LogEntry> | Iterable<LogEntry>, format: 'jsonl' | 'csv'): AsyncIterable<string> {
   if (format === 'csv') {
     yield LOG_FIELDS.join(',') + '\r\n';
-    for (const e of entries) yield LOG_FIELDS.map((f) => csvField(e[f])).join(',') + '\r\n';
+    for await (const e of entries) yield LOG_FIELDS.map((f) => csvField(e[f])).join(',') + '\r\n';
   } else {
-    for (const e of entries) {
+    for await (const e of entries) {
       const o: Record<string, unknown> = {};
       for (const f of LOG_FIELDS) o[f] = e[f];
       yield JSON.stringify(o) + '\n';

@@ -8,10 +8,11 @@ import { registerFunctions } from './sql-functions.js';
 type Db = Database.Database;
 
 /**
- * 2 added urls.probe and the service registry; 3 the fts_pending queue. Older files are upgraded
- * on open (the new tables are created by SCHEMA itself).
+ * 2 added urls.probe and the service registry; 3 the fts_pending queue; 4 urls.parent holds the
+ * parent's fingerprint (every backend knows URLs by key), not its row id. Older files are
+ * upgraded on open (the new tables are created by SCHEMA itself).
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -23,6 +24,7 @@ CREATE TABLE IF NOT EXISTS urls (
   url TEXT NOT NULL,
   host TEXT NOT NULL,
   depth INTEGER NOT NULL,
+  -- The fingerprint (fp) of the page that discovered the URL; null for seeds.
   parent INTEGER,
   anchor TEXT NOT NULL,
   priority REAL NOT NULL,
@@ -226,7 +228,7 @@ export class SqliteDb {
     if (version === null && !this.readonly) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
     else if (this.readonly && Number(version) !== SCHEMA_VERSION) {
       throw new FocusCrawlError('STORE', `${this.path} has schema version ${version ?? 'none'} and cannot be upgraded while a crawl holds it; try again when it has ended`);
-    } else if (Number(version) === 1 || Number(version) === 2) this.#upgrade(Number(version));
+    } else if (Number(version) >= 1 && Number(version) < SCHEMA_VERSION) this.#upgrade(Number(version));
     else if (Number(version) !== SCHEMA_VERSION) {
       throw new FocusCrawlError('STORE', `${this.path} has schema version ${version}; this focuscrawl reads version ${SCHEMA_VERSION}`);
     }
@@ -236,6 +238,7 @@ export class SqliteDb {
     const cols = this.db.prepare("SELECT name FROM pragma_table_info('urls')").pluck().all() as string[];
     this.db.transaction(() => {
       if (from < 2 && !cols.includes('probe')) this.db.exec('ALTER TABLE urls ADD COLUMN probe TEXT');
+      if (from < 4) this.db.exec('UPDATE urls SET parent = (SELECT p.fp FROM urls p WHERE p.id = urls.parent) WHERE parent IS NOT NULL');
       this.setMetaNow('schema_version', String(SCHEMA_VERSION));
     })();
   }

@@ -55,31 +55,31 @@ export class SqliteServiceRegistry implements ServiceRegistry {
     this.#dropSources = sql.prepareWrite('DELETE FROM service_sources WHERE endpoint = ? AND type = ?');
   }
 
-  save(r: ServiceRecord): void {
+  async save(r: ServiceRecord): Promise<void> {
     this.#sql.write(this.#upsert, [
       r.endpoint, r.type, r.status, r.reason, r.version, JSON.stringify(r.versions), r.title, r.abstract, JSON.stringify(r.keywords),
       r.provider, JSON.stringify(r.layers), JSON.stringify(r.conformance), r.probedUrl, r.checkedAt,
     ]);
   }
 
-  setConformance(endpoint: string, type: ServiceType, classes: string[]): void {
+  async setConformance(endpoint: string, type: ServiceType, classes: string[]): Promise<void> {
     this.#sql.write(this.#conformance, [JSON.stringify(classes), endpoint, type]);
   }
 
-  setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void {
+  async setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
     this.#sql.write(this.#layers, [JSON.stringify(layers), endpoint, type]);
   }
 
-  addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): void {
+  async addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
     this.#sql.write(this.#addLayers, [JSON.stringify(layers), endpoint, type]);
   }
 
-  moveSources(endpoint: string, from: ServiceType, to: ServiceType): void {
+  async moveSources(endpoint: string, from: ServiceType, to: ServiceType): Promise<void> {
     this.#sql.write(this.#copySources, [to, endpoint, from]);
     this.#sql.write(this.#dropSources, [endpoint, from]);
   }
 
-  addSource(endpoint: string, type: ServiceType, page: string): void {
+  async addSource(endpoint: string, type: ServiceType, page: string): Promise<void> {
     this.#sql.write(this.#source, [endpoint, type, page]);
   }
 

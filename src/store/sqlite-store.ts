@@ -1,7 +1,8 @@
 import { FocusCrawlError } from '../errors.js';
 import { cjkQueryTerm } from '../text/cjk-bigrams.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
-import type { LogEntry, PageRecord, SearchHit, Store } from './store.js';
+import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
+import { keyToBigInt } from '../seen/fingerprint.js';
 
 /**
  * Turns free text into an FTS5 query that cannot be a syntax error: every word quoted (CJK words
@@ -41,6 +42,7 @@ export const FTS_BATCH = 1000;
  */
 export class SqliteStore implements Store {
   readonly #sql: SqliteDb;
+  readonly #ensureUrl: WriteStatement;
   readonly #upsertPage: WriteStatement;
   readonly #ftsDelete: WriteStatement;
   readonly #queueIndex: WriteStatement;
@@ -53,9 +55,14 @@ export class SqliteStore implements Store {
   constructor(sql: SqliteDb) {
     this.#sql = sql;
     const db = sql.db;
+    // Pages and log lines are keyed by the URL's fingerprint; in this file the fingerprint's row in
+    // `urls` (written by the frontier in the same ordered journal) gives the integer id that pages
+    // and the FTS5 index use. A page with no frontier row (a store used on its own) gets one.
+    this.#ensureUrl = sql.prepareWrite(`INSERT INTO urls(fp, url, host, depth, anchor, priority, state)
+      SELECT ?, ?, '', 0, '', 0, 2 WHERE NOT EXISTS (SELECT 1 FROM urls WHERE fp = ?)`);
     this.#upsertPage = sql.prepareWrite(`INSERT INTO pages(url_id, url, final_url, status, content_type, headers, redirects, fetched_at,
       fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks)
-      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+      VALUES ((SELECT id FROM urls WHERE fp = ?),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
       ON CONFLICT(url_id) DO UPDATE SET url=excluded.url, final_url=excluded.final_url, status=excluded.status,
         content_type=excluded.content_type, headers=excluded.headers, redirects=excluded.redirects,
         fetched_at=excluded.fetched_at, fetch_ms=excluded.fetch_ms, bytes=excluded.bytes, encoding=excluded.encoding,
@@ -64,8 +71,8 @@ export class SqliteStore implements Store {
     // Only a page already in the index has an entry to remove: one still pending has none, and a
     // new page (almost every save) finds no row and costs FTS5 nothing.
     this.#ftsDelete = sql.prepareWrite(`DELETE FROM pages_fts WHERE rowid =
-      (SELECT p.url_id FROM pages p WHERE p.url_id = ? AND NOT EXISTS (SELECT 1 FROM fts_pending q WHERE q.url_id = p.url_id))`);
-    this.#queueIndex = sql.prepareWrite('INSERT OR IGNORE INTO fts_pending(url_id) VALUES (?)');
+      (SELECT p.url_id FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.fp = ? AND NOT EXISTS (SELECT 1 FROM fts_pending q WHERE q.url_id = p.url_id))`);
+    this.#queueIndex = sql.prepareWrite('INSERT OR IGNORE INTO fts_pending(url_id) SELECT id FROM urls WHERE fp = ?');
     // cjk_bigrams() runs where the statement runs: on the writer thread (see sql-functions.ts).
     // The text is read back from pages rather than sent twice to the writer.
     this.#indexPending = sql.prepareWrite(`INSERT INTO pages_fts(rowid, title, text)
@@ -74,20 +81,40 @@ export class SqliteStore implements Store {
       WHERE p.noindex = 0 AND (coalesce(p.title, '') <> '' OR coalesce(p.text, '') <> '')`);
     this.#clearPending = sql.prepareWrite('DELETE FROM fts_pending');
     this.#insertLog = sql.prepareWrite(`INSERT INTO crawl_log(seq, url_id, url, final_url, state, status, depth, parent, anchor, title,
-      relevance, priority, fetched_at, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+      relevance, priority, fetched_at, error) VALUES (?,coalesce((SELECT id FROM urls WHERE fp = ?), 0),?,?,?,?,?,?,?,?,?,?,?,?)`);
     this.#nextSeq = ((db.prepare('SELECT max(seq) FROM crawl_log').pluck().get() as number | null) ?? 0) + 1;
   }
 
-  savePage(p: PageRecord): void {
+  /** Queued in order with the frontier's writes: durable at the next flush, in the same transaction as the URL's state. */
+  async commit(c: UrlCommit): Promise<void> {
+    if (c.page) this.#savePage(c.page);
+    this.#log(c.entry, c.key);
+  }
+
+  async logDiscards(entries: NewLogEntry[]): Promise<void> {
+    for (const e of entries) this.#log(e, null);
+  }
+
+  congested(): boolean {
+    return this.#sql.congested;
+  }
+
+  async flush(): Promise<void> {
+    this.#sql.flush();
+  }
+
+  #savePage(p: PageRecord): void {
+    const fp = keyToBigInt(p.key);
     const row = [
-      p.urlId, p.url, p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects),
+      fp, p.url, p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects),
       p.fetchedAt, p.fetchMs, p.bytes, p.encoding, p.title, p.text, p.canonical, p.relevance, p.noindex ? 1 : 0,
       JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))),
     ];
-    this.#sql.write(this.#ftsDelete, [p.urlId]);
+    this.#sql.write(this.#ensureUrl, [fp, p.url, fp]);
+    this.#sql.write(this.#ftsDelete, [fp]);
     this.#sql.write(this.#upsertPage, row);
     if (!p.noindex && (p.title || p.text)) {
-      this.#sql.write(this.#queueIndex, [p.urlId]);
+      this.#sql.write(this.#queueIndex, [fp]);
       if (++this.#queued >= FTS_BATCH) this.indexPending();
     }
   }
@@ -102,10 +129,9 @@ export class SqliteStore implements Store {
     this.#sql.write(this.#clearPending, []);
   }
 
-  log(e: Omit<LogEntry, 'seq'>, urlId: number): number {
+  #log(e: NewLogEntry, key: string | null): void {
     const seq = this.#nextSeq++;
-    this.#sql.write(this.#insertLog, [seq, urlId, e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error]);
-    return seq;
+    this.#sql.write(this.#insertLog, [seq, key === null ? null : keyToBigInt(key), e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error]);
   }
 
   /**
@@ -133,14 +159,10 @@ export class SqliteStore implements Store {
     return this.#sql.db.prepare('SELECT count(*) FROM fts_pending').pluck().get() as number;
   }
 
-  /** The crawl log as committed: call `await db.settle()` first to include recent writes. */
-  *logEntries(): Iterable<LogEntry> {
-    const stmt = this.#sql.db.prepare(
-      `SELECT l.seq, l.url, l.final_url, l.state, l.status, l.depth, COALESCE(l.parent, pu.url) AS parent, l.anchor, l.title,
-         l.relevance, l.priority, l.fetched_at, l.error
-       FROM crawl_log l LEFT JOIN urls u ON u.id = l.url_id LEFT JOIN urls pu ON pu.id = u.parent ORDER BY l.seq`,
-    );
-    yield* stmt.iterate() as Iterable<LogEntry>;
+  /** The crawl log with every write queued so far. */
+  async *logEntries(): AsyncIterable<LogEntry> {
+    await this.#sql.settle();
+    yield* crawlLogRows(this.#sql, 0);
   }
 
   /** Every link extracted from stored pages, in the order the pages were fetched. */
@@ -157,4 +179,14 @@ export class SqliteStore implements Store {
     await this.#sql.settle();
     return this.#sql.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(threshold) as number;
   }
+}
+
+/** The crawl log of a database after `seq`, as committed; the parent of a logged fetch is read from the frontier's row. */
+export function* crawlLogRows(sql: SqliteDb, after: number): Iterable<LogEntry> {
+  const stmt = sql.db.prepare(
+    `SELECT l.seq, l.url, l.final_url, l.state, l.status, l.depth, COALESCE(l.parent, pu.url) AS parent, l.anchor, l.title,
+       l.relevance, l.priority, l.fetched_at, l.error
+     FROM crawl_log l LEFT JOIN urls u ON u.id = l.url_id AND l.url_id > 0 LEFT JOIN urls pu ON pu.fp = u.parent WHERE l.seq > ? ORDER BY l.seq`,
+  );
+  yield* stmt.iterate(after) as Iterable<LogEntry>;
 }

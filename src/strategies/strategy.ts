@@ -18,9 +18,9 @@ export interface LinkDecision {
 /** A link of an earlier page offered again with a new priority (see Strategy.reoffers). */
 export interface Reoffer {
   url: string;
-  /** Depth, id and anchor of the link as the page that now vouches for it has it. */
+  /** Depth, parent key and anchor of the link as the page that now vouches for it has it. */
   depth: number;
-  parentId: number;
+  parent: string;
   anchor: string;
   priority: number;
   data?: CarriedState | null;

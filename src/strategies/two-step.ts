@@ -59,10 +59,10 @@ export class TwoStepStrategy implements Strategy {
   readonly options: TwoStepOptions;
   /** rel of every fetched page, by URL fingerprint. */
   readonly #rels = new Map<number, number>();
-  /** Tracked parents by request id, oldest first. */
-  readonly #parents = new Map<number, Parent>();
-  /** Waiting URL fingerprint -> ids of the tracked parents that link to it. */
-  readonly #parentsOf = new Map<number, number[]>();
+  /** Tracked parents by request key, oldest first. */
+  readonly #parents = new Map<string, Parent>();
+  /** Waiting URL fingerprint -> keys of the tracked parents that link to it. */
+  readonly #parentsOf = new Map<number, string[]>();
   #tracked = 0;
   #reoffers: Reoffer[] = [];
 
@@ -93,7 +93,8 @@ export class TwoStepStrategy implements Strategy {
       if (r !== undefined) stats.add(r);
     }
 
-    const isAhead = typeof request.data?.la === 'number';
+    // `la` marks a look-ahead fetch: its parent's key (its id in databases of earlier versions).
+    const isAhead = request.data?.la !== undefined && request.data?.la !== null;
     const need = isAhead ? 0 : Math.min(lookahead, stats.n + links.length);
     const ahead = new Set<number>();
     if (stats.n < need) {
@@ -108,9 +109,9 @@ export class TwoStepStrategy implements Strategy {
       pending.set(k, [l.url, l.anchor]);
       if (!ahead.has(i)) return { priority: offered };
       aheadKeys.add(k);
-      return { priority: LOOKAHEAD_BAND + rel, data: { la: request.id } };
+      return { priority: LOOKAHEAD_BAND + rel, data: { la: request.key } };
     });
-    if (pending.size) this.#track(request.id, { rel, depth: request.depth, stats, need, offered, pending, ahead: aheadKeys });
+    if (pending.size) this.#track(request.key, { rel, depth: request.depth, stats, need, offered, pending, ahead: aheadKeys });
     return decisions;
   }
 
@@ -137,14 +138,14 @@ export class TwoStepStrategy implements Strategy {
         const score = p.stats.score(p.rel, this.options.alpha);
         if (score >= p.offered + MIN_RISE) {
           p.offered = score;
-          for (const [k, [u, anchor]] of p.pending) if (!p.ahead.has(k)) this.#reoffers.push({ url: u, depth: p.depth + 1, parentId: id, anchor, priority: score });
+          for (const [k, [u, anchor]] of p.pending) if (!p.ahead.has(k)) this.#reoffers.push({ url: u, depth: p.depth + 1, parent: id, anchor, priority: score });
         }
       }
       if (p.pending.size === 0) this.#parents.delete(id);
     }
   }
 
-  #track(id: number, p: Parent): void {
+  #track(id: string, p: Parent): void {
     this.#parents.set(id, p);
     for (const k of p.pending.keys()) {
       const ids = this.#parentsOf.get(k);
@@ -159,7 +160,7 @@ export class TwoStepStrategy implements Strategy {
     }
   }
 
-  #untrack(id: number, p: Parent): void {
+  #untrack(id: string, p: Parent): void {
     this.#parents.delete(id);
     this.#tracked -= p.pending.size;
     for (const k of p.pending.keys()) {
@@ -180,11 +181,12 @@ export class TwoStepStrategy implements Strategy {
   }
 
   restore(state: unknown): void {
-    const s = state as { rels?: [number, number][]; parents?: [number, number, number, number, number, number[], [string, string][], number[]][] } | null;
+    const s = state as { rels?: [number, number][]; parents?: [string | number, number, number, number, number, number[], [string, string][], number[]][] } | null;
     for (const [k, r] of s?.rels ?? []) this.#rels.set(k, r);
     for (const [id, rel, depth, need, offered, stats, pending, ahead] of s?.parents ?? []) {
       const links = new Map(pending.map(([u, a]): [number, [string, string]] => [fingerprintKey(u), [u, a]]));
-      this.#track(id, { rel, depth, need, offered, stats: OutlinkStats.from(this.topic.threshold, stats), pending: links, ahead: new Set(ahead) });
+      // A snapshot of an earlier version tracked parents by row id: any unique string does.
+      this.#track(String(id), { rel, depth, need, offered, stats: OutlinkStats.from(this.topic.threshold, stats), pending: links, ahead: new Set(ahead) });
     }
   }
 }

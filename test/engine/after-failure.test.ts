@@ -7,7 +7,7 @@ import type { CrawlRequest } from '../../src/types.js';
 
 const T = 1_000_000;
 const retry = { maxRetries: 2, baseDelayMs: 1000, maxRetryAfterMs: 60_000 };
-const req = (attempts: number, host = 'a.test'): CrawlRequest => ({ id: 1, url: `http://${host}/p`, host, depth: 1, parentId: null, anchor: '', priority: 0, data: null, attempts });
+const req = (attempts: number, host = 'a.test'): CrawlRequest => ({ key: '0000000000000001', id: 1, url: `http://${host}/p`, host, depth: 1, parent: null, anchor: '', priority: 0, data: null, attempts });
 const refused = new FetchError('http://a.test/p', 'ECONNREFUSED', { transient: true, network: 'no-answer' });
 const health = () => new HostHealth({ maxFailures: 3, downMs: 300_000, backoffBaseMs: 1000 });
 

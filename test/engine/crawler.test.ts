@@ -1,3 +1,4 @@
+import { collect } from '../helpers/collect.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -42,7 +43,7 @@ before(async () => {
   });
   await crawl.run();
   await crawl.db.settle();
-  entries = [...crawl.store.logEntries()];
+  entries = await collect(crawl.store.logEntries());
   log = new Map(entries.map((e) => [e.url.slice(srv.origin.length) || e.url, e]));
   searchGbk = (await crawl.store.search('光伏', 10)).map((h) => h.url);
   pagesStored = crawl.db.db.prepare('SELECT count(*) FROM pages').pluck().get() as number;

@@ -1,3 +1,4 @@
+import { collect } from '../helpers/collect.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -36,7 +37,7 @@ async function crawl(srv: TestServer, options: Partial<CrawlConfigInput> = {}): 
   });
   const { stats } = await c.run();
   await c.db.settle();
-  const entries = [...c.store.logEntries()];
+  const entries = await collect(c.store.logEntries());
   await c.close();
   return { stats, entries, log: new Map(entries.map((e) => [e.url.startsWith(srv.origin) ? e.url.slice(srv.origin.length) : e.url, e])) };
 }

@@ -1,3 +1,4 @@
+import { urlKey } from '../../src/seen/fingerprint.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -37,7 +38,7 @@ test('SqliteFrontier: reopening restores seen set, waiting URLs, counts; open le
   }
   const db = new SqliteDb(path, { create: false });
   const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
-  assert.deepEqual(f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
+  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
   assert.deepEqual(await f.add([req('http://a.test/1'), req('http://z.test/'), req('http://a.test/4')], T), [false, false, true]);
   const got = await f.claim(10, T);
   assert.deepEqual(got.map((r) => [r.url, r.id]), [['http://a.test/2', 2], ['http://a.test/3', 3], ['http://a.test/4', 5]]);
@@ -50,13 +51,13 @@ test('SqliteFrontier: a raise on rediscovery is durable', async () => {
     const db = new SqliteDb(path, { create: true });
     const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
     await f.add([req('http://a.test/1', 0.1, { data: { m: 10 } }), req('http://a.test/2', 0.5)], 0);
-    await f.add([req('http://a.test/1', 0.9, { data: { m: 100 }, depth: 2, anchor: 'better', parentId: 2 })], 0);
+    await f.add([req('http://a.test/1', 0.9, { data: { m: 100 }, depth: 2, anchor: 'better', parent: '0000000000000002' })], 0);
     await db.close();
   }
   const db = new SqliteDb(path, { create: false });
   const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
   const got = await f.claim(10, 0);
-  assert.deepEqual(got.map((r) => [r.url, r.priority, r.data, r.depth, r.anchor, r.parentId]), [['http://a.test/1', 0.9, { m: 100 }, 2, 'better', 2], ['http://a.test/2', 0.5, null, 1, '', null]]);
+  assert.deepEqual(got.map((r) => [r.url, r.priority, r.data, r.depth, r.anchor, r.parent]), [['http://a.test/1', 0.9, { m: 100 }, 2, 'better', '0000000000000002'], ['http://a.test/2', 0.5, null, 1, '', null]]);
   await db.close();
 });
 
@@ -69,7 +70,7 @@ test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
   await f.add([req('http://a.test/2')], 0);
   db.db.close();
   const again = new SqliteDb(path, { create: false });
-  assert.equal(new SqliteFrontier(again, {}).counts().waiting, 1);
+  assert.equal((await new SqliteFrontier(again, {}).counts()).waiting, 1);
   await again.close();
 });
 
@@ -84,7 +85,7 @@ test('SqliteFrontier: a waiting probe survives reopening, and a version 1 databa
   const probe = { type: 'WMS' as const, endpoint: 'http://a.test/wms' };
   {
     const db = new SqliteDb(path, { create: false });
-    assert.equal(db.getMeta('schema_version'), '3');
+    assert.equal(db.getMeta('schema_version'), '4');
     const f = new SqliteFrontier(db, { delayMs: 0 });
     await f.add([req('http://a.test/wms?SERVICE=WMS&REQUEST=GetCapabilities', 9, { probe }), req('http://a.test/page')], 1000);
     await db.close();
@@ -104,12 +105,12 @@ test('SqliteFrontier: rescored priorities and per-host fetch counts survive reop
     await f.add([req('http://a.test/1', 1), req('http://a.test/2', 1), req('http://a.test/3', 2)], 1000);
     const [r] = await f.claim(1, 1000);
     await f.complete(r!, { state: 'done' }, 1000);
-    f.rescore((q) => (q.url.endsWith('/1') || q.url.endsWith('/2') ? 5 : null));
+    await f.rescore((q) => (q.url.endsWith('/1') || q.url.endsWith('/2') ? 5 : null));
     await db.close();
   }
   const db = new SqliteDb(path, { create: false });
   const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
-  f.setHostBudget(2);
+  await f.setHostBudget(2);
   const got = await f.claim(5, 1000);
   assert.deepEqual(got.map((q) => [q.url, q.priority]), [['http://a.test/1', 5]], 'one fetch already counted against the budget of 2');
   await db.close();
@@ -134,7 +135,7 @@ test('SqliteFrontier: a frontier far larger than its memory hands out every URL 
   const urls = Array.from({ length: 1000 }, (_x, i) => ({ url: `http://${i % 2 ? 'a' : 'b'}.test/${i}`, priority: (i * 7919) % 1000 }));
   for (let i = 0; i < urls.length; i += 50) await f.add(urls.slice(i, i + 50).map((u) => req(u.url, u.priority)), 0);
   assert.ok(f.waitingInMemory <= 2 * 10 * 2, `held ${f.waitingInMemory}`);
-  assert.equal(f.counts().waiting, 1000);
+  assert.equal((await f.counts()).waiting, 1000);
   const got: { url: string; priority: number }[] = [];
   for (;;) {
     const batch = await f.claim(2, 0);
@@ -151,7 +152,7 @@ test('SqliteFrontier: a frontier far larger than its memory hands out every URL 
     const ps = got.filter((g) => g.url.startsWith(`http://${host}.`)).map((g) => g.priority);
     assert.deepEqual(ps, [...ps].sort((x, y) => y - x), `host ${host} best first`);
   }
-  assert.equal(f.isFinished(), true);
+  assert.equal(await f.isFinished(), true);
   await db.close();
 });
 
@@ -178,7 +179,7 @@ test('SqliteFrontier: reopening a large frontier holds only each host\'s best UR
   }
   const db = new SqliteDb(path, { create: false });
   const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 30, minPerHost: 5 });
-  assert.equal(f.counts().waiting, 300);
+  assert.equal((await f.counts()).waiting, 300);
   assert.equal(f.waitingInMemory, 30, '10 a host');
   const [best] = await f.claim(1, 0);
   assert.equal(best?.url, 'http://h2.test/299');
@@ -189,5 +190,28 @@ test('SqliteFrontier: reopening a large frontier holds only each host\'s best UR
     total += batch.length;
   }
   assert.equal(total, 300);
+  await db.close();
+});
+
+test('SqliteFrontier: a version 3 database, whose urls.parent held row ids, is upgraded to parent keys', async () => {
+  const path = join(dir, 'upgrade-v3.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { delayMs: 0 });
+    await f.add([req('http://a.test/root')], 1000);
+    db.flush();
+    const rootId = db.db.prepare("SELECT id FROM urls WHERE url = 'http://a.test/root'").pluck().get() as number;
+    await f.add([req('http://a.test/child', 0, { parent: urlKey('http://a.test/root') })], 1000);
+    db.flush();
+    // As version 3 wrote it: the parent's row id.
+    db.db.prepare("UPDATE urls SET parent = ? WHERE url = 'http://a.test/child'").run(rootId);
+    db.setMetaNow('schema_version', '3');
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  assert.equal(db.getMeta('schema_version'), '4');
+  const f = new SqliteFrontier(db, { delayMs: 0, perHost: 5 });
+  const got = await f.claim(5, 2000);
+  assert.equal(got.find((r) => r.url === 'http://a.test/child')?.parent, urlKey('http://a.test/root'));
   await db.close();
 });

@@ -21,7 +21,7 @@ test('the path discriminator scores prefixes of sample paths, the link\'s own st
 test('the bootstrap strategy carries anchor paths and rescores waiting URLs from the library', () => {
   const lib = new SampleLibrary();
   const s = new BootstrapGroupStrategy(lib);
-  const request = { id: 1, url: 'http://a/', host: 'a', depth: 0, parentId: null, anchor: '', priority: 2, data: { path: [] }, attempts: 0 };
+  const request = { key: '0000000000000001', id: 1, url: 'http://a/', host: 'a', depth: 0, parent: null, anchor: '', priority: 2, data: { path: [] }, attempts: 0 };
   const page = { url: 'http://a/', title: '', text: '', headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'utf-8' };
   const links = [{ url: 'http://a/news/', anchor: 'News', nofollow: false }, { url: 'http://a/zs/', anchor: 'Admissions', nofollow: false }];
   const before = s.scoreLinks({ request, page, relevance: null }, links);

@@ -1,3 +1,4 @@
+import { collect } from './collect.js';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,7 @@ export async function crawlToEnd(config: CrawlConfigInput): Promise<CrawlOutcome
     const summary = await crawl.run();
     await crawl.db.settle();
     const sql = crawl.db.db;
-    const entries = [...crawl.store.logEntries()];
+    const entries = await collect(crawl.store.logEntries());
     const names = ['waiting', 'fetching', 'done', 'error', 'discarded'];
     const states: Record<string, number> = {};
     for (const { state, n } of sql.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: number; n: number }[]) states[names[state]!] = n;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import type { CrawlReader } from '../../src/store/crawl-reader.js';
-import type { NewLogEntry, PageRecord, Store } from '../../src/store/store.js';
+import type { LogEntry, NewLogEntry, PageRecord, Store } from '../../src/store/store.js';
 
 export const pageRecord = (path: string, title: string, text: string | null, extra: Partial<PageRecord> = {}): PageRecord => {
   const url = `http://a.test/${path}`;
@@ -71,7 +71,7 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       await store.commit({ key: urlKey('http://a.test/gone'), page: null, entry: logLine('http://a.test/gone', 'error', { status: 404, error: 'HTTP 404' }) });
       await commitPage(store, pageRecord('b', 'B', 'beta', { relevance: 0.1 }));
       await store.flush();
-      const log = [];
+      const log: LogEntry[] = [];
       for await (const e of store.logEntries()) log.push(e);
       assert.deepEqual(log.map((e) => [e.url, e.state]), [['http://a.test/a', 'done'], ['http://b.test/out', 'discarded'], ['http://a.test/gone', 'error'], ['http://a.test/b', 'done']]);
       assert.ok(log.every((e, i) => i === 0 || e.seq > log[i - 1]!.seq), 'seq grows');

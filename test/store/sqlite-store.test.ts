@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { FTS_BATCH, SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
 import type { PageRecord } from '../../src/store/store.js';
+import { urlKey } from '../../src/seen/fingerprint.js';
+import { commitPage } from './describe-store.js';
 
-const record = (urlId: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
-  urlId, url: `http://a.test/${urlId}`, finalUrl: `http://a.test/${urlId}`, status: 200, contentType: 'text/html', headers: {}, redirects: [],
+const record = (n: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
+  key: urlKey(`http://a.test/${n}`), url: `http://a.test/${n}`, finalUrl: `http://a.test/${n}`, status: 200, contentType: 'text/html', headers: {}, redirects: [],
   fetchedAt: '2026-01-01T00:00:00Z', fetchMs: 1, bytes: 10, encoding: 'UTF-8', title, text, canonical: null, relevance: 0.5, noindex: false, outlinks: [], ...extra,
 });
 
@@ -16,10 +18,10 @@ for (const writer of ['inline', 'thread'] as const) {
   test(`search over Chinese and English, saving twice keeps one page (${writer} writer)`, async () => {
     const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-store-')), 's.db'), { create: true, writer });
     const store = new SqliteStore(db);
-    store.savePage(record(1, '太阳能光伏', '光伏发电系统的安装'));
-    store.savePage(record(2, 'Solar inverter guide', 'How a solar inverter works'));
-    store.savePage(record(3, 'Hidden', 'solar secret', { noindex: true, text: null }));
-    store.savePage(record(2, 'Solar inverter guide, second edition', 'How a solar inverter works'));
+    await commitPage(store, record(1, '太阳能光伏', '光伏发电系统的安装'));
+    await commitPage(store, record(2, 'Solar inverter guide', 'How a solar inverter works'));
+    await commitPage(store, record(3, 'Hidden', 'solar secret', { noindex: true, text: null }));
+    await commitPage(store, record(2, 'Solar inverter guide, second edition', 'How a solar inverter works'));
     assert.deepEqual((await store.search('光伏发电', 10)).map((h) => h.url), ['http://a.test/1']);
     assert.deepEqual((await store.search('光', 10)).map((h) => h.url), ['http://a.test/1']);
     assert.deepEqual((await store.search('阳能', 10)).map((h) => h.url), ['http://a.test/1']);
@@ -41,8 +43,8 @@ test('the full-text index: pending pages survive a reopen, a re-saved page repla
   {
     const db = new SqliteDb(path, { create: true, writer: 'thread' });
     const store = new SqliteStore(db);
-    store.savePage(record(1, 'Photovoltaic basics', 'silicon cells and inverters'));
-    store.savePage(record(2, 'Bread', 'flour water salt'));
+    await commitPage(store, record(1, 'Photovoltaic basics', 'silicon cells and inverters'));
+    await commitPage(store, record(2, 'Bread', 'flour water salt'));
     await db.close(); // a crawl that stopped before its index batch: the pages are stored, not indexed
   }
   const db = new SqliteDb(path, { create: false });
@@ -51,13 +53,13 @@ test('the full-text index: pending pages survive a reopen, a re-saved page repla
   assert.deepEqual((await store.search('silicon', 10)).map((h) => h.url), ['http://a.test/1']);
   assert.equal(db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 0);
 
-  store.savePage(record(1, 'Photovoltaic basics', 'perovskite cells'));
+  await commitPage(store, record(1, 'Photovoltaic basics', 'perovskite cells'));
   assert.deepEqual(await store.search('silicon', 10), [], 'the old text of a re-saved page is gone from the index');
   assert.deepEqual((await store.search('perovskite', 10)).map((h) => h.url), ['http://a.test/1']);
-  store.savePage(record(2, 'Bread', null as unknown as string, { noindex: true, text: null }));
+  await commitPage(store, record(2, 'Bread', null as unknown as string, { noindex: true, text: null }));
   assert.deepEqual(await store.search('flour', 10), [], 'a page re-saved as noindex leaves the index');
 
-  for (let i = 0; i < FTS_BATCH; i++) store.savePage(record(100 + i, `Page ${i}`, `batchword${i % 7}`));
+  for (let i = 0; i < FTS_BATCH; i++) await commitPage(store, record(100 + i, `Page ${i}`, `batchword${i % 7}`));
   await db.settle();
   assert.equal(db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get(), 0, 'a full batch is indexed without waiting for a search');
   assert.equal(db.db.prepare("SELECT count(*) FROM pages_fts WHERE pages_fts MATCH 'batchword3'").pluck().get(), Math.ceil((FTS_BATCH - 3) / 7));
@@ -68,7 +70,7 @@ test('searching a finished crawl does not write: it works while another process 
   const path = join(mkdtempSync(join(tmpdir(), 'fc-store-')), 'busy.db');
   const db = new SqliteDb(path, { create: true });
   const store = new SqliteStore(db);
-  store.savePage(record(1, 'Inverters', 'string inverters and microinverters'));
+  await commitPage(store, record(1, 'Inverters', 'string inverters and microinverters'));
   store.indexPending();
   db.flush();
   const { default: Database } = await import('better-sqlite3');

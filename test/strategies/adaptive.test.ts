@@ -6,7 +6,7 @@ import { topicFromFile } from '../../src/relevance/topic.js';
 import type { CrawlRequest, Link, Page } from '../../src/types.js';
 
 const topic = topicFromFile({ name: 'solar', keywords: { solar: 3, inverter: 2, photovoltaic: 3 }, threshold: 0.2 });
-const request = (url: string, data: CrawlRequest['data'] = null, depth = 1): CrawlRequest => ({ id: 1, url, host: 'a.test', depth, parentId: null, anchor: '', priority: 0, data, attempts: 0 });
+const request = (url: string, data: CrawlRequest['data'] = null, depth = 1): CrawlRequest => ({ key: '0000000000000001', id: 1, url, host: 'a.test', depth, parent: null, anchor: '', priority: 0, data, attempts: 0 });
 const page = (url: string): Page => ({ url, title: '', text: '', headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' });
 const link = (url: string, anchor: string): Link => ({ url, anchor, nofollow: false });
 

@@ -5,7 +5,7 @@ import { topicFromFile } from '../../src/relevance/topic.js';
 import type { CarriedState, CrawlRequest, Link, Page } from '../../src/types.js';
 
 const topic = topicFromFile({ name: 'solar', keywords: { solar: 1, panel: 1 } });
-const request = (host: string, data: CarriedState | null): CrawlRequest => ({ id: 1, url: `http://${host}/p`, host, depth: 1, parentId: null, anchor: '', priority: 0, data, attempts: 0 });
+const request = (host: string, data: CarriedState | null): CrawlRequest => ({ key: '0000000000000001', id: 1, url: `http://${host}/p`, host, depth: 1, parent: null, anchor: '', priority: 0, data, attempts: 0 });
 const page = { url: 'http://a.test/p', title: '', text: '', headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' } as Page;
 const link = (url: string, anchor: string): Link => ({ url, anchor, nofollow: false });
 

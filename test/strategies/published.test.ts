@@ -14,7 +14,7 @@ const topic = topicFromFile({
   links: { keywords: ['solar'], abbreviations: ['pv'] },
 });
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
-const request = (data: CarriedState | null, depth = 1): CrawlRequest => ({ id: 1, url: 'http://a.test/p', host: 'a.test', depth, parentId: null, anchor: '', priority: 0, data, attempts: 0 });
+const request = (data: CarriedState | null, depth = 1): CrawlRequest => ({ key: '0000000000000001', id: 1, url: 'http://a.test/p', host: 'a.test', depth, parent: null, anchor: '', priority: 0, data, attempts: 0 });
 const page = (title: string, text: string): Page => ({ url: 'http://a.test/p', title, text, headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' });
 const link = (url: string, anchor: string, context?: string): Link => ({ url, anchor, nofollow: false, context });
 

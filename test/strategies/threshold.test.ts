@@ -11,7 +11,7 @@ import { startCrawl } from '../../src/crawl.js';
 import type { CrawlRequest, Page } from '../../src/types.js';
 
 const topic = topicFromFile({ name: 't', keywords: { solar: 1 }, threshold: 0.2 });
-const request = (depth: number): CrawlRequest => ({ id: 1, url: 'http://a/', host: 'a', depth, parentId: null, anchor: '', priority: 0, data: null, attempts: 0 });
+const request = (depth: number): CrawlRequest => ({ key: '0000000000000001', id: 1, url: 'http://a/', host: 'a', depth, parent: null, anchor: '', priority: 0, data: null, attempts: 0 });
 const page = { url: 'http://a/', title: '', text: '', headings: '', links: [], canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' } as Page;
 const links = [{ url: 'http://a/1', anchor: 'x', nofollow: false }, { url: 'http://a/2', anchor: 'y', nofollow: false }];
 

@@ -1,3 +1,4 @@
+import { urlKey } from '../../src/seen/fingerprint.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -30,7 +31,7 @@ const TOPIC = { name: 'solar', keywords: { solar: 1 }, threshold: 0.2, positions
 const R2 = Math.SQRT1_2;
 
 const page = (url: string, links: Link[] = []): Page => ({ url, title: '', text: '', headings: '', links, canonical: null, noindex: false, nofollow: false, encoding: 'UTF-8' });
-const req = (id: number, url: string, data: CarriedState | null = null, depth = 1): CrawlRequest => ({ id, url, host: 'a', depth, parentId: null, anchor: '', priority: 0, data, attempts: 0 });
+const req = (id: number, url: string, data: CarriedState | null = null, depth = 1): CrawlRequest => ({ key: urlKey(url), id, url, host: 'a', depth, parent: null, anchor: '', priority: 0, data, attempts: 0 });
 const link = (url: string, anchor: string): Link => ({ url, anchor, nofollow: false });
 
 test('a page waits for its look-ahead, then its other links are offered again at score(u); the state survives a snapshot', () => {
@@ -39,18 +40,18 @@ test('a page waits for its look-ahead, then its other links are offered again at
   const d = s.scoreLinks({ request: req(1, 'http://a/X'), page: page('http://a/X', xl), relevance: R2 }, xl);
   // The two best anchors go ahead (band 10 + rel); x3 waits at alpha * rel(X), the least score(X) can be.
   close(d[0]!.priority, 10 + R2);
-  assert.deepEqual(d[1]!.data, { la: 1 });
+  assert.deepEqual(d[1]!.data, { la: urlKey('http://a/X') });
   close(d[2]!.priority, 0.7 * R2);
   const restored = new TwoStepStrategy(topicFromFile(TOPIC), { lookahead: 2 });
   restored.restore(JSON.parse(JSON.stringify(s.snapshot())));
   for (const t of [s, restored]) {
-    t.scoreLinks({ request: req(2, 'http://a/x1', { la: 1 }, 2), page: page('http://a/x1'), relevance: 1 }, []);
+    t.scoreLinks({ request: req(2, 'http://a/x1', { la: urlKey('http://a/X') }, 2), page: page('http://a/x1'), relevance: 1 }, []);
     assert.deepEqual(t.reoffers(), [], 'one of two look-ahead pages is not enough');
-    t.scoreLinks({ request: req(3, 'http://a/x2', { la: 1 }, 2), page: page('http://a/x2'), relevance: 1 }, []);
+    t.scoreLinks({ request: req(3, 'http://a/x2', { la: urlKey('http://a/X') }, 2), page: page('http://a/x2'), relevance: 1 }, []);
     const again = t.reoffers();
     assert.equal(again.length, 1);
     assert.equal(again[0]!.url, 'http://a/x3');
-    assert.equal(again[0]!.parentId, 1);
+    assert.equal(again[0]!.parent, urlKey('http://a/X'));
     close(again[0]!.priority, 0.7 * R2 + 0.3 * 1);
   }
   // A page whose out-link pages are already known needs no look-ahead.
