@@ -6,6 +6,9 @@ import { applyPreset } from './config/presets.js';
 import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
+import type { Frontier } from './frontier/frontier.js';
+import type { Store } from './store/store.js';
+import type { ServiceRegistry } from './services/service-registry.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
 import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
@@ -109,7 +112,7 @@ function hostEntry(entry: string): string {
 }
 
 /** The parts of a crawl that need no database: built first, so that invalid options create no file. */
-function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
+export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
   const topic = topicFile ? topicFromFile(topicFile) : null;
   const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
   const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
@@ -122,23 +125,27 @@ function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlPart
   return { strategy, scope };
 }
 
-function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, parts: CrawlParts, notes: string[]): OpenCrawl {
+/** The network side of a crawl and its guards: the same whatever backend holds the frontier and the repository. */
+export function crawlGuards(config: CrawlConfig, network: Fetcher) {
   // Every request (pages, robots.txt, probes) reports to the host health; the crawler reads it.
   const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
   const http = trackHealth(network, health);
   const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
-  const notFetchedBefore = restoreEarlierRuns(db, traps);
-  const { strategy } = planned;
-  const learned = strategy.restore ? db.getMeta('strategyState') : null;
-  if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
-  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
-  const store = new SqliteStore(db);
-  const services = new SqliteServiceRegistry(db);
-  const types = parseServiceTypes(config.detect);
   const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
-  const crawler = new Crawler({
-    frontier,
-    store,
+  return { health, http, traps, robots };
+}
+
+/** A Crawler over any Frontier, Store and ServiceRegistry: the embedded crawl and the shared workers build theirs here. */
+export function makeCrawler(
+  config: CrawlConfig,
+  planned: { strategy: Strategy; scope: CrawlScope },
+  parts: { frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean },
+): Crawler {
+  const types = parseServiceTypes(config.detect);
+  const { health, http, traps, robots } = parts.guards;
+  return new Crawler({
+    frontier: parts.frontier,
+    store: parts.store,
     fetcher: http,
     robots,
     strategy: planned.strategy,
@@ -147,14 +154,31 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
     maxDepth: config.maxDepth,
     concurrency: config.concurrency,
     retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
-    services: types.length ? { detection: new ServiceDetection(types), registry: services } : null,
+    services: types.length ? { detection: new ServiceDetection(types), registry: parts.services } : null,
     stopWhenStalled: config.stopWhenStalled,
-    checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
+    checkpoint: parts.checkpoint,
     rediscovery: config.rediscovery,
     health,
     traps,
-    notFetchedBefore,
+    notFetchedBefore: parts.notFetchedBefore ?? 0,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
+    ...(parts.shared ? { shared: true } : {}),
+  });
+}
+
+function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): OpenCrawl {
+  const guards = crawlGuards(config, network);
+  const { http } = guards;
+  const notFetchedBefore = restoreEarlierRuns(db, guards.traps);
+  const { strategy } = planned;
+  const learned = strategy.restore ? db.getMeta('strategyState') : null;
+  if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
+  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
+  const store = new SqliteStore(db);
+  const services = new SqliteServiceRegistry(db);
+  const crawler = makeCrawler(config, planned, {
+    frontier, store, services, guards, notFetchedBefore,
+    checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
   });
   let failed = false;
   return {

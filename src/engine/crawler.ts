@@ -45,6 +45,11 @@ export interface CrawlerOptions {
   leaseMs?: number;
   /** How often expired leases of other (dead) workers are returned to waiting (Frontier.reap). Default 5 s. */
   reapIntervalMs?: number;
+  /**
+   * Other workers crawl the same frontier: the page budget counts their fetches too (the frontier's
+   * done + error, read a few times a second), and an idle worker polls less often.
+   */
+  shared?: boolean;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
   services?: { detection: ServiceDetection; registry: ServiceRegistry } | null;
   /** Stop when this many pages in a row were fetched without a relevant one (0: never). Needs a topic. */
@@ -135,7 +140,7 @@ export class Crawler {
   readonly #sitemapCount = new Map<string, number>();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -188,7 +193,10 @@ export class Crawler {
         await this.#sleep(1000);
         continue;
       }
-      const budget = this.#o.maxPages - (this.#finalBefore + this.stats.fetched + this.#inflight);
+      const own = this.#finalBefore + this.stats.fetched;
+      // Shared: what every worker fetched, as of the last counts (errors that made no request included: a slight undercount of the budget).
+      const all = this.#o.shared ? Math.max(own, this.stats.frontier.done + this.stats.frontier.error) : own;
+      const budget = this.#o.maxPages - (all + this.#inflight);
       if (budget <= 0) {
         // Not final while requests are in flight: some end without a fetch and give their share back.
         if (this.#inflight === 0) {
@@ -211,7 +219,7 @@ export class Crawler {
       if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
       const next = await f.nextReadyAt(now);
       const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
-      await this.#sleep(Math.min(wait, this.#o.flushIntervalMs));
+      await this.#sleep(Math.min(wait, this.#o.shared ? 100 : this.#o.flushIntervalMs));
     }
     const failure = this.#failure;
     this.#failure = null;

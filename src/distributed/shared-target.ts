@@ -1,0 +1,57 @@
+import { FocusCrawlError } from '../errors.js';
+
+/** Where a shared crawl lives: its live frontier in Redis, its record in PostgreSQL, under a name. */
+export interface SharedTarget {
+  redis: string;
+  pg: string;
+  name: string;
+}
+
+export interface SharedFlags {
+  redis?: string;
+  pg?: string;
+  name?: string;
+}
+
+/** Crawl names become Redis key prefixes and a PostgreSQL schema name: kept to a safe alphabet. */
+const NAME = /^[a-z][a-z0-9_]{0,39}$/;
+
+/** A service URL with its password replaced, for messages and logs. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+  }
+}
+
+function checkUrl(url: string, what: string, flag: string, schemes: string[]): string {
+  if (!URL.canParse(url) || !schemes.includes(new URL(url).protocol)) {
+    throw new FocusCrawlError('USAGE', `${flag}: '${redact(url)}' is not a ${what} URL (${schemes.map((s) => s + '//').join(' or ')}...)`);
+  }
+  return url;
+}
+
+/**
+ * The shared crawl the flags name, the services given by flags or by the environment
+ * (FOCUSCRAWL_REDIS, FOCUSCRAWL_PG), or null for the embedded one. Flags win over the environment. Naming one service without the other, or
+ * either without --name, is an error that says what is missing.
+ */
+export function sharedTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = process.env): SharedTarget | null {
+  const redis = flags.redis ?? env.FOCUSCRAWL_REDIS;
+  const pg = flags.pg ?? env.FOCUSCRAWL_PG;
+  // The environment supplies the services, --name picks the crawl: without any of the three flags the crawl is embedded.
+  const fromFlags = flags.redis !== undefined || flags.pg !== undefined || flags.name !== undefined;
+  if (!fromFlags) return null;
+  if (redis === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs Redis for its frontier: pass --redis URL or set FOCUSCRAWL_REDIS');
+  if (pg === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs PostgreSQL for its repository: pass --pg URL or set FOCUSCRAWL_PG');
+  if (flags.name === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs a name: pass --name NAME (the same on every worker)');
+  if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' must be 1-40 lower-case letters, digits or _, starting with a letter`);
+  return {
+    redis: checkUrl(redis, 'Redis', '--redis', ['redis:', 'rediss:']),
+    pg: checkUrl(pg, 'PostgreSQL', '--pg', ['postgres:', 'postgresql:']),
+    name: flags.name,
+  };
+}

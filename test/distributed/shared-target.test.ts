@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redact, sharedTarget } from '../../src/distributed/shared-target.js';
+
+const env = { FOCUSCRAWL_REDIS: 'redis://127.0.0.1:6379', FOCUSCRAWL_PG: 'postgres://u:secret@127.0.0.1/test' };
+
+test('shared target: flags, the environment, and what is missing is named', () => {
+  assert.equal(sharedTarget({}, env), null, 'no flag: the embedded crawl, whatever the environment says');
+  assert.deepEqual(sharedTarget({ name: 'docs' }, env), { redis: env.FOCUSCRAWL_REDIS, pg: env.FOCUSCRAWL_PG, name: 'docs' });
+  assert.equal(sharedTarget({ name: 'docs', redis: 'redis://10.0.0.5:6379' }, env)?.redis, 'redis://10.0.0.5:6379', 'a flag wins');
+  assert.throws(() => sharedTarget({ name: 'docs' }, {}), /needs Redis.*--redis URL or set FOCUSCRAWL_REDIS/);
+  assert.throws(() => sharedTarget({ name: 'docs', redis: 'redis://x' }, {}), /needs PostgreSQL.*FOCUSCRAWL_PG/);
+  assert.throws(() => sharedTarget({ redis: 'redis://x', pg: 'postgres://y/z' }, {}), /needs a name/);
+  assert.throws(() => sharedTarget({ name: 'Docs-1' }, env), /--name: 'Docs-1'/);
+  assert.throws(() => sharedTarget({ name: 'docs', pg: 'mysql://u:pw@h/db' }, env), (e: Error) => /--pg: 'mysql:\/\/u:\*\*\*@h\/db' is not a PostgreSQL URL/.test(e.message) && !e.message.includes('pw'));
+});
+
+test('passwords never appear in what is printed', () => {
+  assert.equal(redact('postgres://crawler:s3cret@db.example:5432/crawl'), 'postgres://crawler:***@db.example:5432/crawl');
+  assert.equal(redact('redis://:s3cret@127.0.0.1:6379/0'), 'redis://:***@127.0.0.1:6379/0');
+});
