@@ -29,8 +29,24 @@ import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
 import { createStrategy, defaultStrategyName } from './strategies/registry.js';
 
-/** An open crawl: the crawler and the resources to release. */
-export interface OpenCrawl {
+/** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
+export interface RunnableCrawl {
+  config: CrawlConfig;
+  crawler: Crawler;
+  /** Where the crawl is kept: the database file, or the shared crawl's name. */
+  where: string;
+  store: Store;
+  services: ServiceRegistry;
+  /** What the user should be told before the crawl starts. */
+  notes: string[];
+  run(): Promise<CrawlSummary>;
+  close(): Promise<void>;
+  /** Hands buffered writes over at once: a second Ctrl-C exits right after. */
+  flushNow(): void;
+}
+
+/** An open embedded crawl: the crawler and the resources to release. */
+export interface OpenCrawl extends RunnableCrawl {
   config: CrawlConfig;
   crawler: Crawler;
   strategy: Strategy;
@@ -52,7 +68,7 @@ function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
 }
 
 /** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
-async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
+export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
   const base: Fetcher = config.replay
     ? await ReplayFetcher.open(config.replay, config.maxRedirects)
     : new HttpFetcher({
@@ -153,6 +169,8 @@ export function makeCrawler(
     maxPages: config.maxPages,
     maxDepth: config.maxDepth,
     concurrency: config.concurrency,
+    leaseMs: config.leaseMs,
+    reapIntervalMs: Math.min(5000, config.leaseMs / 2),
     retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
     services: types.length ? { detection: new ServiceDetection(types), registry: parts.services } : null,
     stopWhenStalled: config.stopWhenStalled,
@@ -183,6 +201,8 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
   let failed = false;
   return {
     config,
+    where: db.path,
+    flushNow: () => db.flush(),
     crawler,
     strategy,
     db,

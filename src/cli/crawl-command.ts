@@ -6,6 +6,9 @@ import { strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
 import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
+import { withSharedOptions } from './shared-options.js';
+import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
+import { startSharedCrawl } from '../distributed/shared-crawl.js';
 
 interface CrawlFlags {
   seeds?: string[];
@@ -36,6 +39,7 @@ interface CrawlFlags {
   detect?: string;
   force?: boolean;
   allowPrivate?: boolean;
+  leaseMs?: number;
 }
 
 /** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
@@ -103,6 +107,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   if (o.sitemaps === false) cfg.sitemaps = false;
   if (o.allowPrivate) cfg.allowPrivate = true;
   set('seenCache', o.seenCache);
+  set('leaseMs', o.leaseMs);
   set('record', o.record);
   set('replay', o.replay);
   set('preset', o.preset);
@@ -111,9 +116,11 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
 }
 
 export function registerCrawl(program: Command): void {
-  program
+  withSharedOptions(program
     .command('crawl')
-    .description('crawl from seed URLs into a crawl database')
+    .description('crawl from seed URLs into a crawl database, or create and seed a shared crawl (--redis, --pg, --name) and work on it'))
+    .option('--seed-only', 'shared crawl: create it and add the seeds, then leave the crawling to workers')
+    .option('--lease-ms <n>', "shared crawl: how long a worker holds a claimed URL; a killed worker's URLs return after it (default 120000)", positiveInt)
     .option('--seeds <url...>', 'seed URLs')
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
     .option('--preset <name>', 'wms: find OGC map services (bundled topic, weighted-levels, every detector, depth 5); flags override it', oneOf(['wms'] as const))
@@ -142,9 +149,22 @@ export function registerCrawl(program: Command): void {
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
-    .action(async (o: CrawlFlags) => {
+    .action(async (o: CrawlFlags & SharedFlags & { seedOnly?: boolean }) => {
+      const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);
       for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);
+      if (target) {
+        if (o.db) throw new FocusCrawlError('USAGE', '--db is for the embedded crawl: a shared crawl keeps its pages in PostgreSQL (--pg)');
+        const crawl = await startSharedCrawl(config, target, { force: o.force === true });
+        if (o.seedOnly) {
+          process.stdout.write(`${crawl.where}: ${config.seeds?.length ?? 0} seeds added; start workers with focuscrawl worker --name ${target.name}\n`);
+          await crawl.close();
+          return;
+        }
+        await runToEnd(crawl);
+        return;
+      }
+      if (o.seedOnly) throw new FocusCrawlError('USAGE', '--seed-only is for a shared crawl (--redis, --pg, --name)');
       const crawl = await startCrawl(config, { force: o.force === true });
       await runToEnd(crawl);
     });

@@ -12,6 +12,7 @@ import { registerTopic } from './topic-command.js';
 import { registerBench } from './bench-command.js';
 import { registerServices } from './services-command.js';
 import { registerGroup } from './group-command.js';
+import { registerWorker } from './worker-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -20,6 +21,7 @@ const program = new Command('focuscrawl')
   .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? 'focuscrawl: ' + str : str) });
 
 registerCrawl(program);
+registerWorker(program);
 registerResume(program);
 registerStatus(program);
 registerSearch(program);

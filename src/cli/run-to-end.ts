@@ -1,4 +1,4 @@
-import type { OpenCrawl } from '../crawl.js';
+import type { RunnableCrawl } from '../crawl.js';
 import { showProgress, summaryText } from './progress.js';
 import { startHeapTrim } from './heap-trim.js';
 
@@ -7,7 +7,7 @@ import { startHeapTrim } from './heap-trim.js';
  * again for resume, and ends the run; a second Ctrl-C exits at once (everything accepted is
  * already journaled, and resume picks it up).
  */
-export async function runToEnd(crawl: OpenCrawl): Promise<void> {
+export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
   for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
   const topic = crawl.config.topic !== null;
   const stopTrim = startHeapTrim();
@@ -16,7 +16,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
   let stopped = false;
   const onSignal = () => {
     if (++interrupts > 1) {
-      crawl.db.flush();
+      crawl.flushNow();
       process.exit(130);
     }
     process.stderr.write('\nstopping: requests in flight are abandoned and wait for resume (Ctrl-C again to quit now)\n');
@@ -33,7 +33,7 @@ export async function runToEnd(crawl: OpenCrawl): Promise<void> {
     const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
     const c = summary.stats.frontier;
     const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
-    process.stdout.write(summaryText(summary, crawl.db.path, relevant, services) + '\n');
+    process.stdout.write(summaryText(summary, crawl.where, relevant, services) + '\n');
   } finally {
     // A failed run must not leave the progress timer holding the process open.
     if (!stopped) stopProgress();

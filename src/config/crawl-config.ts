@@ -72,6 +72,12 @@ export const crawlConfigSchema = z.strictObject({
    * 20,000 (a waiting URL costs about 1 KB of heap): a crawl's memory does not grow with its frontier.
    */
   frontierMemory: z.number().int().positive().default(20_000),
+  /**
+   * Shared crawls: how long a worker holds a URL it claimed before other workers may take it back
+   * (it renews the lease every third of this while the fetch lasts). A killed worker's URLs wait
+   * this long. Default 120,000 (two total fetch timeouts).
+   */
+  leaseMs: z.number().int().min(1000).default(120_000),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { FocusCrawlError } from '../errors.js';
+import { openSharedWorker } from '../distributed/shared-crawl.js';
+import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
+import { positiveInt } from './option-parsers.js';
+import { runToEnd } from './run-to-end.js';
+import { withSharedOptions } from './shared-options.js';
+
+export function registerWorker(program: Command): void {
+  withSharedOptions(
+    program
+      .command('worker')
+      .description('work on a shared crawl (Redis frontier, PostgreSQL repository) until it ends; start any number, on any machine'),
+  )
+    .option('--concurrency <n>', "this worker's requests in flight (default: the crawl's)", positiveInt)
+    .action(async (o: SharedFlags & { concurrency?: number }) => {
+      const target = sharedTarget(o);
+      if (!target) throw new FocusCrawlError('USAGE', 'worker needs a shared crawl: pass --name NAME with --redis URL and --pg URL (or FOCUSCRAWL_REDIS and FOCUSCRAWL_PG)');
+      await runToEnd(await openSharedWorker(target, o.concurrency ? { concurrency: o.concurrency } : {}));
+    });
+}

@@ -1,0 +1,181 @@
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { FocusCrawlError } from '../errors.js';
+import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
+import { applyPreset } from '../config/presets.js';
+import { topicChange } from '../config/topic-change.js';
+import { crawlGuards, makeCrawler, makeFetcher, plan, type RunnableCrawl } from '../crawl.js';
+import type { CrawlSummary } from '../engine/crawler.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import { RedisFrontier } from '../frontier/redis-frontier.js';
+import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
+import { PgStore } from '../store/pg-store.js';
+import { redact, type SharedTarget } from './shared-target.js';
+
+/** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
+export interface SharedCrawl extends RunnableCrawl {
+  frontier: RedisFrontier;
+  pg: PgStore;
+  redis: Redis;
+  target: SharedTarget;
+}
+
+/** The Redis key prefix and PostgreSQL schema of a named crawl. */
+export const redisPrefix = (name: string) => `fc:${name}`;
+export const pgSchema = (name: string) => `fc_${name}`;
+
+/**
+ * Connects to Redis, failing with a message that names it and the reason. A connection lost later
+ * is retried with backoff by the client (about 20 s in all); a command that cannot be sent by then
+ * fails, the worker stops, and the URLs it held return to waiting when their leases expire.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  let lastError = '';
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 20,
+    retryStrategy: (n) => (n > 20 ? null : Math.min(100 * n, 2000)),
+    connectionName: `focuscrawl ${hostname()} ${process.pid}`,
+  });
+  // Errors surface through the commands that fail; the event only keeps the reason for the message.
+  redis.on('error', (err: Error) => {
+    lastError = err.message;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${lastError || (err as Error).message}`);
+  }
+  return redis;
+}
+
+/** Says which service failed, in one line, when a worker stops on a lost connection. */
+function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget }): unknown {
+  if (err instanceof FocusCrawlError) return err;
+  const msg = (err as Error)?.message ?? String(err);
+  const lost = 'the URLs this worker held return to waiting when their leases expire; start the worker again when it is back';
+  if (s.redis.status !== 'ready' || /max retries per request|Connection is closed|ECONNREFUSED.*6379|Redis/i.test(msg)) {
+    return new FocusCrawlError('STORE', `lost Redis at ${redact(s.target.redis)}: ${msg}; ${lost}`, { cause: err });
+  }
+  if (/postgres|ECONNREFUSED|terminat|Connection terminated|pg_/i.test(msg)) {
+    return new FocusCrawlError('STORE', `lost PostgreSQL at ${redact(s.target.pg)}: ${msg}; ${lost}`, { cause: err });
+  }
+  return err;
+}
+
+function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
+  const parsed = crawlConfigSchema.safeParse(applyPreset(input));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new FocusCrawlError('CONFIG', `${where}: crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
+  }
+  return parsed.data;
+}
+
+async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[]): Promise<SharedCrawl> {
+  const planned = plan(config, topicFile, {});
+  const worker = `${hostname()}:${process.pid}`;
+  const frontier = new RedisFrontier(redis, {
+    prefix: redisPrefix(target.name),
+    politeness: { perHost: config.perHost, delayMs: config.delayMs },
+    worker,
+    journal: pg,
+    seenCache: config.seenCache > 0 ? config.seenCache : undefined,
+  });
+  const guards = crawlGuards(config, network);
+  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
+  const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
+  let failed = false;
+  const shared: SharedCrawl = {
+    config,
+    crawler,
+    frontier,
+    pg,
+    redis,
+    target,
+    where,
+    store: pg,
+    services: pg.services,
+    notes,
+    flushNow: () => void pg.flush(),
+    async run(): Promise<CrawlSummary> {
+      try {
+        const summary = await crawler.run();
+        await pg.setMeta('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy, worker }));
+        return summary;
+      } catch (err) {
+        failed = true;
+        throw explainFailure(err, shared);
+      }
+    },
+    async close() {
+      try {
+        await (failed && guards.http.destroy ? guards.http.destroy() : guards.http.close());
+      } finally {
+        await frontier.close();
+        redis.disconnect();
+        await pg.close();
+      }
+    },
+  };
+  return shared;
+}
+
+async function connectBoth(target: SharedTarget): Promise<{ redis: Redis; pg: PgStore }> {
+  const redis = await connectRedis(target.redis);
+  try {
+    return { redis, pg: await PgStore.connect(target.pg, pgSchema(target.name)) };
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+}
+
+/**
+ * Creates the named crawl (its config stored in PostgreSQL) or joins it if it exists, and adds the
+ * seeds to the shared frontier. The crawl is then run by this process and any number of workers.
+ * A different topic for an existing crawl needs `force`, as with a crawl database.
+ */
+export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+  const config = parseConfig(input, `crawl '${target.name}'`);
+  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
+  if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
+  const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
+  plan({ ...config, topic: topicFile }, topicFile, {}); // every option is checked before anything is written
+  const { redis, pg } = await connectBoth(target);
+  try {
+    const stored = await pg.getMeta('config');
+    const label = `crawl '${target.name}'`;
+    const notes = stored ? topicChange(label, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
+    const full = { ...config, topic: topicFile };
+    await pg.setMeta('config', JSON.stringify(full));
+    const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
+    await crawl.crawler.addSeeds(config.seeds);
+    return crawl;
+  } catch (err) {
+    redis.disconnect();
+    await pg.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Joins a named crawl as a worker: the config comes from PostgreSQL; `concurrency` overrides this worker's. */
+export async function openSharedWorker(target: SharedTarget, opts: { concurrency?: number; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+  const { redis, pg } = await connectBoth(target);
+  try {
+    const stored = await pg.getMeta('config');
+    if (!stored) {
+      throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}: start it with focuscrawl crawl --redis URL --pg URL --name ${target.name} --seeds URL...`);
+    }
+    const raw = JSON.parse(stored) as CrawlConfigInput;
+    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) }, `crawl '${target.name}'`);
+    const topicFile = config.topic as TopicFile | null;
+    return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), []);
+  } catch (err) {
+    redis.disconnect();
+    await pg.close().catch(() => {});
+    throw err;
+  }
+}
