@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import { RedisFrontier, type RedisFrontierOptions } from '../../src/frontier/redis-frontier.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { CrawlRequest } from '../../src/types.js';
+import type { UrlJournal } from '../../src/frontier/url-journal.js';
+import { urlKey } from '../../src/seen/fingerprint.js';
 import { describeFrontier, req } from './describe-frontier.js';
 import { connectTestRedis, dropPrefix, freshPrefix } from '../helpers/test-redis.js';
 
@@ -127,4 +129,37 @@ test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batc
   console.log(`round trips per fetched page: ${perPage.toFixed(2)} over ${pages} pages; seen cache ${JSON.stringify(f.seenCounters())}`);
   assert.ok(pages >= 400);
   assert.ok(perPage <= 3, `${perPage} round trips per page`);
+});
+
+test('RedisFrontier: the journal hears of URLs before Redis holds them, and of raises and retries', async () => {
+  const prefix = await fresh('journal');
+  const redis = await connection;
+  const calls: string[] = [];
+  const journal: UrlJournal = {
+    async added(reqs, state, reason) {
+      // Redis must not know them yet: the record comes first.
+      const counts = await redis.hget(`${prefix}:{0}:n`, state === 'waiting' ? 'waiting' : 'discarded');
+      calls.push(`added ${state} ${reason ?? '-'} ${reqs.map((r) => `${r.url}@${r.key}`).join(',')} (Redis had ${counts ?? 0})`);
+    },
+    async raised(reqs) {
+      calls.push(`raised ${reqs.map((r) => `${r.url}:${r.priority}`).join(',')}`);
+    },
+    async retried(r) {
+      calls.push(`retried ${r.url} attempts ${r.attempts}`);
+    },
+  };
+  const f = new RedisFrontier(redis, { prefix, worker: 'w1', politeness: { perHost: 1, delayMs: 0 }, journal });
+  await f.add([req('http://a.test/1', 0.1)], T);
+  await f.add([req('http://a.test/1', 0.5)], T);
+  await f.discard([req('http://b.test/out')], 'out of scope');
+  const [r] = await f.claim(1, T);
+  await f.retry(r!, T, T);
+  const k = (u: string) => urlKey(u);
+  assert.deepEqual(calls, [
+    `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 0)`,
+    `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 1)`,
+    'raised http://a.test/1:0.5',
+    `added discarded out of scope http://b.test/out@${k('http://b.test/out')} (Redis had 0)`,
+    'retried http://a.test/1 attempts 1',
+  ]);
 });
