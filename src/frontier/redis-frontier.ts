@@ -1,0 +1,364 @@
+import type { Redis } from 'ioredis';
+import type { CrawlRequest, NewRequest } from '../types.js';
+import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
+import type { SeenCounters } from '../seen/seen-set.js';
+import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
+import { DEFAULT_LEASE_MS, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import type { PolitenessOptions } from './host-scheduler.js';
+import type { UrlJournal } from './url-journal.js';
+import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
+import { defineScripts, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
+import { decodeClaimed, decodeClaimReply, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
+
+export interface RedisFrontierOptions {
+  /** Key prefix of the crawl, e.g. `fc:<crawl name>` (no braces: the shard number is the hash tag). */
+  prefix: string;
+  /**
+   * Shards (default 1). Each is one Cluster slot; hosts are spread over them. claim() serves one
+   * shard at a time, so best-first holds within a shard: with one shard the order is the
+   * embedded frontier's. Fixed for a crawl's life.
+   */
+  shards?: number;
+  /** perHost and delayMs; every worker of a crawl must be given the same. */
+  politeness?: Partial<PolitenessOptions>;
+  /** This worker's name in leases (no spaces): only the lease holder ends a lease. */
+  worker: string;
+  /** The crawl's record (PostgreSQL): told of every URL before Redis is. */
+  journal?: UrlJournal;
+  /** Entries of the worker-local seen cache (default 65,536). */
+  seenCache?: number;
+  /** Seen-set buckets over all shards, 2^bucketBits (default 16; see RedisSeenOptions). */
+  bucketBits?: number;
+  /** Hosts a claim moves from wait to ready at most, so a claim stays O(k log N) (default 100). */
+  promote?: number;
+  /** Log every command the scripts run (the hash-tag test); never in a crawl. */
+  traceScripts?: boolean;
+}
+
+/** Leases reaped per script call: a long reap is split so other workers get a turn. */
+const REAP_CHUNK = 1000;
+/** URLs of one host rescored per script call. */
+const RESCORE_CHUNK = 500;
+
+type EndOutcome = Outcome['state'] | 'retry' | 'release';
+
+/**
+ * The Frontier shared by crawl workers, in Redis (../shared/SCALE.md; layout in redis-scripts.ts).
+ * Every state change is one atomic Lua script on one shard: add-and-dedup, claim with a lease,
+ * the end of a lease, reap. Politeness (per-host in-flight limit, delay, Crawl-delay, budget)
+ * lives in Redis, so it holds across all workers.
+ *
+ * Redis round trips per fetched page: add (one script per page's links, none when the local
+ * cache drops them all), complete (one), claim (one per batch). `roundTrips` counts them; calls
+ * to several shards sent together count once.
+ */
+export class RedisFrontier implements Frontier {
+  /** Redis calls made (concurrent calls to several shards count once). */
+  roundTrips = 0;
+  /** Lease ends refused because this worker no longer held the lease (it expired and was reaped). */
+  lostLeases = 0;
+  /** Waiting URLs raised by a better rediscovery, by this worker. */
+  raised = 0;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #shards: number;
+  readonly #perHost: number;
+  readonly #delayMs: number;
+  readonly #worker: string;
+  readonly #journal: UrlJournal | null;
+  readonly #promote: number;
+  readonly #scripts: Record<ScriptName, ScriptCall>;
+  /** Seen-set buckets per shard (the same placement as RedisSeenSet with the URLs' hosts). */
+  readonly #buckets: number;
+  readonly #cache: SeenPriorityCache;
+  readonly #counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
+  /** Keys this worker holds leases on: settled without asking. */
+  readonly #leased = new Set<string>();
+  #nextShard = 0;
+
+  /** The client stays the caller's: close() does not quit it. */
+  constructor(redis: Redis, opts: RedisFrontierOptions) {
+    if (!opts.worker || /\s/.test(opts.worker)) throw new RangeError(`worker name must be non-empty, without spaces: ${JSON.stringify(opts.worker)}`);
+    this.#redis = redis;
+    this.#prefix = checkPrefix(opts.prefix);
+    this.#shards = opts.shards ?? 1;
+    if (!(Number.isInteger(this.#shards) && this.#shards >= 1)) throw new RangeError('shards must be a positive integer');
+    this.#perHost = opts.politeness?.perHost ?? 2;
+    this.#delayMs = opts.politeness?.delayMs ?? 250;
+    this.#worker = opts.worker;
+    this.#journal = opts.journal ?? null;
+    this.#promote = opts.promote ?? 100;
+    this.#scripts = defineScripts(redis, opts.traceScripts ?? false);
+    this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
+    this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);
+  }
+
+  /** The shard's KEYS[1] (its counters hash). */
+  #key(shard: number): string {
+    return countersKey(this.#prefix, shard);
+  }
+
+  async add(batch: NewRequest[], now: number): Promise<boolean[]> {
+    return this.#offer(batch, now, null);
+  }
+
+  async discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
+    return this.#offer(batch, Date.now(), reason);
+  }
+
+  /**
+   * add() and discard(): URLs the local cache proves useless (seen, and no better than this
+   * worker's earlier offer, or final) are answered here; the rest go to their shards' add script.
+   */
+  async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<boolean[]> {
+    const discard = discardReason !== null;
+    const out = new Array<boolean>(batch.length).fill(false);
+    const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
+    const sent: CrawlRequest[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const r = batch[i]!;
+      const fp = fingerprint(r.url);
+      const key = fingerprintHex(fp);
+      const best = this.#cache.get(cacheKey(fp));
+      if (this.#leased.has(key) || (best !== undefined && (discard || !(r.priority > best)))) {
+        this.#counters.cacheHits++;
+        continue;
+      }
+      this.#counters.cacheMisses++;
+      const shard = shardOfHost(r.host, this.#shards);
+      const place = seenPlace(fp, this.#buckets);
+      let g = groups.get(shard);
+      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [this.#perHost, discard ? '1' : '0'] }));
+      const req = toRequest(r, key);
+      g.at.push(i);
+      g.fps.push(fp);
+      g.args.push(r.host, key, place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
+      sent.push(req);
+    }
+    if (groups.size === 0) return out;
+    // The record first: after a crash between the two, PostgreSQL knows a URL Redis may not
+    // (rebuild restores it), never the reverse. The journal is idempotent by key.
+    if (this.#journal) await this.#journal.added(sent, discard ? 'discarded' : 'waiting', discardReason);
+    this.roundTrips++;
+    const raised: CrawlRequest[] = [];
+    await Promise.all(
+      [...groups].map(async ([shard, g]) => {
+        const codes = (await this.#scripts.add(this.#key(shard), now, ...g.args)) as number[];
+        g.at.forEach((i, j) => {
+          const code = codes[j];
+          const priority = batch[i]!.priority;
+          out[i] = code === 1;
+          // 1 new, 0 waiting, 2 raised, 3 leased, 4 final (see redis-scripts.ts ADD).
+          // What the cache may remember: final for ever; the offered priority only when Redis
+          // now holds at least it (new, raised, or already better). A leased URL ignored the
+          // offer and may come back with its old priority: seen, nothing more.
+          const final = code === 4 || (discard && code === 1);
+          this.#cache.put(cacheKey(g.fps[j]!), final ? Infinity : discard || code === 3 ? -Infinity : priority);
+          if (code === 2) raised.push(toRequest(batch[i]!, fingerprintHex(g.fps[j]!)));
+        });
+      }),
+    );
+    this.raised += raised.length;
+    if (raised.length && this.#journal) await this.#journal.raised(raised);
+    return out;
+  }
+
+  settled(url: string): boolean {
+    const fp = fingerprint(url);
+    return this.#leased.has(fingerprintHex(fp)) || this.#cache.peek(cacheKey(fp)) === Infinity;
+  }
+
+  knownSeen(url: string): boolean {
+    const fp = fingerprint(url);
+    return this.#cache.peek(cacheKey(fp)) !== undefined || this.#leased.has(fingerprintHex(fp));
+  }
+
+  async claim(max: number, now: number, leaseMs = DEFAULT_LEASE_MS): Promise<CrawlRequest[]> {
+    const out: CrawlRequest[] = [];
+    // One shard at a time, starting where the last claim stopped, so every shard is served.
+    for (let tried = 0; tried < this.#shards && out.length < max; tried++) {
+      const shard = this.#nextShard;
+      this.#nextShard = (shard + 1) % this.#shards;
+      this.roundTrips++;
+      const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker);
+      out.push(...decodeClaimReply(reply));
+    }
+    for (const r of out) this.#leased.add(r.key);
+    return out;
+  }
+
+  async renew(reqs: CrawlRequest[], now: number, leaseMs: number): Promise<void> {
+    const byShard = this.#byShard(reqs);
+    if (!byShard.size) return;
+    this.roundTrips++;
+    await Promise.all([...byShard].map(([shard, rs]) => this.#scripts.renew(this.#key(shard), now, now + leaseMs, this.#worker, ...rs.map((r) => r.key))));
+  }
+
+  async reap(now: number): Promise<number> {
+    let total = 0;
+    for (let shard = 0; shard < this.#shards; shard++) {
+      for (;;) {
+        this.roundTrips++;
+        const n = Number(await this.#scripts.reap(this.#key(shard), now, REAP_CHUNK, this.#perHost));
+        total += n;
+        if (n < REAP_CHUNK) break;
+      }
+    }
+    return total;
+  }
+
+  async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
+    if (await this.#end(req, outcome.state, now, 0)) this.#cache.put(cacheKey(keyFingerprint(req.key)), Infinity);
+  }
+
+  async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
+    req.attempts++;
+    if (await this.#end(req, 'retry', now, notBefore)) await this.#journal?.retried(req);
+  }
+
+  async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
+    if (await this.#end(req, 'release', now, notBefore)) await this.#journal?.retried(req);
+  }
+
+  async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
+    this.#leased.delete(req.key);
+    this.roundTrips++;
+    const shard = shardOfHost(req.host, this.#shards);
+    const ended = await this.#scripts.end(this.#key(shard), req.key, this.#worker, now, this.#perHost, this.#delayMs, notBefore, outcome, outcome === 'retry' ? packKept(req) : '');
+    if (Number(ended) === 1) return true;
+    this.lostLeases++;
+    return false;
+  }
+
+  async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
+    this.roundTrips++;
+    const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker);
+    const out = decodeClaimReply(reply);
+    for (const r of out) this.#leased.add(r.key);
+    return out;
+  }
+
+  async setHostDelay(host: string, delayMs: number): Promise<void> {
+    // Stored as given; the scripts take the larger of it and the configured delay.
+    this.roundTrips++;
+    await this.#redis.hset(`${shardBase(this.#prefix, shardOfHost(host, this.#shards))}h:${host}`, 'd', Math.max(this.#delayMs, delayMs));
+  }
+
+  async setHostBudget(budget: number): Promise<void> {
+    const value = Number.isFinite(budget) ? String(Math.max(0, Math.floor(budget))) : '';
+    this.roundTrips++;
+    await Promise.all(this.#shardList().map((s) => this.#scripts.budget(this.#key(s), value, Date.now(), this.#perHost)));
+  }
+
+  /**
+   * Walks every waiting URL, host by host (SSCAN of the hosts, ZSCAN of each queue): a full
+   * pass, which is why it is not on the hot path. A host's queue is read whole before any score
+   * changes, so no URL is rescored twice.
+   */
+  async rescore(priority: (req: CrawlRequest) => number | null): Promise<void> {
+    for (const shard of this.#shardList()) {
+      const base = shardBase(this.#prefix, shard);
+      let cursor = '0';
+      do {
+        this.roundTrips++;
+        const [next, hosts] = await this.#redis.sscan(base + 'hosts', cursor, 'COUNT', 100);
+        cursor = next;
+        for (const host of hosts) await this.#rescoreHost(base, shard, host, priority);
+      } while (cursor !== '0');
+    }
+    this.#cache.forgetPriorities();
+  }
+
+  async #rescoreHost(base: string, shard: number, host: string, priority: (req: CrawlRequest) => number | null): Promise<void> {
+    const entries = new Map<string, Buffer>();
+    let cursor = '0';
+    do {
+      this.roundTrips++;
+      const [next, flat] = await this.#redis.zscanBuffer(base + 'q:' + host, cursor, 'COUNT', RESCORE_CHUNK);
+      cursor = next.toString();
+      for (let i = 0; i + 1 < flat.length; i += 2) entries.set(flat[i]!.toString('latin1'), flat[i + 1]!);
+    } while (cursor !== '0');
+    const members = [...entries.keys()];
+    const hostBuf = Buffer.from(host);
+    for (let i = 0; i < members.length; i += RESCORE_CHUNK) {
+      const chunk = members.slice(i, i + RESCORE_CHUNK);
+      this.roundTrips++;
+      const values = await this.#redis.hmgetBuffer(base + 'u', ...chunk.map((m) => m.slice(10)));
+      const pairs: string[] = [];
+      chunk.forEach((m, j) => {
+        const v = values[j];
+        if (!v) return; // claimed meanwhile
+        const req = decodeClaimed(Buffer.from(m.slice(10), 'latin1'), hostBuf, entries.get(m)!, v);
+        const p = priority(req);
+        if (p !== null && p !== req.priority) pairs.push(m, scoreOf(p));
+      });
+      if (!pairs.length) continue;
+      this.roundTrips++;
+      await this.#scripts.rescore(this.#key(shard), Date.now(), this.#perHost, host, ...pairs);
+    }
+  }
+
+  async nextReadyAt(now: number): Promise<number | null> {
+    this.roundTrips++;
+    const heads = await Promise.all(
+      this.#shardList().map(async (s) => {
+        const base = shardBase(this.#prefix, s);
+        const [ready, wait] = await Promise.all([this.#redis.zcard(base + 'ready'), this.#redis.zrange(base + 'wait', 0, 0, 'WITHSCORES')]);
+        // A host whose wait is over is promoted by the next claim: ready now.
+        return ready > 0 ? now : wait.length ? Math.max(now, Number(wait[1])) : null;
+      }),
+    );
+    const times = heads.filter((t): t is number => t !== null);
+    return times.length ? Math.min(...times) : null;
+  }
+
+  async counts(): Promise<FrontierCounts> {
+    this.roundTrips++;
+    const all = await Promise.all(this.#shardList().map((s) => this.#redis.hmget(this.#key(s), 'waiting', 'fetching', 'done', 'error', 'discarded')));
+    const sum = (k: number) => all.reduce((t, v) => t + Number(v[k] ?? 0), 0);
+    return { waiting: sum(0), fetching: sum(1), done: sum(2), error: sum(3), discarded: sum(4) };
+  }
+
+  seenCounters(): SeenCounters | null {
+    return this.#counters;
+  }
+
+  async isFinished(): Promise<boolean> {
+    this.roundTrips++;
+    const busy = await Promise.all(
+      this.#shardList().map(async (s) => {
+        const base = shardBase(this.#prefix, s);
+        const [fetching, ready, wait] = await Promise.all([this.#redis.hget(this.#key(s), 'fetching'), this.#redis.zcard(base + 'ready'), this.#redis.zcard(base + 'wait')]);
+        return Number(fetching ?? 0) > 0 || ready + wait > 0;
+      }),
+    );
+    return !busy.some(Boolean);
+  }
+
+  /** Nothing to release: leases live in Redis, and the client belongs to the caller. */
+  async close(): Promise<void> {}
+
+  #shardList(): number[] {
+    return Array.from({ length: this.#shards }, (_, s) => s);
+  }
+
+  #byShard(reqs: CrawlRequest[]): Map<number, CrawlRequest[]> {
+    const m = new Map<number, CrawlRequest[]>();
+    for (const r of reqs) {
+      const s = shardOfHost(r.host, this.#shards);
+      const list = m.get(s);
+      if (list) list.push(r);
+      else m.set(s, [r]);
+    }
+    return m;
+  }
+}
+
+/** The 53-bit key the local cache uses (fingerprintKey, from the halves). */
+const cacheKey = (fp: Fingerprint) => fp.hi * 2097152 + (fp.lo >>> 11);
+
+const keyFingerprint = (key: string): Fingerprint => ({ hi: parseInt(key.slice(0, 8), 16), lo: parseInt(key.slice(8), 16) });
+
+function toRequest(r: NewRequest, key: string): CrawlRequest {
+  return { key, id: 0, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
+}

@@ -1,0 +1,384 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The Lua scripts of the Redis frontier (../shared/SCALE.md). Each runs atomically on one shard:
+ * KEYS[1] is the shard's counters hash `<prefix>:{s}:n`, and every other key is derived from it,
+ * so all of them share the `{s}` hash tag (Redis asks scripts to declare their keys; deriving them
+ * is safe on Cluster only because of that tag, which the tests check command by command).
+ *
+ * Layout of a shard (B = `<prefix>:{s}:`):
+ *   B q:<host>  ZSET  member id(10 hex) .. key(16 hex), score -priority: equal priorities come out
+ *                     in discovery order because members compare byte-wise, id first
+ *   B u         HASH  key -> id(10 hex) .. len(A)(6 hex) .. A .. R, where A (url, attempts, probe,
+ *                     sitemap) is kept by a raise and R (depth, parent, anchor, data) is replaced
+ *   B h:<host>  HASH  f in flight, t taken (budget), n next allowed ms, d Crawl-delay, rm ready member
+ *   B wait      ZSET  host -> next allowed ms
+ *   B ready     ZSET  id(10 hex) .. host -> -(head priority): ties between hosts by head discovery
+ *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> "id score worker host"
+ *   B hosts     SET   hosts with waiting URLs (rescore and budget changes walk it, never claim)
+ *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
+ *   B n         HASH  counters: waiting fetching done error discarded seen
+ *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget)
+ *
+ * Invariant kept by place(): a host is in `wait` or `ready` exactly when it has waiting URLs, fewer
+ * than perHost in flight and is under the budget; `ready` when its delay is over. A host at its
+ * in-flight limit leaves both heaps and returns when a lease ends.
+ */
+
+const PREAMBLE = `
+local B = string.sub(KEYS[1], 1, -2)
+local call = redis.call
+`;
+
+/** Test builds log every command a script runs to `B trace`, a key in the same slot. */
+const TRACE_PREAMBLE = `
+local B = string.sub(KEYS[1], 1, -2)
+local call = function(...)
+  redis.call('RPUSH', B .. 'trace', cmsgpack.pack({...}))
+  return redis.call(...)
+end
+`;
+
+const HELPERS = `
+local function num(v, d) if v then return tonumber(v) end return d end
+local function budget() return num(call('HGET', B .. 'cfg', 'budget'), nil) end
+local function hostDelay(hk, delay)
+  local d = num(call('HGET', hk, 'd'), 0)
+  if d > delay then return d end
+  return delay
+end
+local function place(host, now, perHost, bud)
+  local hk = B .. 'h:' .. host
+  local st = call('HMGET', hk, 'f', 't', 'n', 'rm')
+  if st[4] then
+    call('ZREM', B .. 'ready', st[4])
+    call('HDEL', hk, 'rm')
+  end
+  call('ZREM', B .. 'wait', host)
+  local head = call('ZRANGE', B .. 'q:' .. host, 0, 0, 'WITHSCORES')
+  if #head == 0 then return end
+  if num(st[1], 0) >= perHost then return end
+  if bud and num(st[2], 0) >= bud then return end
+  local nx = num(st[3], 0)
+  if nx > now then
+    call('ZADD', B .. 'wait', nx, host)
+  else
+    local m = string.sub(head[1], 1, 10) .. host
+    call('ZADD', B .. 'ready', head[2], m)
+    call('HSET', hk, 'rm', m)
+  end
+end
+local function parseLease(v)
+  return string.match(v, '^(%x+) (%S+) (%S+) (.+)$')
+end
+local function freeSlot(hk)
+  if num(call('HGET', hk, 'f'), 0) > 0 then call('HINCRBY', hk, 'f', -1) end
+end
+`;
+
+/**
+ * ARGV: now, perHost, discard (1/0), then per URL: host, key, bucket, seen member, score, A, R.
+ * Returns per URL: 1 new, 0 waiting and not raised, 2 raised, 3 leased, 4 final (done, error,
+ * discarded). The SADD decides: a URL is queued only when it was not in the seen set, in the same
+ * script, so nothing is ever seen but not queued.
+ */
+const ADD = `
+local now = tonumber(ARGV[1])
+local perHost = tonumber(ARGV[2])
+local discard = ARGV[3] == '1'
+local out, order, touched = {}, {}, {}
+local fresh = 0
+for i = 4, #ARGV, 7 do
+  local host, fp, bucket, member, score, a, r = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
+  local q = B .. 'q:' .. host
+  if call('SADD', B .. 'seen:' .. bucket, member) == 1 then
+    fresh = fresh + 1
+    if discard then
+      call('HINCRBY', B .. 'n', 'discarded', 1)
+    else
+      local id = string.format('%010x', call('INCR', B .. 'seq'))
+      call('ZADD', q, score, id .. fp)
+      call('HSET', B .. 'u', fp, id .. string.format('%06x', #a) .. a .. r)
+      call('HINCRBY', B .. 'n', 'waiting', 1)
+      if not touched[host] then touched[host] = true; order[#order + 1] = host end
+    end
+    out[#out + 1] = 1
+  else
+    local v = call('HGET', B .. 'u', fp)
+    if not v then
+      out[#out + 1] = 4
+    else
+      local m = string.sub(v, 1, 10) .. fp
+      local old = call('ZSCORE', q, m)
+      if not old then
+        out[#out + 1] = 3
+      elseif (not discard) and tonumber(score) < tonumber(old) then
+        call('ZADD', q, score, m)
+        local la = tonumber(string.sub(v, 11, 16), 16)
+        call('HSET', B .. 'u', fp, string.sub(v, 1, 16 + la) .. r)
+        if not touched[host] then touched[host] = true; order[#order + 1] = host end
+        out[#out + 1] = 2
+      else
+        out[#out + 1] = 0
+      end
+    end
+  end
+end
+if fresh > 0 then call('HINCRBY', B .. 'n', 'seen', fresh) end
+if #order > 0 then
+  local bud = budget()
+  for _, host in ipairs(order) do
+    call('SADD', B .. 'hosts', host)
+    place(host, now, perHost, bud)
+  end
+end
+return out
+`;
+
+/**
+ * ARGV: now, max, lease expiry, perHost, delay, promote (hosts moved from wait at most), worker.
+ * Returns key, host, score, u value for each URL leased, flat.
+ */
+const CLAIM = `
+local now = tonumber(ARGV[1])
+local max = tonumber(ARGV[2])
+local expiry = ARGV[3]
+local perHost = tonumber(ARGV[4])
+local delay = tonumber(ARGV[5])
+local worker = ARGV[7]
+local bud = budget()
+local due = call('ZRANGEBYSCORE', B .. 'wait', '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[6]))
+for _, host in ipairs(due) do place(host, now, perHost, bud) end
+local out = {}
+local n = 0
+while n < max do
+  local top = call('ZPOPMIN', B .. 'ready')
+  if #top == 0 then break end
+  local host = string.sub(top[1], 11)
+  local hk = B .. 'h:' .. host
+  call('HDEL', hk, 'rm')
+  local q = B .. 'q:' .. host
+  local head = call('ZPOPMIN', q)
+  if #head > 0 then
+    local fp = string.sub(head[1], 11)
+    call('ZADD', B .. 'lease', expiry, fp)
+    call('HSET', B .. 'lh', fp, string.sub(head[1], 1, 10) .. ' ' .. head[2] .. ' ' .. worker .. ' ' .. host)
+    call('HINCRBY', hk, 'f', 1)
+    call('HINCRBY', hk, 't', 1)
+    call('HSET', hk, 'n', now + hostDelay(hk, delay))
+    n = n + 1
+    out[#out + 1] = fp
+    out[#out + 1] = host
+    out[#out + 1] = head[2]
+    out[#out + 1] = call('HGET', B .. 'u', fp) or ''
+  end
+  if call('EXISTS', q) == 0 then call('SREM', B .. 'hosts', host) end
+  place(host, now, perHost, bud)
+end
+if n > 0 then
+  call('HINCRBY', B .. 'n', 'waiting', -n)
+  call('HINCRBY', B .. 'n', 'fetching', n)
+end
+return out
+`;
+
+/**
+ * Ends a lease. ARGV: key, worker, now, perHost, delay, notBefore, outcome (done, error,
+ * discarded: final; retry: waiting with the new A; release: waiting as it was), new A.
+ * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
+ * claimed by another worker since) changes nothing. Returns 1 when ended, 0 when not held.
+ */
+const END = `
+local fp, worker, outcome = ARGV[1], ARGV[2], ARGV[7]
+local now = tonumber(ARGV[3])
+local lv = call('HGET', B .. 'lh', fp)
+if not lv then return 0 end
+local id, score, owner, host = parseLease(lv)
+if owner ~= worker then return 0 end
+call('ZREM', B .. 'lease', fp)
+call('HDEL', B .. 'lh', fp)
+call('HINCRBY', B .. 'n', 'fetching', -1)
+if outcome == 'retry' or outcome == 'release' then
+  call('ZADD', B .. 'q:' .. host, score, id .. fp)
+  if outcome == 'retry' then
+    local v = call('HGET', B .. 'u', fp)
+    local la = tonumber(string.sub(v, 11, 16), 16)
+    local a = ARGV[8]
+    call('HSET', B .. 'u', fp, id .. string.format('%06x', #a) .. a .. string.sub(v, 17 + la))
+  end
+  call('HINCRBY', B .. 'n', 'waiting', 1)
+  call('SADD', B .. 'hosts', host)
+else
+  call('HDEL', B .. 'u', fp)
+  call('HINCRBY', B .. 'n', outcome, 1)
+end
+local hk = B .. 'h:' .. host
+freeSlot(hk)
+local nx = math.max(num(call('HGET', hk, 'n'), 0), now + hostDelay(hk, tonumber(ARGV[5])), tonumber(ARGV[6]))
+call('HSET', hk, 'n', nx)
+place(host, now, tonumber(ARGV[4]), budget())
+return 1
+`;
+
+/** ARGV: host, lease expiry, worker. Leases every waiting URL of the host; returns them as CLAIM does. */
+const CLAIM_HOST = `
+local host, expiry, worker = ARGV[1], ARGV[2], ARGV[3]
+local q = B .. 'q:' .. host
+local hk = B .. 'h:' .. host
+local all = call('ZRANGE', q, 0, -1, 'WITHSCORES')
+local out = {}
+for i = 1, #all, 2 do
+  local m, sc = all[i], all[i + 1]
+  local fp = string.sub(m, 11)
+  call('ZADD', B .. 'lease', expiry, fp)
+  call('HSET', B .. 'lh', fp, string.sub(m, 1, 10) .. ' ' .. sc .. ' ' .. worker .. ' ' .. host)
+  out[#out + 1] = fp
+  out[#out + 1] = host
+  out[#out + 1] = sc
+  out[#out + 1] = call('HGET', B .. 'u', fp) or ''
+end
+local c = #all / 2
+if c > 0 then
+  call('DEL', q)
+  call('SREM', B .. 'hosts', host)
+  call('HINCRBY', hk, 'f', c)
+  call('HINCRBY', B .. 'n', 'waiting', -c)
+  call('HINCRBY', B .. 'n', 'fetching', c)
+  local rm = call('HGET', hk, 'rm')
+  if rm then
+    call('ZREM', B .. 'ready', rm)
+    call('HDEL', hk, 'rm')
+  end
+  call('ZREM', B .. 'wait', host)
+end
+return out
+`;
+
+/**
+ * ARGV: now, limit, perHost. Returns leases that expired before `now` (at most `limit`) to waiting
+ * with their priority and discovery order, frees their hosts' slots; returns how many.
+ */
+const REAP = `
+local now = tonumber(ARGV[1])
+local due = call('ZRANGEBYSCORE', B .. 'lease', '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local order, touched = {}, {}
+local n = 0
+for _, fp in ipairs(due) do
+  call('ZREM', B .. 'lease', fp)
+  local lv = call('HGET', B .. 'lh', fp)
+  if lv then
+    local id, score, owner, host = parseLease(lv)
+    call('HDEL', B .. 'lh', fp)
+    call('ZADD', B .. 'q:' .. host, score, id .. fp)
+    freeSlot(B .. 'h:' .. host)
+    n = n + 1
+    if not touched[host] then touched[host] = true; order[#order + 1] = host end
+  end
+end
+if n > 0 then
+  call('HINCRBY', B .. 'n', 'waiting', n)
+  call('HINCRBY', B .. 'n', 'fetching', -n)
+  local bud = budget()
+  for _, host in ipairs(order) do
+    call('SADD', B .. 'hosts', host)
+    place(host, now, tonumber(ARGV[3]), bud)
+  end
+end
+return #due
+`;
+
+/** ARGV: now, lease expiry, worker, keys... Extends leases this worker holds that have not expired. */
+const RENEW = `
+local now = tonumber(ARGV[1])
+local n = 0
+for i = 4, #ARGV do
+  local fp = ARGV[i]
+  local e = call('ZSCORE', B .. 'lease', fp)
+  if e and tonumber(e) >= now then
+    local lv = call('HGET', B .. 'lh', fp)
+    local _, _, owner = parseLease(lv or '')
+    if owner == ARGV[3] then
+      call('ZADD', B .. 'lease', ARGV[2], fp)
+      n = n + 1
+    end
+  end
+end
+return n
+`;
+
+/** ARGV: budget ('' for none), now, perHost. Stores the budget and places every host with waiting URLs again. */
+const BUDGET = `
+if ARGV[1] == '' then call('HDEL', B .. 'cfg', 'budget') else call('HSET', B .. 'cfg', 'budget', ARGV[1]) end
+local now, perHost, bud = tonumber(ARGV[2]), tonumber(ARGV[3]), budget()
+for _, host in ipairs(call('SMEMBERS', B .. 'hosts')) do place(host, now, perHost, bud) end
+return 1
+`;
+
+/** ARGV: now, perHost, host, then member, score pairs. New scores for waiting URLs (XX: one claimed meanwhile stays claimed). */
+const RESCORE = `
+local host = ARGV[3]
+for i = 4, #ARGV, 2 do call('ZADD', B .. 'q:' .. host, 'XX', ARGV[i + 1], ARGV[i]) end
+place(host, tonumber(ARGV[1]), tonumber(ARGV[2]), budget())
+return 1
+`;
+
+/** ARGV: bucket, member pairs. The seen set alone (RedisSeenSet.addMany): 1 new, 0 seen. */
+const SEEN_ADD = `
+local out = {}
+local fresh = 0
+for i = 1, #ARGV, 2 do
+  local r = call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1])
+  fresh = fresh + r
+  out[#out + 1] = r
+end
+if fresh > 0 then call('HINCRBY', B .. 'n', 'seen', fresh) end
+return out
+`;
+
+/** ARGV: bucket, member pairs: 1 when in the seen set. */
+const SEEN_HAS = `
+local out = {}
+for i = 1, #ARGV, 2 do out[#out + 1] = call('SISMEMBER', B .. 'seen:' .. ARGV[i], ARGV[i + 1]) end
+return out
+`;
+
+const BODIES = {
+  add: ADD,
+  claim: CLAIM,
+  end: END,
+  claimHost: CLAIM_HOST,
+  reap: REAP,
+  renew: RENEW,
+  budget: BUDGET,
+  rescore: RESCORE,
+  seenAdd: SEEN_ADD,
+  seenHas: SEEN_HAS,
+} as const;
+
+export type ScriptName = keyof typeof BODIES;
+export type ScriptArg = string | number | Buffer;
+/** A defined script: KEYS[1] (the shard's counters key) then ARGV. Replies keep binary values as Buffers. */
+export type ScriptCall = (key: string, ...args: ScriptArg[]) => Promise<unknown>;
+
+/** The full source of a script (`trace`: every command it runs is logged, for the hash-tag test). */
+export function scriptSource(name: ScriptName, trace = false): string {
+  return (trace ? TRACE_PREAMBLE : PREAMBLE) + HELPERS + BODIES[name];
+}
+
+/**
+ * Defines the scripts on a client (ioredis sends EVALSHA and falls back to EVAL once per
+ * connection) and returns them as functions that answer with Buffers, since the u values
+ * carry msgpack.
+ */
+export function defineScripts(redis: Redis, trace = false): Record<ScriptName, ScriptCall> {
+  const out = {} as Record<ScriptName, ScriptCall>;
+  for (const name of Object.keys(BODIES) as ScriptName[]) {
+    // Namespaced, and apart for traced builds, so that scripts of other code on the same client do not collide.
+    const command = `focuscrawl${trace ? 'Traced' : ''}_${name}`;
+    redis.defineCommand(command, { numberOfKeys: 1, lua: scriptSource(name, trace) });
+    const fn = (redis as unknown as Record<string, ScriptCall | undefined>)[`${command}Buffer`];
+    if (!fn) throw new Error(`ioredis did not define ${command}Buffer`);
+    out[name] = fn.bind(redis);
+  }
+  return out;
+}

@@ -1,0 +1,165 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Redis } from 'ioredis';
+import { RedisFrontier, type RedisFrontierOptions } from '../../src/frontier/redis-frontier.js';
+import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
+import type { CrawlRequest } from '../../src/types.js';
+import type { UrlJournal } from '../../src/frontier/url-journal.js';
+import { urlKey } from '../../src/seen/fingerprint.js';
+import { describeFrontier, req } from './describe-frontier.js';
+import { connectTestRedis, dropPrefix, freshPrefix } from '../helpers/test-redis.js';
+
+const clients: Redis[] = [];
+const prefixes: string[] = [];
+const connection = connectTestRedis().then((r) => (clients.push(r), r));
+// A rejected connection fails each test that awaits it; this only keeps it from failing the file twice.
+connection.catch(() => {});
+
+/** A worker on `prefix` with its own connection, as separate processes would have. */
+async function worker(prefix: string, name: string, politeness: Partial<PolitenessOptions>, extra: Partial<RedisFrontierOptions> = {}): Promise<RedisFrontier> {
+  const redis = name === 'w1' ? await connection : await connectTestRedis().then((r) => (clients.push(r), r));
+  return new RedisFrontier(redis, { prefix, worker: name, politeness, ...extra });
+}
+
+async function fresh(what: string): Promise<string> {
+  await connection;
+  const p = freshPrefix(what);
+  prefixes.push(p);
+  return p;
+}
+
+after(async () => {
+  const redis = await connection.catch(() => null);
+  if (redis) for (const p of prefixes) await dropPrefix(redis, p);
+  for (const c of clients) c.disconnect();
+});
+
+describeFrontier('RedisFrontier', async (p) => worker(await fresh('contract'), 'w1', p), { leasesExpire: true });
+describeFrontier('RedisFrontier, 3 shards', async (p) => worker(await fresh('contract3'), 'w1', p, { shards: 3 }), { leasesExpire: true });
+
+const T = 1_000_000;
+
+test('RedisFrontier: two workers on one crawl never get the same URL and hold perHost and delay jointly', async () => {
+  const prefix = await fresh('two');
+  const politeness = { perHost: 1, delayMs: 100 };
+  const a = await worker(prefix, 'w1', politeness);
+  const b = await worker(prefix, 'w2', politeness);
+  const urls = [];
+  for (let h = 0; h < 4; h++) for (let i = 0; i < 15; i++) urls.push(req(`http://h${h}.test/p${i}`, (i * 7) % 5));
+  assert.equal((await a.add(urls.slice(0, 30), T)).filter(Boolean).length, 30);
+  assert.equal((await b.add(urls, T)).filter(Boolean).length, 30, 'b sees what a added');
+
+  const claimed = new Map<string, string>();
+  const starts = new Map<string, { at: number; end: number }[]>();
+  const busy: { w: RedisFrontier; r: CrawlRequest; end: number }[] = [];
+  const FETCH_MS = 30;
+  for (let now = T; claimed.size < urls.length; now += 10) {
+    assert.ok(now < T + 60_000, 'the crawl ends');
+    for (const x of busy.filter((x) => x.end <= now)) {
+      await x.w.complete(x.r, { state: 'done' }, now);
+      busy.splice(busy.indexOf(x), 1);
+    }
+    // Both workers ask at the same moment: Redis serialises the two claims.
+    const [ga, gb] = await Promise.all([a.claim(3, now), b.claim(3, now)]);
+    for (const [w, got] of [[a, ga], [b, gb]] as const) {
+      for (const r of got) {
+        assert.ok(!claimed.has(r.url), `${r.url} handed out twice`);
+        claimed.set(r.url, w === a ? 'a' : 'b');
+        const list = starts.get(r.host) ?? [];
+        list.push({ at: now, end: now + FETCH_MS });
+        starts.set(r.host, list);
+        busy.push({ w, r, end: now + FETCH_MS });
+      }
+    }
+  }
+  for (const x of busy) await x.w.complete(x.r, { state: 'done' }, x.end);
+  assert.deepEqual(await a.counts(), { waiting: 0, fetching: 0, done: 60, error: 0, discarded: 0 });
+  assert.ok(new Set(claimed.values()).size === 2, 'both workers fetched');
+  for (const [host, list] of starts) {
+    for (let i = 1; i < list.length; i++) {
+      const prev = list[i - 1]!;
+      assert.ok(list[i]!.at >= prev.end, `${host}: one request at a time across workers`);
+      assert.ok(list[i]!.at >= prev.end + politeness.delayMs, `${host}: the delay after a completion holds across workers`);
+    }
+  }
+  assert.equal(await b.isFinished(), true);
+});
+
+test('RedisFrontier: a dead worker\'s leases return at expiry; its late completion changes nothing', async () => {
+  const prefix = await fresh('dead');
+  const dead = await worker(prefix, 'w1', { perHost: 3, delayMs: 0 });
+  const alive = await worker(prefix, 'w2', { perHost: 3, delayMs: 0 });
+  await dead.add([req('http://a.test/1', 3), req('http://a.test/2', 2), req('http://a.test/3', 1)], T);
+  const lost = await dead.claim(5, T, 1000);
+  assert.equal(lost.length, 3);
+  assert.deepEqual(await alive.claim(5, T + 500), [], 'the host is at its limit while the leases live');
+  assert.equal(await alive.isFinished(), false);
+  assert.equal(await alive.reap(T + 1001), 3);
+  const again = await alive.claim(5, T + 1001);
+  assert.deepEqual(again.map((r) => [r.url, r.attempts, r.priority]), [['http://a.test/1', 0, 3], ['http://a.test/2', 0, 2], ['http://a.test/3', 0, 1]]);
+  // The dead worker wakes up: its leases are gone, and another worker holds the URLs.
+  await dead.complete(lost[0]!, { state: 'done' }, T + 1002);
+  await dead.retry(lost[1]!, T + 1002, T + 1002);
+  assert.equal(dead.lostLeases, 2);
+  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 3, done: 0, error: 0, discarded: 0 });
+  for (const r of again) await alive.complete(r, { state: 'done' }, T + 1100);
+  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 0, done: 3, error: 0, discarded: 0 });
+  assert.equal(await alive.isFinished(), true);
+});
+
+test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batches, add and complete once each)', async () => {
+  const prefix = await fresh('trips');
+  const f = await worker(prefix, 'w1', { perHost: 4, delayMs: 0 });
+  await f.add(Array.from({ length: 10 }, (_, h) => req(`http://h${h}.test/`, 1)), T);
+  const before = f.roundTrips;
+  let pages = 0;
+  for (let now = T; pages < 400; now++) {
+    const batch = await f.claim(8, now);
+    if (!batch.length) break;
+    for (const r of batch) {
+      const host = r.host;
+      // Each page links 10 URLs of its site, most of them seen before (the local cache drops some).
+      const links = Array.from({ length: 10 }, (_, i) => req(`http://${host}/p${(pages * 3 + i) % 200}`, 0.5));
+      await f.add(links, now);
+      await f.complete(r, { state: 'done' }, now);
+      pages++;
+    }
+  }
+  const perPage = (f.roundTrips - before) / pages;
+  console.log(`round trips per fetched page: ${perPage.toFixed(2)} over ${pages} pages; seen cache ${JSON.stringify(f.seenCounters())}`);
+  assert.ok(pages >= 400);
+  assert.ok(perPage <= 3, `${perPage} round trips per page`);
+});
+
+test('RedisFrontier: the journal hears of URLs before Redis holds them, and of raises and retries', async () => {
+  const prefix = await fresh('journal');
+  const redis = await connection;
+  const calls: string[] = [];
+  const journal: UrlJournal = {
+    async added(reqs, state, reason) {
+      // Redis must not know them yet: the record comes first.
+      const counts = await redis.hget(`${prefix}:{0}:n`, state === 'waiting' ? 'waiting' : 'discarded');
+      calls.push(`added ${state} ${reason ?? '-'} ${reqs.map((r) => `${r.url}@${r.key}`).join(',')} (Redis had ${counts ?? 0})`);
+    },
+    async raised(reqs) {
+      calls.push(`raised ${reqs.map((r) => `${r.url}:${r.priority}`).join(',')}`);
+    },
+    async retried(r) {
+      calls.push(`retried ${r.url} attempts ${r.attempts}`);
+    },
+  };
+  const f = new RedisFrontier(redis, { prefix, worker: 'w1', politeness: { perHost: 1, delayMs: 0 }, journal });
+  await f.add([req('http://a.test/1', 0.1)], T);
+  await f.add([req('http://a.test/1', 0.5)], T);
+  await f.discard([req('http://b.test/out')], 'out of scope');
+  const [r] = await f.claim(1, T);
+  await f.retry(r!, T, T);
+  const k = (u: string) => urlKey(u);
+  assert.deepEqual(calls, [
+    `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 0)`,
+    `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 1)`,
+    'raised http://a.test/1:0.5',
+    `added discarded out of scope http://b.test/out@${k('http://b.test/out')} (Redis had 0)`,
+    'retried http://a.test/1 attempts 1',
+  ]);
+});
