@@ -78,6 +78,12 @@ export const crawlConfigSchema = z.strictObject({
    * this long. Default 120,000 (two total fetch timeouts).
    */
   leaseMs: z.number().int().min(1000).default(120_000),
+  /**
+   * Shared crawls: the Redis seen set has 2^seenBucketBits buckets, each an intset (8 bytes a URL)
+   * while it holds at most 512 fingerprints (Redis's set-max-intset-entries). Null: chosen when the
+   * crawl is created, from maxPages (about 10 URLs seen per page fetched, about 256 a bucket).
+   */
+  seenBucketBits: z.number().int().min(0).max(16).nullable().default(null),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
   db: z.string().default('focuscrawl.db'),
   userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

@@ -20,6 +20,14 @@ export interface SharedCrawl extends RunnableCrawl {
   target: SharedTarget;
 }
 
+/**
+ * Seen-set buckets for a crawl of `maxPages` fetches: about 10 URLs seen a page, about 256 a
+ * bucket, so buckets stay intsets (up to 512) even at twice the estimate. Fixed at creation.
+ */
+export function seenBucketBitsFor(maxPages: number): number {
+  return Math.min(16, Math.max(4, Math.ceil(Math.log2((maxPages * 10) / 256))));
+}
+
 /** The Redis key prefix and PostgreSQL schema of a named crawl. */
 export const redisPrefix = (name: string) => `fc:${name}`;
 export const pgSchema = (name: string) => `fc_${name}`;
@@ -83,6 +91,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
     worker,
     journal: pg,
     seenCache: config.seenCache > 0 ? config.seenCache : undefined,
+    bucketBits: config.seenBucketBits ?? seenBucketBitsFor(config.maxPages),
   });
   const guards = crawlGuards(config, network);
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
@@ -149,7 +158,9 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
     const notes = stored ? topicChange(label, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
-    const full = { ...config, topic: topicFile };
+    const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
+    // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
+    const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
     await pg.setMeta('config', JSON.stringify(full));
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     await crawl.crawler.addSeeds(config.seeds);
