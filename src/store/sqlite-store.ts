@@ -14,7 +14,7 @@ export function ftsQuery(query: string): string {
   return words.map(cjkQueryTerm).join(' ');
 }
 
-function snippet(text: string, query: string, width = 80): string {
+export function snippet(text: string, query: string, width = 80): string {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const lower = text.toLowerCase();
   let at = -1;

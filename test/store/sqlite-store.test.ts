@@ -7,7 +7,8 @@ import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { FTS_BATCH, SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
 import type { PageRecord } from '../../src/store/store.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
-import { commitPage } from './describe-store.js';
+import { commitPage, describeStore } from './describe-store.js';
+import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
 
 const record = (n: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
   key: urlKey(`http://a.test/${n}`), url: `http://a.test/${n}`, finalUrl: `http://a.test/${n}`, status: 200, contentType: 'text/html', headers: {}, redirects: [],
@@ -84,3 +85,11 @@ test('searching a finished crawl does not write: it works while another process 
   }
   await db.close();
 });
+
+let contractDb = 0;
+for (const writer of ['inline', 'thread'] as const) {
+  describeStore(`SqliteStore (${writer} writer)`, async () => {
+    const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-store-contract-')), `c${contractDb++}.db`), { create: true, writer });
+    return { store: new SqliteStore(db), reader: new SqliteCrawlReader(db), close: () => db.close() };
+  });
+}

@@ -1,0 +1,158 @@
+import type pg from 'pg';
+import type { FrontierCounts } from '../frontier/frontier.js';
+import { discardKind } from '../engine/discard-reasons.js';
+import type { ServiceEntry } from '../services/service-registry.js';
+import type { ServiceStatus } from '../services/service-record.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LastRun, StoredConfig } from './crawl-reader.js';
+import { PgServiceRegistry } from './pg-service-registry.js';
+import { pgTextQuery } from './pg-text-query.js';
+import { snippet } from './sqlite-store.js';
+import type { LogEntry, SearchHit } from './store.js';
+
+const PAGE = 1000;
+
+/**
+ * The read model over a shared crawl's PostgreSQL schema. PostgreSQL does not know which waiting
+ * URLs a worker holds: `live` (the Redis frontier's counts) supplies waiting and fetching when given.
+ */
+export class PgCrawlReader implements CrawlReader {
+  readonly #pool: pg.Pool;
+  readonly #s: string;
+  readonly #live: (() => Promise<FrontierCounts>) | null;
+  readonly #owned: boolean;
+  readonly #registry: PgServiceRegistry;
+
+  /** `owned`: close() ends the pool (a reader opened on its own, not one borrowed from a PgStore). */
+  constructor(pool: pg.Pool, schema: string, live: (() => Promise<FrontierCounts>) | null = null, owned = false) {
+    this.#pool = pool;
+    this.#s = schema;
+    this.#live = live;
+    this.#owned = owned;
+    this.#registry = new PgServiceRegistry(pool, schema);
+  }
+
+  async #meta(key: string): Promise<string | null> {
+    const r = await this.#pool.query(`SELECT value FROM ${this.#s}.meta WHERE key = $1`, [key]);
+    return r.rows[0] ? (r.rows[0] as { value: string }).value : null;
+  }
+
+  async config(): Promise<StoredConfig | null> {
+    const v = await this.#meta('config');
+    return v ? (JSON.parse(v) as StoredConfig) : null;
+  }
+
+  async lastRun(): Promise<LastRun | null> {
+    const v = await this.#meta('lastRun');
+    return v ? (JSON.parse(v) as LastRun) : null;
+  }
+
+  async urlCounts(): Promise<FrontierCounts> {
+    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
+    const names = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
+    const r = await this.#pool.query(`SELECT state, count(*)::int AS n FROM ${this.#s}.urls GROUP BY state`);
+    for (const x of r.rows as { state: number; n: number }[]) out[names[x.state] ?? 'waiting'] += x.n;
+    if (this.#live) {
+      const live = await this.#live();
+      out.waiting = live.waiting;
+      out.fetching = live.fetching;
+    }
+    return out;
+  }
+
+  async pageCount(): Promise<number> {
+    return this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.pages`);
+  }
+
+  /** The index is a generated column, never behind. */
+  async unindexed(): Promise<number> {
+    return 0;
+  }
+
+  async countRelevant(threshold: number): Promise<number> {
+    return this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.pages WHERE relevance >= $1`, [threshold]);
+  }
+
+  async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
+    const r = await this.#pool.query(`SELECT error, count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT $1`, [limit]);
+    return r.rows as { error: string; n: number }[];
+  }
+
+  async discardedByKind(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    const r = await this.#pool.query(`SELECT reason, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 4 GROUP BY reason`);
+    for (const x of r.rows as { reason: string | null; n: number }[]) {
+      const k = discardKind(x.reason ?? '');
+      out[k] = (out[k] ?? 0) + x.n;
+    }
+    return out;
+  }
+
+  serviceCounts(): Promise<Partial<Record<ServiceStatus, number>>> {
+    return this.#registry.counts();
+  }
+
+  services(): Promise<ServiceEntry[]> {
+    return this.#registry.entries();
+  }
+
+  async sitemapCounts(): Promise<{ files: number; urls: number }> {
+    const files = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE state IN (2, 3) AND kind ? 'sitemap'`);
+    const urls = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE kind IS NULL AND state <> 4 AND parent IN (SELECT fp FROM ${this.#s}.urls WHERE kind ? 'sitemap')`);
+    return { files, urls };
+  }
+
+  async *logEntries(after = 0): AsyncIterable<LogEntry> {
+    let from = after;
+    for (;;) {
+      const r = await this.#pool.query(
+        `SELECT l.seq::float8 AS seq, l.url, l.final_url, l.state, l.status, l.depth, coalesce(l.parent, pu.url) AS parent, l.anchor, l.title, l.relevance, l.priority, l.fetched_at, l.error
+         FROM ${this.#s}.crawl_log l LEFT JOIN ${this.#s}.urls u ON u.fp = l.fp LEFT JOIN ${this.#s}.urls pu ON pu.fp = u.parent
+         WHERE l.seq > $1 ORDER BY l.seq LIMIT $2`,
+        [from, PAGE],
+      );
+      const rows = r.rows as LogEntry[];
+      yield* rows;
+      if (rows.length < PAGE) return;
+      from = rows[rows.length - 1]!.seq;
+    }
+  }
+
+  async harvestCurve(threshold: number, points: number): Promise<HarvestPoint[]> {
+    const r = await this.#pool.query(
+      `WITH f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched, sum(CASE WHEN relevance >= $1 THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS relevant,
+                    count(*) OVER () AS total
+                  FROM ${this.#s}.crawl_log WHERE state IN ('done', 'error') AND fetched_at IS NOT NULL)
+       SELECT fetched::int, relevant::int FROM f WHERE fetched % greatest(1, ceil(total::float8 / $2)::int) = 0 OR fetched = total ORDER BY fetched`,
+      [threshold, points],
+    );
+    return r.rows as HarvestPoint[];
+  }
+
+  async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
+    const r = await this.#pool.query(
+      `SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE u.state IN (2, 3))::int AS fetched,
+              count(*) FILTER (WHERE u.state = 3)::int AS errors, count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
+       FROM ${this.#s}.urls u LEFT JOIN ${this.#s}.pages p ON p.fp = u.fp WHERE u.host <> ''
+       GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT $1`,
+      [limit, threshold],
+    );
+    return r.rows as HostSummary[];
+  }
+
+  async search(query: string, limit: number): Promise<SearchHit[]> {
+    const r = await this.#pool.query(
+      `SELECT url, title, text, relevance FROM ${this.#s}.pages, to_tsquery('simple', $1) q WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, fp LIMIT $2`,
+      [pgTextQuery(query), limit],
+    );
+    return (r.rows as { url: string; title: string | null; text: string | null; relevance: number | null }[]).map((x) => ({ url: x.url, title: x.title ?? '', snippet: snippet(x.text ?? '', query), relevance: x.relevance }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned) await this.#pool.end();
+  }
+
+  async #int(sql: string, params: unknown[] = []): Promise<number> {
+    const r = await this.#pool.query(sql, params);
+    return (r.rows[0] as { n: number }).n;
+  }
+}

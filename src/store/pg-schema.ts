@@ -1,0 +1,94 @@
+/**
+ * The PostgreSQL record of one shared crawl, in its own schema (fc_<name>): every URL the crawl
+ * admitted with its state and carried state (what `rebuild` recreates the live frontier from),
+ * the pages with their full-text index, the crawl log and the service registry.
+ * Fingerprints are the signed 64-bit form (bigint), as in the SQLite file.
+ */
+export const PG_SCHEMA_VERSION = 1;
+
+export function pgSchemaSql(s: string): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL);
+-- 0 waiting (or leased: leases live in Redis), 2 done, 3 error, 4 discarded.
+CREATE TABLE IF NOT EXISTS ${s}.urls (
+  fp bigint PRIMARY KEY,
+  url text NOT NULL,
+  host text NOT NULL,
+  depth integer NOT NULL,
+  parent bigint,
+  anchor text NOT NULL,
+  priority double precision NOT NULL,
+  data jsonb,
+  state smallint NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  reason text,
+  -- A service probe or {"sitemap": ...}; null for a page.
+  kind jsonb
+);
+CREATE INDEX IF NOT EXISTS urls_open ON ${s}.urls (fp) WHERE state < 2;
+CREATE TABLE IF NOT EXISTS ${s}.pages (
+  fp bigint PRIMARY KEY,
+  url text NOT NULL,
+  final_url text NOT NULL,
+  status integer NOT NULL,
+  content_type text NOT NULL,
+  headers jsonb NOT NULL,
+  redirects jsonb NOT NULL,
+  fetched_at text NOT NULL,
+  fetch_ms real NOT NULL,
+  bytes integer NOT NULL,
+  encoding text,
+  title text,
+  text text,
+  canonical text,
+  relevance double precision,
+  noindex boolean NOT NULL,
+  outlinks jsonb,
+  -- Title and text with CJK runs as bigrams (cjk-bigrams.ts), the form the SQLite index uses;
+  -- null for a page that asked not to be indexed.
+  search_text text,
+  tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(search_text, ''))) STORED
+);
+CREATE INDEX IF NOT EXISTS pages_tsv ON ${s}.pages USING gin (tsv);
+CREATE TABLE IF NOT EXISTS ${s}.crawl_log (
+  seq bigserial PRIMARY KEY,
+  fp bigint,
+  url text NOT NULL,
+  final_url text,
+  state text NOT NULL,
+  status integer,
+  depth integer NOT NULL,
+  parent text,
+  anchor text NOT NULL,
+  title text,
+  relevance double precision,
+  priority double precision NOT NULL,
+  fetched_at text,
+  error text
+);
+CREATE TABLE IF NOT EXISTS ${s}.services (
+  endpoint text NOT NULL,
+  type text NOT NULL,
+  status text NOT NULL,
+  reason text,
+  version text,
+  versions jsonb NOT NULL,
+  title text,
+  abstract text,
+  keywords jsonb NOT NULL,
+  provider text,
+  layers jsonb NOT NULL,
+  conformance jsonb NOT NULL,
+  probed_url text NOT NULL,
+  checked_at text NOT NULL,
+  PRIMARY KEY (endpoint, type)
+);
+CREATE TABLE IF NOT EXISTS ${s}.service_sources (
+  endpoint text NOT NULL,
+  type text NOT NULL,
+  page text NOT NULL,
+  PRIMARY KEY (endpoint, type, page)
+);
+`;
+}

@@ -1,0 +1,236 @@
+import type pg from 'pg';
+import type { CrawlRequest } from '../types.js';
+import type { UrlJournal } from '../frontier/url-journal.js';
+import { bigIntToKey, keyToBigInt } from '../seen/fingerprint.js';
+import { cjkBigrams } from '../text/cjk-bigrams.js';
+import { connectPg } from './pg-connect.js';
+import { PgCrawlReader } from './pg-crawl-reader.js';
+import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
+import { PgServiceRegistry } from './pg-service-registry.js';
+import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
+import { FocusCrawlError } from '../errors.js';
+
+/** Commits in flight before congested() asks the crawl to wait: about the pool's size, twice. */
+const MAX_IN_FLIGHT = 20;
+/** Rows a bulk statement carries at most (parameters stay far below PostgreSQL's 65,535). */
+const BULK = 1000;
+
+const STATE = { waiting: 0, done: 2, error: 3, discarded: 4 } as const;
+const fp = (key: string) => keyToBigInt(key).toString();
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** The kind column of a request: a probe, a sitemap, or null for a page (as SQLite's urls.probe). */
+function kindOf(r: CrawlRequest): string | null {
+  return r.probe ? JSON.stringify(r.probe) : r.sitemap ? JSON.stringify({ sitemap: r.sitemap }) : null;
+}
+
+/**
+ * The repository of a shared crawl in PostgreSQL, one schema per crawl. It is the crawl's record:
+ * pages, log and services, and (as the Redis frontier's UrlJournal) every URL admitted with its
+ * state, so `rebuild` can recreate a lost live frontier.
+ *
+ * A URL's end is one statement (data-modifying CTEs: page upsert, log line, URL state), so it is
+ * atomic and costs one round trip; the upsert by fingerprint makes a redelivered URL harmless.
+ */
+export class PgStore implements Store, UrlJournal {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  readonly services: PgServiceRegistry;
+  #inFlight = 0;
+
+  private constructor(pool: pg.Pool, schema: string) {
+    this.pool = pool;
+    this.schema = schema;
+    this.services = new PgServiceRegistry(pool, schema);
+  }
+
+  /** Connects (retrying a few times) and creates the crawl's schema if it is missing. */
+  static async connect(url: string, schema: string, opts: { poolSize?: number } = {}): Promise<PgStore> {
+    if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new FocusCrawlError('USAGE', `'${schema}' is not a usable PostgreSQL schema name`);
+    const pool = await connectPg(url, opts.poolSize ?? 10);
+    const store = new PgStore(pool, schema);
+    try {
+      await store.#migrate();
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw new FocusCrawlError('STORE', `PostgreSQL: cannot set up the crawl's schema ${schema}: ${(err as Error).message}`, { cause: err });
+    }
+    return store;
+  }
+
+  async #migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      // Workers starting together must not race to create the same tables.
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.schema]);
+      await client.query(pgSchemaSql(this.schema));
+      const v = await client.query(`SELECT value FROM ${this.schema}.meta WHERE key = 'schema_version'`);
+      const found = v.rows[0] ? Number((v.rows[0] as { value: string }).value) : null;
+      if (found === null) await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1)`, [String(PG_SCHEMA_VERSION)]);
+      else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  reader(live?: ConstructorParameters<typeof PgCrawlReader>[2]): PgCrawlReader {
+    return new PgCrawlReader(this.pool, this.schema, live, false);
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const r = await this.pool.query(`SELECT value FROM ${this.schema}.meta WHERE key = $1`, [key]);
+    return r.rows[0] ? (r.rows[0] as { value: string }).value : null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.pool.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+  }
+
+  async commit(c: UrlCommit): Promise<void> {
+    const s = this.schema;
+    const e = c.entry;
+    const params: unknown[] = [c.key === null ? null : fp(c.key), e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error];
+    const ctes = [
+      `l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING 1)`,
+    ];
+    if (c.key !== null) {
+      // The URL's final state; its row exists (the journal wrote it), or is made for a URL the journal never saw.
+      ctes.push(`u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason) VALUES ($1, $2, '', $6, $8, $11, ${STATE[e.state]}, $14)
+        ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason RETURNING 1)`);
+      params.push(e.state === 'done' ? null : e.error);
+    }
+    const p = c.page;
+    if (p) {
+      const at = params.length;
+      const searchText = p.noindex || (!p.title && !p.text) ? null : cjkBigrams(p.title ?? '') + '\n' + cjkBigrams(p.text ?? '');
+      params.push(p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects), p.fetchedAt, p.fetchMs, p.bytes, p.encoding,
+        p.title, p.text, p.canonical, p.relevance, p.noindex, JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))), searchText, fp(p.key), p.url);
+      const a = (k: number) => `$${at + k}`;
+      ctes.push(`p AS (INSERT INTO ${s}.pages(fp, url, final_url, status, content_type, headers, redirects, fetched_at, fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks, search_text)
+        VALUES (${a(17)}, ${a(18)}, ${a(1)}, ${a(2)}, ${a(3)}, ${a(4)}::jsonb, ${a(5)}::jsonb, ${a(6)}, ${a(7)}, ${a(8)}, ${a(9)}, ${a(10)}, ${a(11)}, ${a(12)}, ${a(13)}, ${a(14)}, ${a(15)}::jsonb, ${a(16)})
+        ON CONFLICT (fp) DO UPDATE SET url = excluded.url, final_url = excluded.final_url, status = excluded.status, content_type = excluded.content_type,
+          headers = excluded.headers, redirects = excluded.redirects, fetched_at = excluded.fetched_at, fetch_ms = excluded.fetch_ms, bytes = excluded.bytes,
+          encoding = excluded.encoding, title = excluded.title, text = excluded.text, canonical = excluded.canonical, relevance = excluded.relevance,
+          noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)`);
+    }
+    this.#inFlight++;
+    try {
+      await this.pool.query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  async logDiscards(entries: NewLogEntry[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += BULK) {
+      const part = entries.slice(i, i + BULK);
+      const col = <K extends keyof NewLogEntry>(k: K) => part.map((e) => e[k]);
+      await this.pool.query(
+        `INSERT INTO ${this.schema}.crawl_log(url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::float8[], $11::text[], $12::text[])`,
+        [col('url'), col('final_url'), col('state'), col('status'), col('depth'), col('parent'), col('anchor'), col('title'), col('relevance'), col('priority'), col('fetched_at'), col('error')],
+      );
+    }
+  }
+
+  congested(): boolean {
+    return this.#inFlight >= MAX_IN_FLIGHT;
+  }
+
+  /** Every write is committed before it resolves: nothing is buffered here. */
+  async flush(): Promise<void> {}
+
+  // UrlJournal: the Redis frontier records what it admits.
+
+  async added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
+    for (let i = 0; i < reqs.length; i += BULK) {
+      const part = reqs.slice(i, i + BULK);
+      await this.pool.query(
+        `INSERT INTO ${this.schema}.urls(fp, url, host, depth, parent, anchor, priority, data, kind, state, reason)
+         SELECT f, u, h, d, p, a, pr, dt::jsonb, k::jsonb, $10, $11 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::text[], $7::float8[], $8::text[], $9::text[])
+           AS t(f, u, h, d, p, a, pr, dt, k)
+         ON CONFLICT (fp) DO NOTHING`,
+        [part.map((r) => fp(r.key)), part.map((r) => r.url), part.map((r) => r.host), part.map((r) => r.depth), part.map((r) => (r.parent === null ? null : fp(r.parent))),
+          part.map((r) => r.anchor), part.map((r) => r.priority), part.map((r) => json(r.data)), part.map(kindOf), STATE[state], reason],
+      );
+    }
+  }
+
+  async raised(reqs: CrawlRequest[]): Promise<void> {
+    if (!reqs.length) return;
+    await this.pool.query(
+      `UPDATE ${this.schema}.urls AS u SET priority = t.pr, depth = t.d, parent = t.p, anchor = t.a, data = t.dt::jsonb
+       FROM unnest($1::bigint[], $2::float8[], $3::int[], $4::bigint[], $5::text[], $6::text[]) AS t(f, pr, d, p, a, dt)
+       WHERE u.fp = t.f AND u.state = 0 AND u.priority < t.pr`,
+      [reqs.map((r) => fp(r.key)), reqs.map((r) => r.priority), reqs.map((r) => r.depth), reqs.map((r) => (r.parent === null ? null : fp(r.parent))), reqs.map((r) => r.anchor), reqs.map((r) => json(r.data))],
+    );
+  }
+
+  async retried(req: CrawlRequest): Promise<void> {
+    await this.pool.query(`UPDATE ${this.schema}.urls SET attempts = $2 WHERE fp = $1 AND state = 0`, [fp(req.key), req.attempts]);
+  }
+
+  // Reading.
+
+  search(query: string, limit: number): Promise<SearchHit[]> {
+    return this.reader().search(query, limit);
+  }
+
+  logEntries(): AsyncIterable<LogEntry> {
+    return this.reader().logEntries();
+  }
+
+  async countRelevant(threshold: number): Promise<number> {
+    const r = await this.pool.query(`SELECT count(*)::int AS n FROM ${this.schema}.pages WHERE relevance >= $1`, [threshold]);
+    return (r.rows[0] as { n: number }).n;
+  }
+
+  /**
+   * The URLs `rebuild` returns to the live frontier: every one not final (waiting, or leased by a
+   * worker when Redis lost its data), with its carried state, read in batches by fingerprint.
+   */
+  async *openRows(): AsyncIterable<CrawlRequest> {
+    let after: string | null = null;
+    for (;;) {
+      const r: pg.QueryResult = await this.pool.query(
+        `SELECT fp::text AS fp, url, host, depth, parent::text AS parent, anchor, priority, data, attempts, kind FROM ${this.schema}.urls
+         WHERE state < 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
+        after === null ? [BULK] : [BULK, after],
+      );
+      for (const row of r.rows as { fp: string; url: string; host: string; depth: number; parent: string | null; anchor: string; priority: number; data: CrawlRequest['data']; attempts: number; kind: Record<string, unknown> | null }[]) {
+        const sitemap = row.kind && 'sitemap' in row.kind ? (row.kind.sitemap as CrawlRequest['sitemap']) : null;
+        yield {
+          key: bigIntToKey(BigInt(row.fp)), id: 0, url: row.url, host: row.host, depth: row.depth, parent: row.parent === null ? null : bigIntToKey(BigInt(row.parent)),
+          anchor: row.anchor, priority: row.priority, data: row.data, attempts: row.attempts, probe: row.kind && !sitemap ? (row.kind as unknown as CrawlRequest['probe']) : null, sitemap,
+        };
+      }
+      if (r.rows.length < BULK) return;
+      after = (r.rows[r.rows.length - 1] as { fp: string }).fp;
+    }
+  }
+
+  /** Every final URL (done, error, discarded) with its host, for `rebuild`'s seen set. */
+  async *finalRows(): AsyncIterable<{ url: string; host: string; state: 'done' | 'error' | 'discarded' }> {
+    let after: string | null = null;
+    const names = { 2: 'done', 3: 'error', 4: 'discarded' } as const;
+    for (;;) {
+      const r: pg.QueryResult = await this.pool.query(
+        `SELECT fp::text AS fp, url, host, state FROM ${this.schema}.urls WHERE state >= 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
+        after === null ? [BULK] : [BULK, after],
+      );
+      for (const row of r.rows as { url: string; host: string; state: 2 | 3 | 4 }[]) yield { url: row.url, host: row.host, state: names[row.state] };
+      if (r.rows.length < BULK) return;
+      after = (r.rows[r.rows.length - 1] as { fp: string }).fp;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,131 @@
+import type { FrontierCounts } from '../frontier/frontier.js';
+import { discardKind } from '../engine/discard-reasons.js';
+import type { ServiceEntry } from '../services/service-registry.js';
+import type { ServiceStatus } from '../services/service-record.js';
+import { urlStateName } from '../types.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LastRun, StoredConfig } from './crawl-reader.js';
+import type { SqliteDb } from './sqlite-db.js';
+import { SqliteServiceRegistry } from './sqlite-service-registry.js';
+import { crawlLogRows, SqliteStore } from './sqlite-store.js';
+import type { LogEntry, SearchHit } from './store.js';
+
+/**
+ * The read model over a crawl database: what `status`, `export`, `search`, `services`, the tests
+ * and the dashboard read. Works on a database open read-only while a crawl holds it (what that
+ * crawl has committed so far).
+ */
+export class SqliteCrawlReader implements CrawlReader {
+  readonly #sql: SqliteDb;
+  readonly #owned: boolean;
+
+  /** `owned`: close() closes the database (a reader opened on its own). */
+  constructor(sql: SqliteDb, owned = false) {
+    this.#sql = sql;
+    this.#owned = owned;
+  }
+
+  #all<T>(query: string, ...params: unknown[]): T[] {
+    return this.#sql.db.prepare(query).all(...params) as T[];
+  }
+
+  #int(query: string, ...params: unknown[]): number {
+    return (this.#sql.db.prepare(query).pluck().get(...params) as number | null) ?? 0;
+  }
+
+  async config(): Promise<StoredConfig | null> {
+    const v = this.#sql.getMeta('config');
+    return v ? (JSON.parse(v) as StoredConfig) : null;
+  }
+
+  async lastRun(): Promise<LastRun | null> {
+    const v = this.#sql.getMeta('lastRun');
+    return v ? (JSON.parse(v) as LastRun) : null;
+  }
+
+  async urlCounts(): Promise<FrontierCounts> {
+    await this.#sql.settle();
+    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
+    for (const r of this.#all<{ state: number; n: number }>('SELECT state, count(*) AS n FROM urls GROUP BY state')) out[urlStateName(r.state)] += r.n;
+    return out;
+  }
+
+  async pageCount(): Promise<number> {
+    await this.#sql.settle();
+    return this.#int('SELECT count(*) FROM pages');
+  }
+
+  async unindexed(): Promise<number> {
+    await this.#sql.settle();
+    return this.#int('SELECT count(*) FROM fts_pending');
+  }
+
+  async countRelevant(threshold: number): Promise<number> {
+    await this.#sql.settle();
+    return this.#int('SELECT count(*) FROM pages WHERE relevance >= ?', threshold);
+  }
+
+  async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
+    await this.#sql.settle();
+    return this.#all("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT ?", limit);
+  }
+
+  async discardedByKind(): Promise<Record<string, number>> {
+    await this.#sql.settle();
+    const out: Record<string, number> = {};
+    for (const r of this.#all<{ reason: string | null; n: number }>('SELECT reason, count(*) AS n FROM urls WHERE state = 4 GROUP BY reason')) {
+      const k = discardKind(r.reason ?? '');
+      out[k] = (out[k] ?? 0) + r.n;
+    }
+    return out;
+  }
+
+  serviceCounts(): Promise<Partial<Record<ServiceStatus, number>>> {
+    return new SqliteServiceRegistry(this.#sql).counts();
+  }
+
+  services(): Promise<ServiceEntry[]> {
+    return new SqliteServiceRegistry(this.#sql).entries();
+  }
+
+  async sitemapCounts(): Promise<{ files: number; urls: number }> {
+    await this.#sql.settle();
+    return {
+      files: this.#int(`SELECT count(*) FROM urls WHERE state IN (2, 3) AND probe LIKE '{"sitemap":%'`),
+      urls: this.#int(`SELECT count(*) FROM urls WHERE probe IS NULL AND state != 4 AND parent IN (SELECT fp FROM urls WHERE probe LIKE '{"sitemap":%')`),
+    };
+  }
+
+  async *logEntries(after = 0): AsyncIterable<LogEntry> {
+    await this.#sql.settle();
+    yield* crawlLogRows(this.#sql, after);
+  }
+
+  async harvestCurve(threshold: number, points: number): Promise<HarvestPoint[]> {
+    await this.#sql.settle();
+    return this.#all<HarvestPoint>(
+      `WITH f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched, sum(CASE WHEN relevance >= ? THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS relevant,
+                    count(*) OVER () AS total
+                  FROM crawl_log WHERE state IN ('done', 'error') AND fetched_at IS NOT NULL)
+       SELECT fetched, relevant FROM f WHERE fetched % max(1, CAST((total + ? - 1) / ? AS INTEGER)) = 0 OR fetched = total ORDER BY fetched`,
+      threshold, points, points,
+    );
+  }
+
+  async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
+    await this.#sql.settle();
+    return this.#all<HostSummary>(
+      `SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state IN (2, 3)) AS fetched, sum(u.state = 3) AS errors,
+              sum(CASE WHEN ? IS NOT NULL AND p.relevance >= ? THEN 1 ELSE 0 END) AS relevant
+       FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT ?`,
+      threshold, threshold, limit,
+    );
+  }
+
+  search(query: string, limit: number): Promise<SearchHit[]> {
+    return new SqliteStore(this.#sql).search(query, limit);
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned) await this.#sql.close();
+  }
+}

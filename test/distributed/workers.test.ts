@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { serveMultiHostWeb, politenessViolations } from '../../src/bench/multi-host-web.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { connectTestRedis, dropPrefix, REDIS_URL } from '../helpers/test-redis.js';
+import { PG_URL } from '../helpers/test-pg.js';
+
+const freshName = () => `t${randomBytes(5).toString('hex')}`;
+
+async function dropCrawl(name: string): Promise<void> {
+  const redis = await connectTestRedis();
+  await dropPrefix(redis, redisPrefix(name));
+  redis.disconnect();
+  const client = new pg.Client(PG_URL);
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+  await client.end();
+}
+
+async function pgRows<T>(sql: string): Promise<T[]> {
+  const client = new pg.Client(PG_URL);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+test('three workers share a crawl of 5,000 pages over 10 hosts; one is killed with SIGKILL and another joins: every page is stored once, nothing is lost, politeness holds across workers', { timeout: 300_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 10, pagesPerHost: 500, latencyMs: 3 });
+  const name = freshName();
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  const delayMs = 10;
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', String(delayMs),
+      '--max-pages', '100000', '--max-depth', '1000', '--lease-ms', '3000', '--concurrency', '4']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.match(seeded.stdout, /10 seeds added/);
+
+    const children: ChildProcess[] = [];
+    const worker = () => runCli(['worker', ...shared], { onStart: (c) => children.push(c) });
+    const runs: Promise<CliResult>[] = [worker(), worker(), worker()];
+    // Kill the first worker once the crawl is well under way, with its requests in flight.
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      const [{ n }] = await pgRows<{ n: string }>(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`).catch(() => [{ n: '0' }]);
+      if (Number(n) >= 1500) break;
+    }
+    children[0]!.kill('SIGKILL');
+    runs.push(worker());
+    const results = await Promise.all(runs);
+    assert.equal(results[0]!.signal, 'SIGKILL');
+    for (const r of results.slice(1)) assert.equal(r.code, 0, r.stderr);
+
+    const stored = await pgRows<{ url: string }>(`SELECT url FROM ${pgSchema(name)}.pages`);
+    assert.equal(stored.length, 5000, 'every reachable page is stored once');
+    assert.deepEqual(new Set(stored.map((r) => r.url)), new Set(web.pages()), 'and they are exactly the web\'s pages');
+    const open = await pgRows<{ n: string }>(`SELECT count(*) AS n FROM ${pgSchema(name)}.urls WHERE state < 2`);
+    assert.equal(Number(open[0]!.n), 0, 'no URL is left waiting or leased: none was lost with the killed worker');
+
+    assert.deepEqual(politenessViolations(web.log, 1, delayMs), [], 'one request at a time per host and the delay between them, across all workers');
+    const fetches = web.log.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').length;
+    // Only the killed worker's requests in flight (its concurrency, 4) may be fetched twice.
+    assert.ok(fetches >= 5000 && fetches <= 5004, `${fetches} page requests for 5,000 pages`);
+  } finally {
+    await web.close();
+    await dropCrawl(name);
+  }
+});
+
+test('one Redis worker at concurrency 1 crawls in the same order as the embedded crawler', { timeout: 120_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 1, pagesPerHost: 150, localLinks: 4, crossLinks: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'fc-order-'));
+  const topic = join(dir, 'topic.yaml');
+  writeFileSync(topic, 'name: leases\nkeywords: [lease, shard, redis, worker]\n');
+  for (const strategy of ['bfs', 'adaptive']) {
+    const name = freshName();
+    const common = ['--seeds', web.roots[0]!, '--strategy', strategy, '--topic', topic, '--concurrency', '1', '--per-host', '1', '--delay-ms', '0', '--max-pages', '80'];
+    try {
+      const db = join(dir, `${strategy}.db`);
+      const embedded = await runCli(['crawl', '--db', db, ...common]);
+      assert.equal(embedded.code, 0, embedded.stderr);
+      const sharedRun = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, ...common]);
+      assert.equal(sharedRun.code, 0, sharedRun.stderr);
+      const embeddedOrder = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; state: string }).filter((e) => e.state === 'done').map((e) => e.url);
+      const sharedOrder = (await runCli(['export', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; state: string }).filter((e) => e.state === 'done').map((e) => e.url);
+      assert.ok(embeddedOrder.length >= 79, `${strategy}: ${embeddedOrder.length} pages`);
+      assert.deepEqual(sharedOrder, embeddedOrder, `${strategy}: the same order`);
+    } finally {
+      await dropCrawl(name);
+    }
+  }
+  await web.close();
+});
