@@ -285,6 +285,8 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
     const crawl = build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
+    // The seeds are committed before the first request: a crawl killed at once can be resumed.
+    await db.settle();
     return crawl;
   } catch (err) {
     await db?.close().catch(() => {});

@@ -58,13 +58,15 @@ export async function serveMultiHostWeb(spec: MultiHostWebSpec): Promise<MultiHo
   const servers: Server[] = [];
   const hosts: string[] = [];
   const log: ServedRequest[] = [];
+  // Page 0 is the root, linked as / (so that it has one URL).
+  const path = (i: number) => (i === 0 ? '/' : `/p/${i}`);
   const page = (h: number, i: number): string => {
     const links: string[] = [];
-    if (i + 1 < spec.pagesPerHost) links.push(`/p/${i + 1}`);
-    for (let k = 0; k < local; k++) links.push(`/p/${mix(h, i, k) % spec.pagesPerHost}`);
+    if (i + 1 < spec.pagesPerHost) links.push(path(i + 1));
+    for (let k = 0; k < local; k++) links.push(path(mix(h, i, k) % spec.pagesPerHost));
     for (let k = 0; k < cross; k++) {
       const other = mix(i, h, 100 + k) % spec.hosts;
-      links.push(`http://${hosts[other]}/p/${mix(other, i, 200 + k) % spec.pagesPerHost}`);
+      links.push(`http://${hosts[other]}${path(mix(other, i, 200 + k) % spec.pagesPerHost)}`);
     }
     const text: string[] = [];
     for (let k = 0; k < words; k++) text.push(WORDS[mix(h, i, 1000 + k) % WORDS.length]!);
@@ -73,13 +75,13 @@ export async function serveMultiHostWeb(spec: MultiHostWebSpec): Promise<MultiHo
   for (let h = 0; h < spec.hosts; h++) {
     const server = createServer((req, res) => {
       const start = performance.timeOrigin + performance.now();
-      const path = (req.url ?? '/').split('?')[0]!;
+      const asked = (req.url ?? '/').split('?')[0]!;
       const answer = () => {
-        const m = path === '/' ? ['', '0'] : /^\/p\/(\d+)$/.exec(path);
+        const m = asked === '/' ? ['', '0'] : /^\/p\/([1-9]\d*)$/.exec(asked);
         const i = m ? Number(m[1]) : -1;
         if (i >= 0 && i < spec.pagesPerHost) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(h, i));
         else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        log.push({ host: hosts[h]!, path, start, end: performance.timeOrigin + performance.now() });
+        log.push({ host: hosts[h]!, path: asked, start, end: performance.timeOrigin + performance.now() });
       };
       if (spec.latencyMs) setTimeout(answer, spec.latencyMs);
       else answer();

@@ -1,64 +1,66 @@
 import type { Command } from 'commander';
-import { urlStateName } from '../types.js';
-import { openExistingDb, runningLine } from './open-existing-db.js';
-import { discardKind, discardSummary } from '../engine/discard-reasons.js';
+import { discardSummary } from '../engine/discard-reasons.js';
+import type { SharedFlags } from '../distributed/shared-target.js';
+import { openReader } from './open-reader.js';
 import { stopReasonText } from './progress.js';
-import type { StopReason } from '../engine/crawler.js';
+import { withSharedOptions } from './shared-options.js';
+import type { CrawlReader } from '../store/crawl-reader.js';
+
+/** What `status` reports, from the read model alone. */
+export async function crawlStatus(reader: CrawlReader) {
+  const counts = await reader.urlCounts();
+  const config = (await reader.config()) ?? {};
+  const threshold = config.topic?.threshold;
+  return {
+    urls: counts,
+    pages: await reader.pageCount(),
+    unindexed: await reader.unindexed(),
+    relevant: threshold !== undefined ? await reader.countRelevant(threshold) : null,
+    topic: config.topic?.name ?? null,
+    strategy: config.strategy ?? null,
+    maxPages: config.maxPages ?? null,
+    finished: counts.waiting === 0 && counts.fetching === 0,
+    lastRun: await reader.lastRun(),
+    discarded: await reader.discardedByKind(),
+    services: await reader.serviceCounts(),
+    sitemaps: await reader.sitemapCounts(),
+    topErrors: await reader.topErrors(5),
+  };
+}
 
 export function registerStatus(program: Command): void {
-  program
-    .command('status')
-    .description('show the state of a crawl database')
-    .requiredOption('--db <file>', 'crawl database')
+  withSharedOptions(program.command('status').description('show the state of a crawl (a database, or a shared crawl)'))
+    .option('--db <file>', 'crawl database (default focuscrawl.db)')
     .option('--json', 'print JSON')
-    .action(async (o: { db: string; json?: boolean }) => {
-      const { db, running } = openExistingDb(o.db);
+    .action(async (o: SharedFlags & { db?: string; json?: boolean }) => {
+      const open = await openReader(o);
       try {
-        const counts: Record<string, number> = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
-        for (const r of db.db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: number; n: number }[]) {
-          counts[urlStateName(r.state)] = r.n;
-        }
-        const pages = db.db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
-        const unindexed = db.db.prepare('SELECT count(*) FROM fts_pending').pluck().get() as number;
-        const config = JSON.parse(db.getMeta('config') ?? '{}') as { strategy?: string | null; topic?: { name?: string; threshold?: number } | null; maxPages?: number };
-        const relevant = config.topic?.threshold !== undefined
-          ? (db.db.prepare('SELECT count(*) FROM pages WHERE relevance >= ?').pluck().get(config.topic.threshold) as number)
-          : null;
-        const errors = db.db.prepare("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC LIMIT 5").all() as { error: string; n: number }[];
-        const finished = counts.waiting === 0 && counts.fetching === 0;
-        db.db.function('discard_kind', { deterministic: true }, (r: unknown) => discardKind(String(r ?? '')));
-        const discarded: Record<string, number> = {};
-        for (const r of db.db.prepare('SELECT discard_kind(reason) AS k, count(*) AS n FROM urls WHERE state = 4 GROUP BY k').all() as { k: string; n: number }[]) discarded[r.k] = r.n;
-        const lastRun = JSON.parse(db.getMeta('lastRun') ?? 'null') as { reason: StopReason; endedAt: string; discardedBy: Record<string, number> } | null;
-        const services: Record<string, number> = {};
-        for (const r of db.db.prepare('SELECT status, count(*) AS n FROM services GROUP BY status').all() as { status: string; n: number }[]) services[r.status] = r.n;
-        const sitemapRows = `SELECT id FROM urls WHERE probe LIKE '{"sitemap":%'`;
-        const sitemaps = {
-          files: db.db.prepare(`SELECT count(*) FROM urls WHERE state IN (2, 3) AND probe LIKE '{"sitemap":%'`).pluck().get() as number,
-          urls: db.db.prepare(`SELECT count(*) FROM urls WHERE probe IS NULL AND state != 4 AND parent IN (${sitemapRows})`).pluck().get() as number,
-        };
-        const report = { db: o.db, running: running ? (running.holder ?? {}) : null, urls: counts, pages, unindexed, relevant, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, maxPages: config.maxPages ?? null, finished, lastRun, discarded, services, sitemaps, topErrors: errors };
+        const s = await crawlStatus(open.reader);
+        const embedded = !o.name;
         if (o.json) {
-          process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ [embedded ? 'db' : 'crawl']: embedded ? open.label : o.name, running: embedded ? open.holder : open.running, ...s }, null, 2) + '\n');
           return;
         }
+        const c = s.urls;
+        const running = open.running !== null && embedded;
         const lines = [
-          ...(running ? [runningLine(o.db, running)!] : []),
-          `${o.db}: ${finished ? 'nothing left to fetch' : `${counts.waiting} URLs waiting${counts.fetching ? `, ${counts.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`,
-          `urls: ${counts.done} done, ${counts.error} error, ${counts.discarded} discarded, ${counts.waiting} waiting`,
-          ...(counts.discarded ? [`discarded: ${discardSummary(discarded)}`] : []),
-          ...(lastRun ? [`last run ended ${lastRun.endedAt}: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}`] : []),
-          `pages stored: ${pages}${relevant !== null ? `, relevant: ${relevant} (topic '${config.topic?.name}')` : ''}`,
-          ...(unindexed ? [`full-text index: ${unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
+          ...(open.running ? [open.running] : []),
+          `${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : !embedded ? 'being fetched by its workers' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`,
+          `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting`,
+          ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
+          ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}`] : []),
+          `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
+          ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
         ];
-        if (Object.keys(services).length) {
-          lines.push(`services: ${services.valid ?? 0} valid, ${services.exception ?? 0} exception, ${services.invalid ?? 0} invalid (focuscrawl services --db ${o.db})`);
+        const sv = s.services;
+        if (Object.values(sv).some((n) => n)) {
+          lines.push(`services: ${sv.valid ?? 0} valid, ${sv.exception ?? 0} exception, ${sv.invalid ?? 0} invalid (focuscrawl services ${embedded ? `--db ${open.label}` : `--name ${o.name}`})`);
         }
-        if (sitemaps.files) lines.push(`sitemaps: ${sitemaps.files} files read, ${sitemaps.urls} URLs added from them`);
-        if (errors.length) lines.push('most common errors:', ...errors.map((e) => `  ${e.n} × ${e.error}`));
+        if (s.sitemaps.files) lines.push(`sitemaps: ${s.sitemaps.files} files read, ${s.sitemaps.urls} URLs added from them`);
+        if (s.topErrors.length) lines.push('most common errors:', ...s.topErrors.map((e) => `  ${e.n} × ${e.error}`));
         process.stdout.write(lines.join('\n') + '\n');
       } finally {
-        await db.close();
+        await open.close();
       }
     });
 }

@@ -64,9 +64,9 @@ test('SIGKILL at any moment, then resume: every reachable page done exactly once
   const common = ['--concurrency', '6'];
   try {
     const first = await h.runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', ...common], 40);
-    assert.equal(first.signal, 'SIGKILL', first.stderr);
+    assert.equal(first.signal, 'SIGKILL', `exit ${first.code}: ${first.stdout} ${first.stderr}`);
     const second = await h.runKilledAt(['resume', '--db', db, ...common], h.hits() + 90);
-    assert.equal(second.signal, 'SIGKILL', second.stderr);
+    assert.equal(second.signal, 'SIGKILL', `exit ${second.code}: ${second.stdout} ${second.stderr}`);
     const last = await h.runToEnd(['resume', '--db', db, ...common]);
     assert.equal(last.code, 0, last.stderr);
     assert.match(last.stdout, /crawl ended \(frontier exhausted: nothing left to fetch\)/);
@@ -108,9 +108,9 @@ test('SIGKILL then resume with service probes: every endpoint probed and registe
   const db = join(mkdtempSync(join(tmpdir(), 'fc-kill-probe-')), 'crawl.db');
   try {
     const first = await h.runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', '--concurrency', '6', '--detect', 'wms'], 40);
-    assert.equal(first.signal, 'SIGKILL', first.stderr);
+    assert.equal(first.signal, 'SIGKILL', `exit ${first.code}: ${first.stdout} ${first.stderr}`);
     const second = await h.runKilledAt(['resume', '--db', db], h.hits() + 60);
-    assert.equal(second.signal, 'SIGKILL', second.stderr);
+    assert.equal(second.signal, 'SIGKILL', `exit ${second.code}: ${second.stdout} ${second.stderr}`);
     const last = await h.runToEnd(['resume', '--db', db]);
     assert.equal(last.code, 0, last.stderr);
   } finally {

@@ -80,7 +80,7 @@ test('one Redis worker at concurrency 1 crawls in the same order as the embedded
   const web = await serveMultiHostWeb({ hosts: 1, pagesPerHost: 150, localLinks: 4, crossLinks: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'fc-order-'));
   const topic = join(dir, 'topic.yaml');
-  writeFileSync(topic, 'name: leases\nkeywords: [lease, shard, redis, worker]\n');
+  writeFileSync(topic, 'name: leases\nkeywords: {lease: 1, shard: 1, redis: 1, worker: 1}\n');
   for (const strategy of ['bfs', 'adaptive']) {
     const name = freshName();
     const common = ['--seeds', web.roots[0]!, '--strategy', strategy, '--topic', topic, '--concurrency', '1', '--per-host', '1', '--delay-ms', '0', '--max-pages', '80'];
