@@ -34,6 +34,7 @@ const HELP = `npm run bench:group-real -- [options]
   --shape-weight X        bfc: weight of number-shape likeness in the ranking (default ${GROUP_DEFAULTS.shapeWeight}: off)
   --out DIR               per-run rankings as JSON (default bench/group-real/out/results)
   --sweep                 also re-select BFC's crawls under other selection rules (tuning)
+  --keep-db DIR           keep each run's crawl database in DIR (for re-ranking offline)
   --no-record             do not append the tables to bench/RESULTS.md
   --build-only            build the missing sites and stop
   --rebuild               rebuild every site`;
@@ -49,6 +50,7 @@ const { values: args } = parseArgs({
     'fc-relevance': { type: 'string' },
     'dead-end-weight': { type: 'string' },
     'shape-weight': { type: 'string' },
+    'keep-db': { type: 'string' },
     'no-record': { type: 'boolean', default: false },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
@@ -117,6 +119,7 @@ try {
   writeFileSync(sitesFile, GROUP_SITES.map((s, i) => `${origins[i]}/\t${s.id}`).join('\n') + '\n');
   const sites = readSitesFile(sitesFile);
   mkdirSync(args.out!, { recursive: true });
+  if (args['keep-db']) mkdirSync(args['keep-db'], { recursive: true });
   for (const kind of kinds) {
     const targets = new Set(GROUP_SITES.flatMap((s, i) => targetPaths(s, built[i]!, kind).map((p) => origins[i]! + p)));
     const sets = exampleSets(kind, origins);
@@ -126,7 +129,7 @@ try {
       for (const method of methods) {
         const report = await runGroupCrawl({
           ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
-          db: join(tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
+          db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
         });
         const grade = gradeGroup(report.pages, targets, sites);
         const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);

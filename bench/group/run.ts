@@ -15,7 +15,7 @@ import { prf, reselect, ruleName, SWEEP, type Prf } from './selection-sweep.js';
  * targets, against the generator's labels, averaged over the sets.
  *
  *   npm run build && node dist/bench/group/run.js [--web-seed 11] [--sweep] [--no-record]
- *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--sets N] [--dump DIR]
+ *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--sets N] [--dump DIR] [--keep-db DIR]
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -27,6 +27,7 @@ const webSeed = arg('--web-seed', DEFAULT_GROUP_WEB.seed);
 const budget = arg('--budget', GROUP_DEFAULTS.budgetPerSite);
 const setCount = arg('--sets', 4);
 const dumpDir = argv.includes('--dump') ? argv[argv.indexOf('--dump') + 1]! : null;
+const keepDir = argv.includes('--keep-db') ? argv[argv.indexOf('--keep-db') + 1]! : null;
 const overrides: Partial<GroupCrawlOptions> = {
   ...(argv.includes('--threshold') ? { threshold: arg('--threshold', 0.5) } : {}),
   fcRelevance: arg('--fc-relevance', GROUP_DEFAULTS.fcRelevance),
@@ -57,7 +58,7 @@ try {
     writeFileSync(exFile, lines.join('\n') + '\n');
     for (const method of ['bfc', 'fc'] as const) {
       const report = await runGroupCrawl({
-        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(dir, `${method}-${set}.db`),
+        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(keepDir ?? dir, `${method}-${set}.db`),
         concurrency: 16, perHost: 2, delayMs: 0, robots: true,
       });
       const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);

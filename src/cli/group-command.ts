@@ -80,6 +80,7 @@ export function registerGroup(program: Command): void {
         fcRelevance: o.fcRelevance ?? GROUP_DEFAULTS.fcRelevance,
         deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
         shapeWeight: GROUP_DEFAULTS.shapeWeight,
+        nameWeight: GROUP_DEFAULTS.nameWeight,
         pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
         addPerRound: GROUP_DEFAULTS.addPerRound,
         db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,

@@ -38,6 +38,8 @@ export interface GroupCrawlOptions {
   deadEndWeight: number;
   /** bfc: how much a number-shape match counts in the ranking (group-ranking.ts; 0: words only). */
   shapeWeight: number;
+  /** bfc: how much the likeness of names (title, in-link anchors) counts against the words' (group-ranking.ts). */
+  nameWeight: number;
   /** Pages added to the sample library after a round: the best new page of a site, at most this many sites. Default 20. */
   addPerRound: number;
   db: string;
@@ -53,7 +55,7 @@ export interface GroupCrawlOptions {
 
 export const GROUP_DEFAULTS = {
   budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20,
-  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0,
+  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0,
 } as const;
 
 export interface RankedPage {
@@ -290,7 +292,7 @@ function foundExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableD
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
 function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): SampleView[] {
   const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-  return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), shape: numberShapes(s.terms) });
+  return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), nameVector: ranked.names.vector(new Map()), shape: numberShapes(s.terms) });
 }
 
 /** The median over samples of the best cosine to a sample of another site (1 with one site's samples only). */
@@ -309,7 +311,7 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
 function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
-  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight), sample: library.has(d.url) }));
+  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight), sample: library.has(d.url) }));
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
 }
