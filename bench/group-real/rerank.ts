@@ -16,7 +16,7 @@ const rule: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
 const ws = (weights ?? '0,0.25,0.5,0.75').split(',').map(Number);
 
 const runs = readdirSync(jsonDir).filter((f) => f.startsWith(prefix) && f.endsWith('-bfc.json')).sort().map((f) => {
-  const j = JSON.parse(readFileSync(join(jsonDir, f), 'utf8')) as { samples: string[]; examples?: { url: string }[]; pages: { url: string; label: boolean }[] };
+  const j = JSON.parse(readFileSync(join(jsonDir, f), 'utf8')) as { samples: string[]; examples?: { url: string }[]; pages: { url: string; label: boolean; zh?: boolean }[] };
   const gen = /^group-\d+-(\d+)-bfc\.json$/.exec(f);
   const db = new Database(join(dbDir, gen ? `bfc-${gen[1]}.db` : f.replace('.json', '.db')), { readonly: true });
   const ranked = rankableDocs(db);
@@ -28,12 +28,14 @@ for (const w of ws) {
   const rows: ReturnType<typeof prf>[] = [];
   let bestHits = 0;
   let sitesWith = 0;
+  let zh = 0;
   for (const { j, ranked } of runs) {
     const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
     const labels = new Set(j.pages.filter((p) => p.label).map((p) => p.url));
     const exampleUrls = j.examples ? j.examples.map((e) => e.url) : j.samples.slice(0, 3);
+    const nEx = exampleUrls.length;
     const lib: RankedDoc[] = exampleUrls.map((u) => byUrl.get(u)).filter((d): d is RankedDoc => !!d);
-    const score = () => ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, lib, 0, w), sample: lib.includes(d) }));
+    const score = () => ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, lib, 0, w, process.env.NAMERS === 'all' ? lib : lib.slice(0, nEx)), sample: lib.includes(d) }));
     for (let round = 1; round < 3; round++) {
       const scored = score();
       const t = selectTargets(scored, rule);
@@ -54,6 +56,8 @@ for (const w of ws) {
     const t = selectTargets(scored, rule);
     const pages = scored.map((x, i) => ({ site: x.site, url: x.d.url, path: x.d.path, score: x.score, target: t[i]! }));
     rows.push(prf(pages, labels));
+    const zhUrls = new Set(j.pages.filter((p) => p.zh).map((p) => p.url));
+    zh += pages.filter((p) => p.target && zhUrls.has(p.url)).length;
     if (show) for (const p of pages) if (p.target !== labels.has(p.url)) process.stdout.write(`  ${p.target ? 'FP' : 'FN'} ${p.score.toFixed(3)} ${p.site} ${byUrl.get(p.url)!.name.size ? [...byUrl.get(p.url)!.name.keys()].join(' ') : ''} | ${p.path.join(' > ')}\n`);
     const bySite = new Map<string, typeof pages>();
     for (const p of pages) (bySite.get(p.site) ?? bySite.set(p.site, []).get(p.site)!).push(p);
@@ -65,5 +69,5 @@ for (const w of ws) {
     }
   }
   const m = (k: 'precision' | 'recall' | 'f1') => (rows.reduce((a, r) => a + r[k], 0) / rows.length).toFixed(2);
-  process.stdout.write(`${prefix} nameWeight ${w}: P ${m('precision')} R ${m('recall')} F1 ${m('f1')}; best page a target on ${bestHits}/${sitesWith} site-runs\n`);
+  process.stdout.write(`${prefix} nameWeight ${w}: P ${m('precision')} R ${m('recall')} F1 ${m('f1')}; best page a target on ${bestHits}/${sitesWith} site-runs; ${zh} Chinese targets returned\n`);
 }

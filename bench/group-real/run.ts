@@ -32,6 +32,7 @@ const HELP = `npm run bench:group-real -- [options]
   --fc-relevance X        fc: relevant from X times the examples' coherence (default ${GROUP_DEFAULTS.fcRelevance})
   --dead-end-weight X     bfc: weight of the paths that led nowhere (default ${GROUP_DEFAULTS.deadEndWeight})
   --shape-weight X        bfc: weight of number-shape likeness in the ranking (default ${GROUP_DEFAULTS.shapeWeight}: off)
+  --name-weight X         bfc: weight of name likeness (title, in-link anchors) in the ranking (default ${GROUP_DEFAULTS.nameWeight})
   --out DIR               per-run rankings as JSON (default bench/group-real/out/results)
   --sweep                 also re-select BFC's crawls under other selection rules (tuning)
   --keep-db DIR           keep each run's crawl database in DIR (for re-ranking offline)
@@ -50,6 +51,7 @@ const { values: args } = parseArgs({
     'fc-relevance': { type: 'string' },
     'dead-end-weight': { type: 'string' },
     'shape-weight': { type: 'string' },
+    'name-weight': { type: 'string' },
     'keep-db': { type: 'string' },
     'no-record': { type: 'boolean', default: false },
     'build-only': { type: 'boolean', default: false },
@@ -80,6 +82,7 @@ const overrides = {
   fcRelevance: args['fc-relevance'] !== undefined ? Number(args['fc-relevance']) : GROUP_DEFAULTS.fcRelevance,
   deadEndWeight: args['dead-end-weight'] !== undefined ? Number(args['dead-end-weight']) : GROUP_DEFAULTS.deadEndWeight,
   shapeWeight: args['shape-weight'] !== undefined ? Number(args['shape-weight']) : GROUP_DEFAULTS.shapeWeight,
+  nameWeight: args['name-weight'] !== undefined ? Number(args['name-weight']) : GROUP_DEFAULTS.nameWeight,
 };
 for (const [k, v] of Object.entries(overrides)) if (!(v >= 0 && Number.isFinite(v))) fail(`--${k}: expected a number, got '${v}'`);
 

@@ -55,7 +55,7 @@ export interface GroupCrawlOptions {
 
 export const GROUP_DEFAULTS = {
   budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20,
-  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0,
+  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0.25,
 } as const;
 
 export interface RankedPage {
@@ -163,7 +163,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     await db.settle();
     let ranked = rankableDocs(db.db);
     const found = foundExamples(o, ranked, log);
-    for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms });
+    for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms, example: true });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
     strategy.inner = bfc;
 
@@ -311,7 +311,8 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
 function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
-  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight), sample: library.has(d.url) }));
+  const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
+  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers), sample: library.has(d.url) }));
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
 }

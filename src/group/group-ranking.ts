@@ -58,16 +58,24 @@ export type SampleView = Pick<RankedDoc, 'vector' | 'nameVector' | 'shape'>;
 export const SHAPE_WEIGHT = 0.7;
 
 /**
- * Method D's target ranking: similarity to the nearest sample. Against one sample it is the TF-IDF
- * cosine of the words, mixed with the cosine of the names (title and in-link anchors) at
- * `nameWeight`, or, when higher, SHAPE_WEIGHT times the likeness of the numbers (samples with a
- * table of numbers only).
+ * Method D's target ranking: similarity to the nearest sample. The TF-IDF cosine of the words to the
+ * nearest sample, mixed at `nameWeight` with the cosine of the names (title and in-link anchors) to
+ * the nearest of `namers`; or, when higher, SHAPE_WEIGHT times the likeness of the numbers
+ * (samples with a table of numbers only).
+ *
+ * `namers` are the user's examples, not the pages the rounds added: a name is one short phrase, so
+ * one wrong page in the library (a FAQ whose table of contents links "License") would make every
+ * page of its name a perfect match and carry the library off to another kind of page. Words drift
+ * far less: a wrong sample shares its words with few pages.
  */
-export function nearestSampleScore(doc: SampleView, samples: readonly SampleView[], shapeWeight = SHAPE_WEIGHT, nameWeight = 0): number {
-  let best = 0;
+export function nearestSampleScore(doc: SampleView, samples: readonly SampleView[], shapeWeight = SHAPE_WEIGHT, nameWeight = 0, namers: readonly SampleView[] = samples): number {
+  let words = 0;
   for (const s of samples) {
-    best = Math.max(best, (1 - nameWeight) * cosineOf(doc.vector, s.vector) + nameWeight * cosineOf(doc.nameVector, s.nameVector));
-    if (shapeWeight > 0 && best < shapeWeight) best = Math.max(best, shapeWeight * shapeSimilarity(doc.shape, s.shape));
+    words = Math.max(words, cosineOf(doc.vector, s.vector));
+    if (shapeWeight > 0 && words < shapeWeight) words = Math.max(words, shapeWeight * shapeSimilarity(doc.shape, s.shape));
   }
-  return best;
+  if (nameWeight <= 0) return words;
+  let name = 0;
+  for (const s of namers) name = Math.max(name, cosineOf(doc.nameVector, s.nameVector));
+  return (1 - nameWeight) * words + nameWeight * name;
 }
