@@ -8,8 +8,10 @@ import { prf } from '../group/selection-sweep.js';
 /**
  * Offline re-ranking of kept crawls (run.ts --keep-db, with --out / --dump JSON for the labels and
  * examples): the rounds' library growth replayed on the final crawl under other ranking settings.
- * For tuning only:
- *   node dist/bench/group-real/rerank.js DBDIR JSONDIR PREFIX [nameWeight,...]
+ * A proxy for tuning, not a benchmark: the crawl itself is the one the kept run made.
+ *   node dist/bench/group-real/run.js --kinds license --methods bfc --no-record --keep-db DB --out JSON
+ *   node dist/bench/group-real/rerank.js DB JSON license [nameWeight,...]   (SHOW_ERRORS=1: list wrong selections)
+ * For bench/group: run.js --dump JSON --keep-db DB, prefix 'group'.
  */
 const [dbDir, jsonDir, prefix, weights] = process.argv.slice(2) as [string, string, string, string?];
 const rule: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
@@ -23,7 +25,7 @@ const runs = readdirSync(jsonDir).filter((f) => f.startsWith(prefix) && f.endsWi
   db.close();
   return { j, ranked };
 });
-const show = process.env.SHOW_FP === '1';
+const show = process.env.SHOW_ERRORS === '1';
 for (const w of ws) {
   const rows: ReturnType<typeof prf>[] = [];
   let bestHits = 0;
@@ -35,7 +37,7 @@ for (const w of ws) {
     const exampleUrls = j.examples ? j.examples.map((e) => e.url) : j.samples.slice(0, 3);
     const nEx = exampleUrls.length;
     const lib: RankedDoc[] = exampleUrls.map((u) => byUrl.get(u)).filter((d): d is RankedDoc => !!d);
-    const score = () => ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, lib, 0, w, process.env.NAMERS === 'all' ? lib : lib.slice(0, nEx)), sample: lib.includes(d) }));
+    const score = () => ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, lib, 0, w, lib.slice(0, nEx)), sample: lib.includes(d) }));
     for (let round = 1; round < 3; round++) {
       const scored = score();
       const t = selectTargets(scored, rule);

@@ -312,7 +312,11 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
   const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
-  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers), sample: library.has(d.url) }));
+  // A sample is its own nearest sample (score 1), even when its name is not the examples'.
+  const scored = ranked.docs.map((d) => {
+    const sample = library.has(d.url);
+    return { d, site: d.host, score: sample ? 1 : nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers), sample };
+  });
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
 }
