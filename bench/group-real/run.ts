@@ -32,8 +32,10 @@ const HELP = `npm run bench:group-real -- [options]
   --fc-relevance X        fc: relevant from X times the examples' coherence (default ${GROUP_DEFAULTS.fcRelevance})
   --dead-end-weight X     bfc: weight of the paths that led nowhere (default ${GROUP_DEFAULTS.deadEndWeight})
   --shape-weight X        bfc: weight of number-shape likeness in the ranking (default ${GROUP_DEFAULTS.shapeWeight}: off)
+  --name-weight X         bfc: weight of name likeness (title, in-link anchors) in the ranking (default ${GROUP_DEFAULTS.nameWeight})
   --out DIR               per-run rankings as JSON (default bench/group-real/out/results)
   --sweep                 also re-select BFC's crawls under other selection rules (tuning)
+  --keep-db DIR           keep each run's crawl database in DIR (for re-ranking offline)
   --no-record             do not append the tables to bench/RESULTS.md
   --build-only            build the missing sites and stop
   --rebuild               rebuild every site`;
@@ -49,6 +51,8 @@ const { values: args } = parseArgs({
     'fc-relevance': { type: 'string' },
     'dead-end-weight': { type: 'string' },
     'shape-weight': { type: 'string' },
+    'name-weight': { type: 'string' },
+    'keep-db': { type: 'string' },
     'no-record': { type: 'boolean', default: false },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
@@ -78,6 +82,7 @@ const overrides = {
   fcRelevance: args['fc-relevance'] !== undefined ? Number(args['fc-relevance']) : GROUP_DEFAULTS.fcRelevance,
   deadEndWeight: args['dead-end-weight'] !== undefined ? Number(args['dead-end-weight']) : GROUP_DEFAULTS.deadEndWeight,
   shapeWeight: args['shape-weight'] !== undefined ? Number(args['shape-weight']) : GROUP_DEFAULTS.shapeWeight,
+  nameWeight: args['name-weight'] !== undefined ? Number(args['name-weight']) : GROUP_DEFAULTS.nameWeight,
 };
 for (const [k, v] of Object.entries(overrides)) if (!(v >= 0 && Number.isFinite(v))) fail(`--${k}: expected a number, got '${v}'`);
 
@@ -117,6 +122,7 @@ try {
   writeFileSync(sitesFile, GROUP_SITES.map((s, i) => `${origins[i]}/\t${s.id}`).join('\n') + '\n');
   const sites = readSitesFile(sitesFile);
   mkdirSync(args.out!, { recursive: true });
+  if (args['keep-db']) mkdirSync(args['keep-db'], { recursive: true });
   for (const kind of kinds) {
     const targets = new Set(GROUP_SITES.flatMap((s, i) => targetPaths(s, built[i]!, kind).map((p) => origins[i]! + p)));
     const sets = exampleSets(kind, origins);
@@ -126,7 +132,7 @@ try {
       for (const method of methods) {
         const report = await runGroupCrawl({
           ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
-          db: join(tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
+          db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
         });
         const grade = gradeGroup(report.pages, targets, sites);
         const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);

@@ -15,7 +15,7 @@ import { prf, reselect, ruleName, SWEEP, type Prf } from './selection-sweep.js';
  * targets, against the generator's labels, averaged over the sets.
  *
  *   npm run build && node dist/bench/group/run.js [--web-seed 11] [--sweep] [--no-record]
- *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--sets N] [--dump DIR]
+ *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--name-weight X] [--sets N] [--methods bfc,fc] [--dump DIR] [--keep-db DIR]
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -27,11 +27,14 @@ const webSeed = arg('--web-seed', DEFAULT_GROUP_WEB.seed);
 const budget = arg('--budget', GROUP_DEFAULTS.budgetPerSite);
 const setCount = arg('--sets', 4);
 const dumpDir = argv.includes('--dump') ? argv[argv.indexOf('--dump') + 1]! : null;
+const methods = (argv.includes('--methods') ? argv[argv.indexOf('--methods') + 1]! : 'bfc,fc').split(',') as ('bfc' | 'fc')[];
+const keepDir = argv.includes('--keep-db') ? argv[argv.indexOf('--keep-db') + 1]! : null;
 const overrides: Partial<GroupCrawlOptions> = {
   ...(argv.includes('--threshold') ? { threshold: arg('--threshold', 0.5) } : {}),
   fcRelevance: arg('--fc-relevance', GROUP_DEFAULTS.fcRelevance),
   deadEndWeight: arg('--dead-end-weight', GROUP_DEFAULTS.deadEndWeight),
   shapeWeight: arg('--shape-weight', GROUP_DEFAULTS.shapeWeight),
+  nameWeight: arg('--name-weight', GROUP_DEFAULTS.nameWeight),
 };
 
 type Scores = Prf;
@@ -55,9 +58,9 @@ try {
     });
     const exFile = join(dir, `examples-${set}.tsv`);
     writeFileSync(exFile, lines.join('\n') + '\n');
-    for (const method of ['bfc', 'fc'] as const) {
+    for (const method of methods) {
       const report = await runGroupCrawl({
-        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(dir, `${method}-${set}.db`),
+        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(keepDir ?? dir, `${method}-${set}.db`),
         concurrency: 16, perHost: 2, delayMs: 0, robots: true,
       });
       const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
@@ -80,19 +83,19 @@ const mean = (m: string, k: keyof Scores) => results.filter((x) => x.method === 
 const meanFetched = (m: string) => Math.round(results.filter((x) => x.method === m).reduce((a, x) => a + x.fetched, 0) / setCount);
 const selection = overrides.threshold !== undefined ? `absolute threshold ${overrides.threshold}` : `adaptive selection: ${ruleName(GROUP_DEFAULTS.selection)}`;
 const lines = [
-  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages (${zhTargets.size} on Chinese sites); budget ${budget} pages per site; ${setCount} sets of 3 examples. BFC: ${selection}, dead-end weight ${overrides.deadEndWeight}, shape weight ${overrides.shapeWeight}; FC: relevant from ${overrides.fcRelevance} x the examples' coherence.`,
+  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages (${zhTargets.size} on Chinese sites); budget ${budget} pages per site; ${setCount} sets of 3 examples. BFC: ${selection}, dead-end weight ${overrides.deadEndWeight}, shape weight ${overrides.shapeWeight}, name weight ${overrides.nameWeight}; FC: relevant from ${overrides.fcRelevance} x the examples' coherence.`,
   '',
   '| method | precision | recall | F1 | pages fetched | source: precision / recall / F1 |',
   '|---|---|---|---|---|---|',
   `| BFC (bootstrapping) | ${mean('bfc', 'precision').toFixed(2)} | ${mean('bfc', 'recall').toFixed(2)} | ${mean('bfc', 'f1').toFixed(2)} | ${meanFetched('bfc')} | about 0.35 / 0.62 / 0.45 |`,
-  `| FC (kNN focused crawler) | ${mean('fc', 'precision').toFixed(2)} | ${mean('fc', 'recall').toFixed(2)} | ${mean('fc', 'f1').toFixed(2)} | ${meanFetched('fc')} | about 0.57 / 0.16 / 0.25 |`,
+  ...(methods.includes('fc') ? [`| FC (kNN focused crawler) | ${mean('fc', 'precision').toFixed(2)} | ${mean('fc', 'recall').toFixed(2)} | ${mean('fc', 'f1').toFixed(2)} | ${meanFetched('fc')} | about 0.57 / 0.16 / 0.25 |`] : []),
   '',
   'Per example set (precision / recall / F1; Chinese targets returned; pages fetched):',
   '',
   '| set | BFC | FC |',
   '|---|---|---|',
   ...Array.from({ length: setCount }, (_x, set) => {
-    const f = (m: string) => { const y = results.find((z) => z.set === set && z.method === m)!; const x = y.scores; return `${x.precision.toFixed(2)} / ${x.recall.toFixed(2)} / ${x.f1.toFixed(2)}; ${y.zhTargets} zh; ${y.fetched}`; };
+    const f = (m: string) => { const y = results.find((z) => z.set === set && z.method === m); if (!y) return '-'; const x = y.scores; return `${x.precision.toFixed(2)} / ${x.recall.toFixed(2)} / ${x.f1.toFixed(2)}; ${y.zhTargets} zh; ${y.fetched}`; };
     return `| ${set + 1} | ${f('bfc')} | ${f('fc')} |`;
   }),
 ];

@@ -15,6 +15,7 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
   budgetPerSite?: number;
   iterations?: number;
   threshold?: number;
+  nameWeight?: number;
   fcRelevance?: number;
   pathSearch?: number;
   all?: boolean;
@@ -22,11 +23,11 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
   format?: 'jsonl' | 'csv';
 }
 
-function unitInterval(v: string): number {
+const unitInterval = (flag: string) => (v: string): number => {
   const n = Number(v);
-  if (!(n >= 0 && n <= 1)) throw new FocusCrawlError('USAGE', `--threshold: '${v}' is not a number from 0 to 1`);
+  if (!(v.trim() !== '' && n >= 0 && n <= 1)) throw new FocusCrawlError('USAGE', `${flag}: '${v}' is not a number from 0 to 1`);
   return n;
-}
+};
 
 function positiveNumber(v: string): number {
   const n = Number(v);
@@ -53,7 +54,8 @@ export function registerGroup(program: Command): void {
     .option('--method <method>', 'bfc: the bootstrapping crawler (default); fc: the kNN focused-crawler baseline', oneOf(['bfc', 'fc'] as const), 'bfc')
     .option('--budget-per-site <n>', `pages fetched per site over the run (default ${GROUP_DEFAULTS.budgetPerSite})`, positiveInt)
     .option('--iterations <k>', `bootstrap rounds at most (default ${GROUP_DEFAULTS.iterations})`, positiveInt)
-    .option('--threshold <x>', 'bfc: return the pages whose score reaches x, in place of the adaptive selection', unitInterval)
+    .option('--threshold <x>', 'bfc: return the pages whose score reaches x, in place of the adaptive selection', unitInterval('--threshold'))
+    .option('--name-weight <x>', `bfc: how much a page's name (title, in-link anchors) counts against its words in the ranking (default ${GROUP_DEFAULTS.nameWeight}; 0: words only)`, unitInterval('--name-weight'))
     .option('--fc-relevance <x>', `fc: a page is relevant when its kNN score reaches x times the examples' mutual similarity (default ${GROUP_DEFAULTS.fcRelevance})`, positiveNumber)
     .option('--path-search <n>', `pages path extraction may fetch to reach an example (default ${GROUP_DEFAULTS.pathSearchPages})`, positiveInt)
     .option('--all', 'write every fetched page, with a target column, not only the targets')
@@ -80,6 +82,7 @@ export function registerGroup(program: Command): void {
         fcRelevance: o.fcRelevance ?? GROUP_DEFAULTS.fcRelevance,
         deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
         shapeWeight: GROUP_DEFAULTS.shapeWeight,
+        nameWeight: o.nameWeight ?? GROUP_DEFAULTS.nameWeight,
         pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
         addPerRound: GROUP_DEFAULTS.addPerRound,
         db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,

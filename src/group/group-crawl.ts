@@ -38,6 +38,8 @@ export interface GroupCrawlOptions {
   deadEndWeight: number;
   /** bfc: how much a number-shape match counts in the ranking (group-ranking.ts; 0: words only). */
   shapeWeight: number;
+  /** bfc: how much the likeness of names (title, in-link anchors) counts against the words' (group-ranking.ts). */
+  nameWeight: number;
   /** Pages added to the sample library after a round: the best new page of a site, at most this many sites. Default 20. */
   addPerRound: number;
   db: string;
@@ -53,7 +55,7 @@ export interface GroupCrawlOptions {
 
 export const GROUP_DEFAULTS = {
   budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20,
-  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0,
+  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0.25,
 } as const;
 
 export interface RankedPage {
@@ -161,7 +163,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     await db.settle();
     let ranked = rankableDocs(db.db);
     const found = foundExamples(o, ranked, log);
-    for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms });
+    for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms, example: true });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
     strategy.inner = bfc;
 
@@ -290,7 +292,7 @@ function foundExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableD
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
 function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): SampleView[] {
   const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-  return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), shape: numberShapes(s.terms) });
+  return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), nameVector: ranked.names.vector(new Map()), shape: numberShapes(s.terms) });
 }
 
 /** The median over samples of the best cosine to a sample of another site (1 with one site's samples only). */
@@ -309,7 +311,12 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
 function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
-  const scored = ranked.docs.map((d) => ({ d, site: d.host, score: nearestSampleScore(d, samples, o.shapeWeight), sample: library.has(d.url) }));
+  const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
+  // A sample is its own nearest sample (score 1), even when its name is not the examples'.
+  const scored = ranked.docs.map((d) => {
+    const sample = library.has(d.url);
+    return { d, site: d.host, score: sample ? 1 : nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers), sample };
+  });
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
 }

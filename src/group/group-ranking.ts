@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { anchorPaths } from './anchor-path.js';
-import { numberShapes, pageTerms, shapeSimilarity, withoutBoilerplate } from './page-vectors.js';
+import { inLinkAnchors } from './page-names.js';
+import { nameTerms, numberShapes, pageTerms, shapeSimilarity, withoutBoilerplate } from './page-vectors.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 
 /** A fetched page with its anchor path and the vector the rankings compare. */
@@ -11,6 +12,9 @@ export interface RankedDoc {
   path: string[];
   terms: Map<string, number>;
   vector: ReturnType<TfIdfSpace['vector']>;
+  /** Its name: its title and the anchors of the links to it (page-names.ts), boilerplate removed. */
+  name: Map<string, number>;
+  nameVector: ReturnType<TfIdfSpace['vector']>;
   /** Its numbers' shapes (page-vectors.ts), for comparing pages across languages. */
   shape: Map<string, number>;
 }
@@ -20,20 +24,28 @@ export interface RankedDoc {
  * space over all of them, site boilerplate removed. Rankings are computed from the repository
  * after each round, so a resumed group crawl ranks exactly as an uninterrupted one.
  */
-export function rankableDocs(db: Database.Database): { docs: RankedDoc[]; space: TfIdfSpace } {
+export function rankableDocs(db: Database.Database): { docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace } {
   const rows = db
     .prepare(`SELECT p.url_id AS urlId, p.url, u.host, p.title, p.text FROM pages p JOIN urls u ON u.id = p.url_id
               WHERE p.status < 400 AND p.text IS NOT NULL ORDER BY p.url_id`)
     .all() as { urlId: number; url: string; host: string; title: string | null; text: string }[];
   const paths = anchorPaths(db);
+  const anchors = inLinkAnchors(db);
   const docs = rows.map((r) => ({ urlId: r.urlId, url: r.url, host: r.host, path: paths.get(r.urlId) ?? [], terms: pageTerms(r.title ?? '', r.text) }));
   withoutBoilerplate(docs);
+  const named = docs.map((d, i) => ({ host: d.host, terms: nameTerms(rows[i]!.title ?? '', anchors.get(d.url) ?? []) }));
+  withoutBoilerplate(named);
   const space = new TfIdfSpace();
   for (const d of docs) space.observe(d.terms);
-  return { docs: docs.map((d) => ({ ...d, vector: space.vector(d.terms), shape: numberShapes(d.terms) })), space };
+  const names = new TfIdfSpace();
+  for (const n of named) names.observe(n.terms);
+  return {
+    docs: docs.map((d, i) => ({ ...d, vector: space.vector(d.terms), name: named[i]!.terms, nameVector: names.vector(named[i]!.terms), shape: numberShapes(d.terms) })),
+    space, names,
+  };
 }
 
-export type SampleView = Pick<RankedDoc, 'vector' | 'shape'>;
+export type SampleView = Pick<RankedDoc, 'vector' | 'nameVector' | 'shape'>;
 
 /**
  * How much a number-shape match can count against a word match when it is switched on
@@ -46,14 +58,24 @@ export type SampleView = Pick<RankedDoc, 'vector' | 'shape'>;
 export const SHAPE_WEIGHT = 0.7;
 
 /**
- * Method D's target ranking: similarity to the nearest sample, the TF-IDF cosine of the words or,
- * when higher, SHAPE_WEIGHT times the likeness of the numbers (samples with a table of numbers only).
+ * Method D's target ranking: similarity to the nearest sample. The TF-IDF cosine of the words to the
+ * nearest sample, mixed at `nameWeight` with the cosine of the names (title and in-link anchors) to
+ * the nearest of `namers`; or, when higher, SHAPE_WEIGHT times the likeness of the numbers
+ * (samples with a table of numbers only).
+ *
+ * `namers` are the user's examples, not the pages the rounds added: a name is one short phrase, so
+ * one wrong page in the library (a FAQ whose table of contents links "License") would make every
+ * page of its name a perfect match and carry the library off to another kind of page. Words drift
+ * far less: a wrong sample shares its words with few pages.
  */
-export function nearestSampleScore(doc: Pick<RankedDoc, 'vector' | 'shape'>, samples: readonly SampleView[], shapeWeight = SHAPE_WEIGHT): number {
-  let best = 0;
+export function nearestSampleScore(doc: SampleView, samples: readonly SampleView[], shapeWeight = SHAPE_WEIGHT, nameWeight = 0, namers: readonly SampleView[] = samples): number {
+  let words = 0;
   for (const s of samples) {
-    best = Math.max(best, cosineOf(doc.vector, s.vector));
-    if (shapeWeight > 0 && best < shapeWeight) best = Math.max(best, shapeWeight * shapeSimilarity(doc.shape, s.shape));
+    words = Math.max(words, cosineOf(doc.vector, s.vector));
+    if (shapeWeight > 0 && words < shapeWeight) words = Math.max(words, shapeWeight * shapeSimilarity(doc.shape, s.shape));
   }
-  return best;
+  if (nameWeight <= 0) return words;
+  let name = 0;
+  for (const s of namers) name = Math.max(name, cosineOf(doc.nameVector, s.nameVector));
+  return (1 - nameWeight) * words + nameWeight * name;
 }

@@ -20,6 +20,16 @@ export function pageTerms(title: string, text: string): Map<string, number> {
 }
 
 /**
+ * A page's name as terms: its title and each distinct anchor text of the links to it, each counted
+ * once, so a page linked from every page's menu is not named louder than one linked once.
+ */
+export function nameTerms(title: string, anchors: readonly string[]): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const text of [title, ...anchors]) for (const t of termCounts(text, GROUP_TOKENS).keys()) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return tf;
+}
+
+/**
  * The shapes of a page's numbers, counted: what pages of one kind share across languages when
  * they share no word (a table of scores by province reads '#n3' twenty times in English and in
  * Chinese; a list of years, '#year').

@@ -8,6 +8,8 @@ export interface Sample {
   path: string[];
   /** The page's term frequencies (boilerplate removed, see group-ranking.ts). */
   terms: Map<string, number>;
+  /** One of the user's examples (their names alone define the kind's name: group-ranking.ts). */
+  example?: boolean;
 }
 
 /**

@@ -132,6 +132,9 @@ test('focuscrawl group names a malformed examples line and exits 2', async () =>
   const threshold = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--threshold', '2']);
   assert.equal(threshold.code, 2);
   assert.match(threshold.stderr, /--threshold: '2' is not a number from 0 to 1/);
+  const nameWeight = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--name-weight', '1.5']);
+  assert.equal(nameWeight.code, 2);
+  assert.match(nameWeight.stderr, /--name-weight: '1.5' is not a number from 0 to 1/);
 });
 
 test('FC follows only the links of pages its classifier judges relevant (roots trusted), and stops before its budget', async () => {
