@@ -13,6 +13,7 @@ import { registerBench } from './bench-command.js';
 import { registerServices } from './services-command.js';
 import { registerGroup } from './group-command.js';
 import { registerWorker } from './worker-command.js';
+import { registerRebuild } from './rebuild-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -23,6 +24,7 @@ const program = new Command('focuscrawl')
 registerCrawl(program);
 registerWorker(program);
 registerResume(program);
+registerRebuild(program);
 registerStatus(program);
 registerSearch(program);
 registerExport(program);

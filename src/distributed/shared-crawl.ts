@@ -82,17 +82,22 @@ function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
   return parsed.data;
 }
 
-async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[]): Promise<SharedCrawl> {
-  const planned = plan(config, topicFile, {});
-  const worker = `${hostname()}:${process.pid}`;
-  const frontier = new RedisFrontier(redis, {
-    prefix: redisPrefix(target.name),
+/** The crawl's frontier as every worker opens it: the same shards, buckets and politeness for all. */
+export function sharedFrontier(redis: Redis, config: CrawlConfig, name: string, worker: string, journal: PgStore | null): RedisFrontier {
+  return new RedisFrontier(redis, {
+    prefix: redisPrefix(name),
     politeness: { perHost: config.perHost, delayMs: config.delayMs },
     worker,
-    journal: pg,
+    ...(journal ? { journal } : {}),
     seenCache: config.seenCache > 0 ? config.seenCache : undefined,
     bucketBits: config.seenBucketBits ?? seenBucketBitsFor(config.maxPages),
   });
+}
+
+async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[]): Promise<SharedCrawl> {
+  const planned = plan(config, topicFile, {});
+  const worker = `${hostname()}:${process.pid}`;
+  const frontier = sharedFrontier(redis, config, target.name, worker, pg);
   const guards = crawlGuards(config, network);
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
@@ -132,7 +137,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   return shared;
 }
 
-async function connectBoth(target: SharedTarget): Promise<{ redis: Redis; pg: PgStore }> {
+export async function connectBoth(target: SharedTarget): Promise<{ redis: Redis; pg: PgStore }> {
   const redis = await connectRedis(target.redis);
   try {
     return { redis, pg: await PgStore.connect(target.pg, pgSchema(target.name)) };
@@ -172,8 +177,11 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   }
 }
 
-/** Joins a named crawl as a worker: the config comes from PostgreSQL; `concurrency` overrides this worker's. */
-export async function openSharedWorker(target: SharedTarget, opts: { concurrency?: number; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+/**
+ * Joins a named crawl as a worker: the config comes from PostgreSQL; `concurrency` overrides this
+ * worker's; `maxPages` raises the crawl's budget for every worker (stored, as `resume` does).
+ */
+export async function openSharedWorker(target: SharedTarget, opts: { concurrency?: number; maxPages?: number; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
   const { redis, pg } = await connectBoth(target);
   try {
     const stored = await pg.getMeta('config');
@@ -181,6 +189,10 @@ export async function openSharedWorker(target: SharedTarget, opts: { concurrency
       throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}: start it with focuscrawl crawl --redis URL --pg URL --name ${target.name} --seeds URL...`);
     }
     const raw = JSON.parse(stored) as CrawlConfigInput;
+    if (opts.maxPages !== undefined) {
+      raw.maxPages = opts.maxPages;
+      await pg.setMeta('config', JSON.stringify(raw));
+    }
     const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
     return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), []);

@@ -65,7 +65,7 @@ export class RedisFrontier implements Frontier {
   readonly #perHost: number;
   readonly #delayMs: number;
   readonly #worker: string;
-  readonly #journal: UrlJournal | null;
+  #journal: UrlJournal | null;
   readonly #promote: number;
   readonly #scripts: Record<ScriptName, ScriptCall>;
   /** Seen-set buckets per shard (the same placement as RedisSeenSet with the URLs' hosts). */
@@ -91,6 +91,36 @@ export class RedisFrontier implements Frontier {
     this.#scripts = defineScripts(redis, opts.traceScripts ?? false);
     this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
     this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);
+  }
+
+  /**
+   * Rebuild (focuscrawl rebuild): records URLs the crawl's record says are final as seen and
+   * counted in their state, so no worker fetches them again. Returns how many were not seen yet.
+   */
+  async restoreFinal(batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[]): Promise<number> {
+    const groups = new Map<string, ScriptArg[]>();
+    for (const r of batch) {
+      const shard = shardOfHost(r.host, this.#shards);
+      const place = seenPlace(fingerprint(r.url), this.#buckets);
+      const id = `${shard} ${r.state}`;
+      let g = groups.get(id);
+      if (!g) groups.set(id, (g = [r.state]));
+      g.push(place.bucket, place.member);
+    }
+    this.roundTrips++;
+    const fresh = await Promise.all([...groups].map(([id, args]) => this.#scripts.restoreFinal(this.#key(Number(id.split(' ')[0])), ...args) as Promise<number>));
+    return fresh.reduce((a, b) => a + Number(b), 0);
+  }
+
+  /** Rebuild: offers URLs from the record as waiting, with their carried state, without writing them back to the record. */
+  async restoreOpen(batch: CrawlRequest[], now: number): Promise<boolean[]> {
+    const journal = this.#journal;
+    this.#journal = null;
+    try {
+      return await this.add(batch.map((r) => ({ url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, probe: r.probe ?? null, sitemap: r.sitemap ?? null })), now);
+    } finally {
+      this.#journal = journal;
+    }
   }
 
   /** The shard's KEYS[1] (its counters hash). */

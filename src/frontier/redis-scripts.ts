@@ -342,8 +342,24 @@ for i = 1, #ARGV, 2 do out[#out + 1] = call('SISMEMBER', B .. 'seen:' .. ARGV[i]
 return out
 `;
 
+/**
+ * Rebuild: URLs the record says are final. ARGV: state (done, error, discarded), then bucket,
+ * member pairs. Each becomes seen and counted in its state; one already seen is left alone.
+ */
+const RESTORE_FINAL = `
+local state = ARGV[1]
+local fresh = 0
+for i = 2, #ARGV, 2 do fresh = fresh + call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1]) end
+if fresh > 0 then
+  call('HINCRBY', B .. 'n', 'seen', fresh)
+  call('HINCRBY', B .. 'n', state, fresh)
+end
+return fresh
+`;
+
 const BODIES = {
   add: ADD,
+  restoreFinal: RESTORE_FINAL,
   claim: CLAIM,
   end: END,
   claimHost: CLAIM_HOST,

@@ -100,3 +100,37 @@ test('one Redis worker at concurrency 1 crawls in the same order as the embedded
   }
   await web.close();
 });
+
+test('after Redis lost a crawl\'s keys, rebuild recreates the frontier from PostgreSQL: the crawl goes on without fetching a page twice', { timeout: 120_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 100 });
+  const name = freshName();
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const first = await runCli(['crawl', ...shared, '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--delay-ms', '0', '--max-pages', '60', '--max-depth', '1000']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /page budget/);
+    const refused = await runCli(['rebuild', ...shared]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /still holds crawl .*pass --force/);
+    // Redis loses everything of the crawl (no persistence, a restart).
+    const redis = await connectTestRedis();
+    await dropPrefix(redis, redisPrefix(name));
+    redis.disconnect();
+    const rebuilt = await runCli(['rebuild', ...shared]);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.match(rebuilt.stdout, /frontier rebuilt from PostgreSQL: \d+ URLs waiting, \d+ final URLs marked seen/);
+    const status = JSON.parse((await runCli(['status', ...shared, '--json'])).stdout) as { urls: { done: number; error: number; waiting: number }; pages: number };
+    assert.ok(status.urls.done + status.urls.error === 60 && status.urls.waiting > 0, JSON.stringify(status.urls));
+    const rest = await runCli(['resume', ...shared, '--max-pages', '10000']);
+    assert.equal(rest.code, 0, rest.stderr);
+    assert.match(rest.stdout, /frontier exhausted/);
+    const stored = await pgRows<{ url: string }>(`SELECT url FROM ${pgSchema(name)}.pages`);
+    assert.deepEqual(new Set(stored.map((r) => r.url)), new Set(web.pages()));
+    const pageRequests = web.log.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').map((r) => r.host + r.path);
+    assert.equal(pageRequests.length, new Set(pageRequests).size, 'no page was fetched twice');
+    assert.equal(pageRequests.length, 200);
+  } finally {
+    await web.close();
+    await dropCrawl(name);
+  }
+});

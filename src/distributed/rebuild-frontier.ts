@@ -1,0 +1,76 @@
+import { FocusCrawlError } from '../errors.js';
+import { crawlConfigSchema } from '../config/crawl-config.js';
+import type { CrawlRequest } from '../types.js';
+import { connectBoth, redisPrefix, sharedFrontier } from './shared-crawl.js';
+import { redact, type SharedTarget } from './shared-target.js';
+
+/** URLs sent to Redis per script call while rebuilding. */
+const CHUNK = 1000;
+
+export interface RebuildReport {
+  /** Final URLs (done, error, discarded) recorded as seen again. */
+  final: number;
+  /** URLs waiting again (those waiting or leased when Redis lost its data). */
+  open: number;
+}
+
+/**
+ * Recreates a shared crawl's live frontier in Redis from its record in PostgreSQL, after Redis lost
+ * data (Redis persistence is optional; PostgreSQL is the record): every final URL becomes seen
+ * (so none is fetched again), every other one waits again with its priority and carried state.
+ * Failed attempts so far are not carried back: a rebuilt URL starts its retries afresh.
+ * A frontier still in Redis is not replaced unless `force` clears it first.
+ */
+export async function rebuildFrontier(target: SharedTarget, opts: { force?: boolean; progress?: (r: RebuildReport) => void } = {}): Promise<RebuildReport> {
+  const { redis, pg } = await connectBoth(target);
+  try {
+    const stored = await pg.getMeta('config');
+    if (!stored) throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}`);
+    const config = crawlConfigSchema.parse(JSON.parse(stored));
+    const frontier = sharedFrontier(redis, config, target.name, `rebuild-${process.pid}`, null);
+    const live = await frontier.counts();
+    const held = live.waiting + live.fetching + live.done + live.error + live.discarded;
+    if (held > 0) {
+      if (!opts.force) {
+        throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} still holds crawl '${target.name}' (${live.waiting} waiting, ${live.fetching} being fetched, ${live.done} done): rebuild replaces it; stop its workers and pass --force to clear it first`);
+      }
+      await dropKeys(redis, redisPrefix(target.name));
+    }
+    const report: RebuildReport = { final: 0, open: 0 };
+    let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[] = [];
+    for await (const row of pg.finalRows()) {
+      batch.push(row);
+      if (batch.length >= CHUNK) {
+        report.final += await frontier.restoreFinal(batch);
+        batch = [];
+        opts.progress?.(report);
+      }
+    }
+    if (batch.length) report.final += await frontier.restoreFinal(batch);
+    let open: CrawlRequest[] = [];
+    const now = Date.now();
+    for await (const row of pg.openRows()) {
+      open.push(row);
+      if (open.length >= CHUNK) {
+        report.open += (await frontier.restoreOpen(open, now)).filter(Boolean).length;
+        open = [];
+        opts.progress?.(report);
+      }
+    }
+    if (open.length) report.open += (await frontier.restoreOpen(open, now)).filter(Boolean).length;
+    return report;
+  } finally {
+    redis.disconnect();
+    await pg.close();
+  }
+}
+
+/** Deletes every key of a crawl (SCAN: an administrative command, never a worker's hot path). */
+async function dropKeys(redis: import('ioredis').Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
