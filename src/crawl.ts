@@ -43,6 +43,8 @@ export interface RunnableCrawl {
   close(): Promise<void>;
   /** Hands buffered writes over at once: a second Ctrl-C exits right after. */
   flushNow(): void;
+  /** Lines the summary adds for this kind of crawl (a shared worker's Redis figures). */
+  summaryNotes?(summary: CrawlSummary): string[];
 }
 
 /** An open embedded crawl: the crawler and the resources to release. */

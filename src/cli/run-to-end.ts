@@ -33,7 +33,7 @@ export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
     const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
     const c = summary.stats.frontier;
     const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
-    process.stdout.write(summaryText(summary, crawl.where, relevant, services) + '\n');
+    process.stdout.write([summaryText(summary, crawl.where, relevant, services), ...(crawl.summaryNotes?.(summary) ?? [])].join('\n') + '\n');
   } finally {
     // A failed run must not leave the progress timer holding the process open.
     if (!stopped) stopProgress();

@@ -114,6 +114,14 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
     services: pg.services,
     notes,
     flushNow: () => void pg.flush(),
+    summaryNotes: (summary) => {
+      const fetched = summary.stats.fetched;
+      const w = pg.writes;
+      return [
+        `Redis: ${frontier.roundTrips} round trips by this worker (${fetched ? (frontier.roundTrips / fetched).toFixed(2) : '-'} per page it fetched), ${frontier.lostLeases} leases lost to expiry`,
+        `PostgreSQL: ${w.commits} commits, ${w.commits ? (w.ms / w.commits).toFixed(2) : '-'} ms each as this worker saw them`,
+      ];
+    },
     async run(): Promise<CrawlSummary> {
       try {
         const summary = await crawler.run();

@@ -37,6 +37,8 @@ export class PgStore implements Store, UrlJournal {
   readonly schema: string;
   readonly services: PgServiceRegistry;
   #inFlight = 0;
+  /** Commits made by this process and the time they took as it saw them (bench/distributed). */
+  readonly writes = { commits: 0, ms: 0 };
 
   private constructor(pool: pg.Pool, schema: string) {
     this.pool = pool;
@@ -120,10 +122,13 @@ export class PgStore implements Store, UrlJournal {
           noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)`);
     }
     this.#inFlight++;
+    const t0 = performance.now();
     try {
       await this.pool.query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
     } finally {
       this.#inFlight--;
+      this.writes.commits++;
+      this.writes.ms += performance.now() - t0;
     }
   }
 

@@ -1,0 +1,195 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host-web.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+
+/**
+ * bench/distributed: the shared crawl (Redis frontier, PostgreSQL repository) with 1, 2 and 4
+ * worker processes against the embedded crawler, on one local web of 100 hosts and 50,000 pages;
+ * Redis round trips, bytes and memory per URL, PostgreSQL write cost per page, seen-cache hits.
+ *
+ *   npm run bench:distributed -- [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--workers 1,2,4] [--no-record]
+ *
+ * Needs Redis on 127.0.0.1:6379 and PostgreSQL on 127.0.0.1:5432 (database test), as the tests.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..', '..');
+const CLI = join(repo, 'bin', 'focuscrawl.js');
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = argv.indexOf('--' + name);
+  return i >= 0 ? argv[i + 1]! : fallback;
+};
+const HOSTS = Number(opt('hosts', '100'));
+const PER_HOST = Number(opt('pages-per-host', '500'));
+const CONCURRENCY = Number(opt('concurrency', '32'));
+const WORKERS = opt('workers', '1,2,4').split(',').map(Number);
+const record = !argv.includes('--no-record');
+const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
+const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function check(r: Run, what: string): Run {
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}): ${r.stderr.slice(-500)}`);
+  return r;
+}
+
+const crawlFlags = (web: MultiHostWeb, concurrency: number) => [
+  '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '2', '--delay-ms', '0', '--concurrency', String(concurrency),
+  '--max-pages', '10000000', '--max-depth', '100000', '--no-sitemaps', '--no-robots',
+];
+
+async function redisStats(redis: Redis): Promise<{ netBytes: number; memory: number }> {
+  const stats = await redis.info('stats');
+  const mem = await redis.info('memory');
+  const field = (text: string, name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { netBytes: field(stats, 'total_net_input_bytes') + field(stats, 'total_net_output_bytes'), memory: field(mem, 'used_memory') };
+}
+
+/** MEMORY USAGE summed over the crawl's keys matching `pattern` (SCAN: a benchmark, not a crawl). */
+async function memoryOf(redis: Redis, prefix: string, pattern: string): Promise<{ bytes: number; keys: number }> {
+  let cursor = '0';
+  let bytes = 0;
+  let keys = 0;
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:${pattern}`, 'COUNT', 1000);
+    cursor = next;
+    for (const k of found) {
+      bytes += Number((await redis.call('MEMORY', 'USAGE', k, 'SAMPLES', '0')) ?? 0);
+      keys++;
+    }
+  } while (cursor !== '0');
+  return { bytes, keys };
+}
+
+async function counters(redis: Redis, prefix: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*:n`, 'COUNT', 1000);
+    cursor = next;
+    for (const k of found) for (const [f, v] of Object.entries(await redis.hgetall(k))) out[f] = (out[f] ?? 0) + Number(v);
+  } while (cursor !== '0');
+  return out;
+}
+
+async function dropCrawl(redis: Redis, db: pg.Client, name: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix(name)}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  await db.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+}
+
+const sum = (re: RegExp, texts: string[]) => texts.reduce((s, t) => s + Number(re.exec(t)?.[1] ?? 0), 0);
+
+async function main(): Promise<void> {
+  const web = await serveMultiHostWeb({ hosts: HOSTS, pagesPerHost: PER_HOST });
+  const pages = HOSTS * PER_HOST;
+  const redis = new Redis(REDIS);
+  const db = new pg.Client(PG);
+  await db.connect();
+  const rows: string[] = [];
+  const notes: string[] = [];
+  try {
+    process.stderr.write(`web: ${HOSTS} hosts, ${pages} pages\nembedded...\n`);
+    const file = join(mkdtempSync(join(tmpdir(), 'fc-bench-dist-')), 'embedded.db');
+    let t0 = performance.now();
+    check(await cli(['crawl', '--db', file, ...crawlFlags(web, CONCURRENCY)]), 'embedded crawl');
+    const embeddedSecs = (performance.now() - t0) / 1000;
+    const embeddedRate = pages / embeddedSecs;
+    rows.push(`| embedded (SQLite) | 1 | ${CONCURRENCY} | ${pages} | ${embeddedSecs.toFixed(1)} | ${embeddedRate.toFixed(0)} | 100% | - | - | - | - |`);
+
+    for (const n of WORKERS) {
+      const name = `bench${randomBytes(4).toString('hex')}`;
+      const shared = ['--redis', REDIS, '--pg', PG, '--name', name];
+      process.stderr.write(`${n} worker(s)...\n`);
+      check(await cli(['crawl', ...shared, '--seed-only', ...crawlFlags(web, CONCURRENCY)]), 'seeding');
+      const before = await redisStats(redis);
+      t0 = performance.now();
+      const runs = await Promise.all(Array.from({ length: n }, () => cli(['worker', ...shared])));
+      const secs = (performance.now() - t0) / 1000;
+      runs.forEach((r, i) => check(r, `worker ${i + 1}`));
+      const after = await redisStats(redis);
+      const stored = Number((await db.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n);
+      const outs = runs.map((r) => r.stdout);
+      const trips = sum(/Redis: (\d+) round trips/, outs);
+      const hits = sum(/URL-seen cache: (\d+) hits/, outs);
+      const misses = sum(/URL-seen cache: \d+ hits, (\d+) misses/, outs);
+      const commits = sum(/PostgreSQL: (\d+) commits/, outs);
+      const commitMs = runs.reduce((s, r) => {
+        const m = /PostgreSQL: (\d+) commits, ([\d.]+) ms each/.exec(r.stdout);
+        return s + (m ? Number(m[1]) * Number(m[2]) : 0);
+      }, 0);
+      const pgBytes = Number((await db.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`, [pgSchema(name)])).rows[0].n);
+      const rate = stored / secs;
+      rows.push(`| shared (Redis + PostgreSQL) | ${n} | ${CONCURRENCY} each | ${stored} | ${secs.toFixed(1)} | ${rate.toFixed(0)} | ${((100 * rate) / embeddedRate).toFixed(0)}% | ${(trips / stored).toFixed(2)} | ${((after.netBytes - before.netBytes) / stored).toFixed(0)} | ${commits ? (commitMs / commits).toFixed(2) : '-'} ms, ${(pgBytes / stored / 1024).toFixed(1)} KiB | ${hits + misses ? ((100 * hits) / (hits + misses)).toFixed(1) : '-'}% |`);
+      if (n === WORKERS[0]) {
+        const c = await counters(redis, redisPrefix(name));
+        const seen = await memoryOf(redis, redisPrefix(name), '*:seen:*');
+        notes.push(`Redis memory per seen URL: ${(seen.bytes / c.seen!).toFixed(1)} bytes (${c.seen} fingerprints in ${seen.keys} intset buckets, MEMORY USAGE)`);
+      }
+      await dropCrawl(redis, db, name);
+    }
+
+    // Waiting URLs: a crawl stopped early, with most of what it found still waiting.
+    const name = `bench${randomBytes(4).toString('hex')}`;
+    const shared = ['--redis', REDIS, '--pg', PG, '--name', name];
+    check(await cli(['crawl', ...shared, '--seed-only', ...crawlFlags(web, CONCURRENCY).slice(0, -6), '--max-pages', '3000', '--max-depth', '100000', '--no-sitemaps', '--no-robots']), 'seeding');
+    check(await cli(['worker', ...shared]), 'worker');
+    const c = await counters(redis, redisPrefix(name));
+    let waitingBytes = 0;
+    for (const pattern of ['*:q:*', '*:u', '*:h:*', '*:wait', '*:ready', '*:hosts']) waitingBytes += (await memoryOf(redis, redisPrefix(name), pattern)).bytes;
+    notes.push(`Redis memory per waiting URL: ${(waitingBytes / c.waiting!).toFixed(0)} bytes (${c.waiting} waiting after 3,000 fetches: host queues, carried state, host records and heaps, MEMORY USAGE)`);
+    await dropCrawl(redis, db, name);
+  } finally {
+    redis.disconnect();
+    await db.end();
+    await web.close();
+  }
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const table = [
+    `## bench/distributed (${new Date().toISOString().slice(0, 10)}): shared workers against the embedded crawler`,
+    '',
+    `\`npm run bench:distributed -- --hosts ${HOSTS} --pages-per-host ${PER_HOST} --concurrency ${CONCURRENCY} --workers ${WORKERS.join(',')}\``,
+    '',
+    `Machine: ${cpus().length} cores (${cpu}), Node ${process.version}; Redis, PostgreSQL, the web server and every crawler process on the same machine.`,
+    `Web: ${HOSTS} hosts on 127.0.0.1, ${pages} pages (about 2 KB, 9 links each), per host 2 requests at once, no delay, no robots.txt or sitemaps.`,
+    '',
+    '| crawler | workers | concurrency | pages stored | seconds | pages/s | of embedded | Redis round trips / page | Redis bytes / page | PostgreSQL commit, size / page | seen-cache hits |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  process.stdout.write(table + '\n');
+  if (record) appendFileSync(join(repo, 'bench', 'RESULTS.md'), '\n' + table);
+}
+
+await main();
