@@ -2,11 +2,11 @@ import type pg from 'pg';
 import type { CrawlRequest } from '../types.js';
 import type { UrlJournal } from '../frontier/url-journal.js';
 import { bigIntToKey, keyToBigInt } from '../seen/fingerprint.js';
-import { cjkBigrams } from '../text/cjk-bigrams.js';
 import { connectPg, pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
+import { pgSearchText } from './pg-text-query.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
 
@@ -127,7 +127,7 @@ export class PgStore implements Store, UrlJournal {
     const p = c.page;
     if (p) {
       const at = params.length;
-      const searchText = p.noindex || (!p.title && !p.text) ? null : cjkBigrams(p.title ?? '') + '\n' + cjkBigrams(p.text ?? '');
+      const searchText = p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text);
       params.push(p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects), p.fetchedAt, p.fetchMs, p.bytes, p.encoding,
         p.title, p.text, p.canonical, p.relevance, p.noindex, JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))), searchText, fp(p.key), p.url);
       const a = (k: number) => `$${at + k}`;

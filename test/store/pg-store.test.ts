@@ -179,3 +179,16 @@ test('PgStore: a write that loses PostgreSQL is retried, then fails in one line 
     await dropSchema(schema);
   }
 });
+
+test('PgStore: hosts, addresses, numbers and joined words are found by their words, as in the SQLite index', async () => {
+  const { store, close } = await open();
+  try {
+    await commitPage(store, pageRecord('w', 'Release notes', 'Version 3.5 of the foo_bar tool: see example.com, mail ops@mail.example.org, the ＧＩＳ server, /usr/share/doc and हिन्दी.'));
+    await commitPage(store, pageRecord('v', 'Other', 'nothing of the kind'));
+    for (const q of ['example', 'example.com', '3.5', 'mail', 'ops@mail.example.org', 'foo_bar', 'bar', 'GIS', 'share doc', 'हिन्दी']) {
+      assert.deepEqual((await store.search(q, 10)).map((h) => h.url), ['http://a.test/w'], q);
+    }
+  } finally {
+    await close();
+  }
+});
