@@ -193,6 +193,22 @@ export class PgStore implements Store, UrlJournal {
     );
   }
 
+  /**
+   * Waiting URLs given new priorities by Frontier.rescore(), lower ones included (raised() only
+   * ever raises). Not yet part of UrlJournal: without it a rebuild brings back the priorities the
+   * URLs had before the last rescore.
+   */
+  async rescored(batch: { key: string; priority: number }[]): Promise<void> {
+    const sorted = batch.map((r) => [keyToBigInt(r.key), r.priority] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (let i = 0; i < sorted.length; i += BULK) {
+      const part = sorted.slice(i, i + BULK);
+      await this.#query(
+        `UPDATE ${this.schema}.urls AS u SET priority = t.pr FROM unnest($1::bigint[], $2::float8[]) AS t(f, pr) WHERE u.fp = t.f AND u.state = 0`,
+        [part.map(([f]) => f.toString()), part.map(([, pr]) => pr)],
+      );
+    }
+  }
+
   async retried(req: CrawlRequest): Promise<void> {
     await this.#query(`UPDATE ${this.schema}.urls SET attempts = $2 WHERE fp = $1 AND state = 0`, [fp(req.key), req.attempts]);
   }
