@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import type { ServiceEntry, ServiceRegistry } from '../services/service-registry.js';
 import type { ServiceLayer, ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
 
@@ -24,14 +25,21 @@ interface Row {
 export class PgServiceRegistry implements ServiceRegistry {
   readonly #pool: pg.Pool;
   readonly #s: string;
+  readonly #delays: readonly number[];
 
-  constructor(pool: pg.Pool, schema: string) {
+  /** `delays`: waits before retrying a statement that lost its connection (see pgQuery). */
+  constructor(pool: pg.Pool, schema: string, delays: readonly number[] = RETRY_DELAYS_MS) {
     this.#pool = pool;
     this.#s = schema;
+    this.#delays = delays;
+  }
+
+  #query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    return pgQuery(this.#pool, sql, params, this.#delays);
   }
 
   async save(r: ServiceRecord): Promise<void> {
-    await this.#pool.query(
+    await this.#query(
       `INSERT INTO ${this.#s}.services(endpoint, type, status, reason, version, versions, title, abstract, keywords, provider, layers, conformance, probed_url, checked_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13, $14)
        ON CONFLICT (endpoint, type) DO UPDATE SET status = excluded.status, reason = excluded.reason, version = excluded.version, versions = excluded.versions,
@@ -43,16 +51,16 @@ export class PgServiceRegistry implements ServiceRegistry {
   }
 
   async setConformance(endpoint: string, type: ServiceType, classes: string[]): Promise<void> {
-    await this.#pool.query(`UPDATE ${this.#s}.services SET conformance = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(classes), endpoint, type]);
+    await this.#query(`UPDATE ${this.#s}.services SET conformance = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(classes), endpoint, type]);
   }
 
   async setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
-    await this.#pool.query(`UPDATE ${this.#s}.services SET layers = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(layers), endpoint, type]);
+    await this.#query(`UPDATE ${this.#s}.services SET layers = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(layers), endpoint, type]);
   }
 
   /** Appends in one statement, leaving out names already listed (a `next` link back to a page under another URL). */
   async addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
-    await this.#pool.query(
+    await this.#query(
       `UPDATE ${this.#s}.services SET layers = layers || coalesce((SELECT jsonb_agg(n.value ORDER BY n.ord) FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS n(value, ord)
          WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(layers) o WHERE o->>'name' = n.value->>'name')), '[]'::jsonb)
        WHERE endpoint = $2 AND type = $3`,
@@ -61,7 +69,7 @@ export class PgServiceRegistry implements ServiceRegistry {
   }
 
   async moveSources(endpoint: string, from: ServiceType, to: ServiceType): Promise<void> {
-    await this.#pool.query(
+    await this.#query(
       `WITH moved AS (DELETE FROM ${this.#s}.service_sources WHERE endpoint = $1 AND type = $2 RETURNING page)
        INSERT INTO ${this.#s}.service_sources(endpoint, type, page) SELECT $1, $3, page FROM moved ON CONFLICT DO NOTHING`,
       [endpoint, from, to],
@@ -69,11 +77,11 @@ export class PgServiceRegistry implements ServiceRegistry {
   }
 
   async addSource(endpoint: string, type: ServiceType, page: string): Promise<void> {
-    await this.#pool.query(`INSERT INTO ${this.#s}.service_sources(endpoint, type, page) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [endpoint, type, page]);
+    await this.#query(`INSERT INTO ${this.#s}.service_sources(endpoint, type, page) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [endpoint, type, page]);
   }
 
   async entries(): Promise<ServiceEntry[]> {
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `SELECT s.*, (SELECT array_agg(page ORDER BY page) FROM ${this.#s}.service_sources x WHERE x.endpoint = s.endpoint AND x.type = s.type) AS found_on
        FROM ${this.#s}.services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
     );
@@ -85,7 +93,7 @@ export class PgServiceRegistry implements ServiceRegistry {
 
   async counts(): Promise<Record<ServiceStatus, number>> {
     const out: Record<ServiceStatus, number> = { valid: 0, exception: 0, invalid: 0 };
-    const r = await this.#pool.query(`SELECT status, count(*)::int AS n FROM ${this.#s}.services GROUP BY status`);
+    const r = await this.#query(`SELECT status, count(*)::int AS n FROM ${this.#s}.services GROUP BY status`);
     for (const x of r.rows as { status: ServiceStatus; n: number }[]) out[x.status] = x.n;
     return out;
   }

@@ -2,11 +2,11 @@ import type pg from 'pg';
 import type { CrawlRequest } from '../types.js';
 import type { UrlJournal } from '../frontier/url-journal.js';
 import { bigIntToKey, keyToBigInt } from '../seen/fingerprint.js';
-import { cjkBigrams } from '../text/cjk-bigrams.js';
-import { connectPg } from './pg-connect.js';
+import { connectPg, pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
+import { pgSearchText } from './pg-text-query.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
 
@@ -17,6 +17,13 @@ const BULK = 1000;
 
 const STATE = { waiting: 0, done: 2, error: 3, discarded: 4 } as const;
 const fp = (key: string) => keyToBigInt(key).toString();
+/**
+ * A batch in fingerprint order: two workers inserting overlapping batches then lock rows in the
+ * same order, where opposite orders deadlock (INSERT ... ON CONFLICT waits on the other's row).
+ */
+const byFp = (reqs: CrawlRequest[]) => reqs.map((r) => [keyToBigInt(r.key), r] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, r]) => r);
+/** The host[:port] of a URL, for a URL row the journal never wrote ('' if it cannot be parsed). */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '');
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /** The kind column of a request: a probe, a sitemap, or null for a page (as SQLite's urls.probe). */
@@ -36,21 +43,27 @@ export class PgStore implements Store, UrlJournal {
   readonly pool: pg.Pool;
   readonly schema: string;
   readonly services: PgServiceRegistry;
+  readonly #delays: readonly number[];
   #inFlight = 0;
   /** Commits made by this process and the time they took as it saw them (bench/distributed). */
   readonly writes = { commits: 0, ms: 0 };
 
-  private constructor(pool: pg.Pool, schema: string) {
+  private constructor(pool: pg.Pool, schema: string, delays: readonly number[]) {
     this.pool = pool;
     this.schema = schema;
-    this.services = new PgServiceRegistry(pool, schema);
+    this.#delays = delays;
+    this.services = new PgServiceRegistry(pool, schema, delays);
   }
 
-  /** Connects (retrying a few times) and creates the crawl's schema if it is missing. */
-  static async connect(url: string, schema: string, opts: { poolSize?: number } = {}): Promise<PgStore> {
+  /**
+   * Connects (retrying a few times) and creates the crawl's schema if it is missing. A write that
+   * loses its connection later is retried after each of `retryDelaysMs` (default RETRY_DELAYS_MS),
+   * then fails with a FocusCrawlError naming PostgreSQL.
+   */
+  static async connect(url: string, schema: string, opts: { poolSize?: number; retryDelaysMs?: readonly number[] } = {}): Promise<PgStore> {
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new FocusCrawlError('USAGE', `'${schema}' is not a usable PostgreSQL schema name`);
     const pool = await connectPg(url, opts.poolSize ?? 10);
-    const store = new PgStore(pool, schema);
+    const store = new PgStore(pool, schema, opts.retryDelaysMs ?? RETRY_DELAYS_MS);
     try {
       await store.#migrate();
     } catch (err) {
@@ -84,13 +97,17 @@ export class PgStore implements Store, UrlJournal {
     return new PgCrawlReader(this.pool, this.schema, live, false);
   }
 
+  #query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    return pgQuery(this.pool, sql, params, this.#delays);
+  }
+
   async getMeta(key: string): Promise<string | null> {
-    const r = await this.pool.query(`SELECT value FROM ${this.schema}.meta WHERE key = $1`, [key]);
+    const r = await this.#query(`SELECT value FROM ${this.schema}.meta WHERE key = $1`, [key]);
     return r.rows[0] ? (r.rows[0] as { value: string }).value : null;
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    await this.pool.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    await this.#query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
   }
 
   async commit(c: UrlCommit): Promise<void> {
@@ -103,14 +120,16 @@ export class PgStore implements Store, UrlJournal {
     ];
     if (c.key !== null) {
       // The URL's final state; its row exists (the journal wrote it), or is made for a URL the journal never saw.
-      ctes.push(`u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason) VALUES ($1, $2, '', $6, $8, $11, ${STATE[e.state]}, $14)
-        ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason RETURNING 1)`);
-      params.push(e.state === 'done' ? null : e.error);
+      // A done URL stays done: a late redelivery that failed (its lease had expired while the first
+      // worker stored the page) must not mark a stored page as an error.
+      ctes.push(`u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason) VALUES ($1, $2, $15, $6, $8, $11, ${STATE[e.state]}, $14)
+        ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason WHERE urls.state <> ${STATE.done} OR excluded.state = ${STATE.done} RETURNING 1)`);
+      params.push(e.state === 'done' ? null : e.error, hostOf(e.url));
     }
     const p = c.page;
     if (p) {
       const at = params.length;
-      const searchText = p.noindex || (!p.title && !p.text) ? null : cjkBigrams(p.title ?? '') + '\n' + cjkBigrams(p.text ?? '');
+      const searchText = p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text);
       params.push(p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects), p.fetchedAt, p.fetchMs, p.bytes, p.encoding,
         p.title, p.text, p.canonical, p.relevance, p.noindex, JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))), searchText, fp(p.key), p.url);
       const a = (k: number) => `$${at + k}`;
@@ -124,7 +143,7 @@ export class PgStore implements Store, UrlJournal {
     this.#inFlight++;
     const t0 = performance.now();
     try {
-      await this.pool.query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
+      await this.#query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
     } finally {
       this.#inFlight--;
       this.writes.commits++;
@@ -136,7 +155,7 @@ export class PgStore implements Store, UrlJournal {
     for (let i = 0; i < entries.length; i += BULK) {
       const part = entries.slice(i, i + BULK);
       const col = <K extends keyof NewLogEntry>(k: K) => part.map((e) => e[k]);
-      await this.pool.query(
+      await this.#query(
         `INSERT INTO ${this.schema}.crawl_log(url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::float8[], $11::text[], $12::text[])`,
         [col('url'), col('final_url'), col('state'), col('status'), col('depth'), col('parent'), col('anchor'), col('title'), col('relevance'), col('priority'), col('fetched_at'), col('error')],
@@ -154,9 +173,10 @@ export class PgStore implements Store, UrlJournal {
   // UrlJournal: the Redis frontier records what it admits.
 
   async added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
-    for (let i = 0; i < reqs.length; i += BULK) {
-      const part = reqs.slice(i, i + BULK);
-      await this.pool.query(
+    const sorted = byFp(reqs);
+    for (let i = 0; i < sorted.length; i += BULK) {
+      const part = sorted.slice(i, i + BULK);
+      await this.#query(
         `INSERT INTO ${this.schema}.urls(fp, url, host, depth, parent, anchor, priority, data, kind, state, reason)
          SELECT f, u, h, d, p, a, pr, dt::jsonb, k::jsonb, $10, $11 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::text[], $7::float8[], $8::text[], $9::text[])
            AS t(f, u, h, d, p, a, pr, dt, k)
@@ -167,9 +187,10 @@ export class PgStore implements Store, UrlJournal {
     }
   }
 
-  async raised(reqs: CrawlRequest[]): Promise<void> {
-    if (!reqs.length) return;
-    await this.pool.query(
+  async raised(batch: CrawlRequest[]): Promise<void> {
+    if (!batch.length) return;
+    const reqs = byFp(batch);
+    await this.#query(
       `UPDATE ${this.schema}.urls AS u SET priority = t.pr, depth = t.d, parent = t.p, anchor = t.a, data = t.dt::jsonb
        FROM unnest($1::bigint[], $2::float8[], $3::int[], $4::bigint[], $5::text[], $6::text[]) AS t(f, pr, d, p, a, dt)
        WHERE u.fp = t.f AND u.state = 0 AND u.priority < t.pr`,
@@ -177,8 +198,24 @@ export class PgStore implements Store, UrlJournal {
     );
   }
 
+  /**
+   * Waiting URLs given new priorities by Frontier.rescore(), lower ones included (raised() only
+   * ever raises). Not yet part of UrlJournal: without it a rebuild brings back the priorities the
+   * URLs had before the last rescore.
+   */
+  async rescored(batch: { key: string; priority: number }[]): Promise<void> {
+    const sorted = batch.map((r) => [keyToBigInt(r.key), r.priority] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (let i = 0; i < sorted.length; i += BULK) {
+      const part = sorted.slice(i, i + BULK);
+      await this.#query(
+        `UPDATE ${this.schema}.urls AS u SET priority = t.pr FROM unnest($1::bigint[], $2::float8[]) AS t(f, pr) WHERE u.fp = t.f AND u.state = 0`,
+        [part.map(([f]) => f.toString()), part.map(([, pr]) => pr)],
+      );
+    }
+  }
+
   async retried(req: CrawlRequest): Promise<void> {
-    await this.pool.query(`UPDATE ${this.schema}.urls SET attempts = $2 WHERE fp = $1 AND state = 0`, [fp(req.key), req.attempts]);
+    await this.#query(`UPDATE ${this.schema}.urls SET attempts = $2 WHERE fp = $1 AND state = 0`, [fp(req.key), req.attempts]);
   }
 
   // Reading.
@@ -192,7 +229,7 @@ export class PgStore implements Store, UrlJournal {
   }
 
   async countRelevant(threshold: number): Promise<number> {
-    const r = await this.pool.query(`SELECT count(*)::int AS n FROM ${this.schema}.pages WHERE relevance >= $1`, [threshold]);
+    const r = await this.#query(`SELECT count(*)::int AS n FROM ${this.schema}.pages WHERE relevance >= $1`, [threshold]);
     return (r.rows[0] as { n: number }).n;
   }
 
@@ -203,7 +240,7 @@ export class PgStore implements Store, UrlJournal {
   async *openRows(): AsyncIterable<CrawlRequest> {
     let after: string | null = null;
     for (;;) {
-      const r: pg.QueryResult = await this.pool.query(
+      const r: pg.QueryResult = await this.#query(
         `SELECT fp::text AS fp, url, host, depth, parent::text AS parent, anchor, priority, data, attempts, kind FROM ${this.schema}.urls
          WHERE state < 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
         after === null ? [BULK] : [BULK, after],
@@ -225,7 +262,7 @@ export class PgStore implements Store, UrlJournal {
     let after: string | null = null;
     const names = { 2: 'done', 3: 'error', 4: 'discarded' } as const;
     for (;;) {
-      const r: pg.QueryResult = await this.pool.query(
+      const r: pg.QueryResult = await this.#query(
         `SELECT fp::text AS fp, url, host, state FROM ${this.schema}.urls WHERE state >= 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
         after === null ? [BULK] : [BULK, after],
       );

@@ -1,7 +1,26 @@
 import { FocusCrawlError } from '../errors.js';
+import { cjkBigrams } from '../text/cjk-bigrams.js';
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
+
+/**
+ * What separates words on both sides of the index: anything but letters, digits and combining
+ * marks (Devanagari vowel signs belong to their word). PostgreSQL's parser would otherwise keep
+ * hosts, e-mail addresses, paths and numbers such as 3.5 as single tokens, so neither 'example'
+ * nor 'example.com' (split into two words by the query side) found a page about example.com,
+ * where the SQLite index (unicode61) finds both.
+ */
+const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * A page's title and text as PgStore indexes them: CJK runs as their bigrams (cjk-bigrams.ts),
+ * words separated by single spaces, so PostgreSQL's parser sees nothing but words. NFKC as the
+ * query is: the full-width Latin of Chinese pages (ＧＩＳ) is found by GIS.
+ */
+export function pgSearchText(title: string | null, text: string | null): string {
+  return (cjkBigrams(title ?? '') + '\n' + cjkBigrams(text ?? '')).normalize('NFKC').replace(SEPARATORS, ' ');
+}
 
 const lexeme = (s: string) => "'" + s.toLowerCase().replace(/'/g, "''") + "'";
 
@@ -27,7 +46,7 @@ function wordQuery(word: string): string {
  * SQLite index does (cjk-bigrams.ts).
  */
 export function pgTextQuery(query: string): string {
-  const words = query.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+  const words = query.normalize('NFKC').split(SEPARATORS).filter(Boolean);
   if (!words.length) throw new FocusCrawlError('USAGE', `search query '${query}' has no words to look for`);
   return words.map(wordQuery).join(' & ');
 }

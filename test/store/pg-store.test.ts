@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { PgStore } from '../../src/store/pg-store.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import type { CrawlRequest } from '../../src/types.js';
 import { PG_URL } from '../helpers/test-pg.js';
-import { describeStore, pageRecord, commitPage } from './describe-store.js';
+import { describeStore, pageRecord, commitPage, logLine } from './describe-store.js';
+import { FocusCrawlError } from '../../src/errors.js';
 import { describeServiceRegistry } from './describe-service-registry.js';
 
 const freshSchema = () => `fctest_${randomBytes(5).toString('hex')}`;
@@ -61,6 +63,7 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     await store.added([request('http://out.test/x')], 'discarded', 'out of scope (host)');
     await store.raised([{ ...reqs[5]!, priority: 9, anchor: 'better', data: { m: 1 } }]);
     await store.retried({ ...reqs[6]!, attempts: 2 });
+    await store.rescored([{ key: reqs[10]!.key, priority: 0.01 }, { key: reqs[9]!.key, priority: 0.02 }]);
     for (const r of reqs.slice(0, 10)) if (r !== reqs[5] && r !== reqs[6] && r !== reqs[7] && r !== reqs[8]) await commitPage(store, { ...pageRecord('x', 't', 'x'), key: r.key, url: r.url, finalUrl: r.url });
     const open = [];
     for await (const r of store.openRows()) open.push(r);
@@ -71,6 +74,7 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     assert.deepEqual(byUrl.get(reqs[7]!.url)?.probe, { type: 'WMS', endpoint: 'http://h7.test/wms' });
     assert.deepEqual(byUrl.get(reqs[8]!.url)?.sitemap, { site: 'http://h8.test', level: 1 });
     assert.equal(byUrl.get(reqs[9]!.url), undefined, 'done: not open');
+    assert.equal(byUrl.get(reqs[10]!.url)?.priority, 0.01, 'rescored down');
     assert.equal(byUrl.get(reqs[12]!.url)?.parent, urlKey('http://h0.test/p/0'));
     assert.deepEqual(byUrl.get(reqs[12]!.url)?.data, { m: 12 });
     const finals = [];
@@ -88,4 +92,105 @@ test('PgStore: an unreachable PostgreSQL is one line that names it, without the 
     assert.ok(!err.message.includes('s3cret') && !err.message.includes('\n'));
     return true;
   });
+});
+
+test('PgStore: a done URL stays done when a late redelivery of it fails', async () => {
+  const { store, close } = await open();
+  try {
+    const p = pageRecord('late', 'Stored', 'first worker');
+    await commitPage(store, p);
+    await store.commit({ key: p.key, page: null, entry: logLine(p.url, 'error', { error: 'timeout' }) });
+    const counts = await store.reader().urlCounts();
+    assert.deepEqual([counts.done, counts.error], [1, 0]);
+    assert.deepEqual((await store.search('worker', 10)).map((h) => h.url), [p.url]);
+    assert.deepEqual(await store.reader().hosts(5, 0.1), [{ host: 'a.test', waiting: 0, fetched: 1, relevant: 1, errors: 0 }], 'a URL the journal never wrote gets its host');
+  } finally {
+    await close();
+  }
+});
+
+test('PgStore: two workers journalling and raising overlapping batches in different orders at once: each URL once', async () => {
+  const { store, close } = await open();
+  const other = await PgStore.connect(PG_URL, store.schema);
+  try {
+    const reqs = Array.from({ length: 6_000 }, (_, i) => request(`http://h${i % 30}.test/o/${i}`));
+    const shuffled = [...reqs].sort((a, b) => (a.url.length - b.url.length) || b.url.localeCompare(a.url));
+    await Promise.all([store.added(reqs, 'waiting', null), other.added(shuffled, 'waiting', null), store.added([...reqs].reverse(), 'waiting', null)]);
+    await Promise.all([store.raised(reqs.map((r) => ({ ...r, priority: 0.7 }))), other.raised(shuffled.map((r) => ({ ...r, priority: 0.8 })))]);
+    assert.equal((await store.reader().urlCounts()).waiting, 6_000);
+  } finally {
+    await other.close();
+    await close();
+  }
+});
+
+/** A TCP relay to the test PostgreSQL that can be cut and restored, to play a lost server. */
+async function relay(): Promise<{ port: number; cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> }> {
+  const target = new URL(PG_URL);
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const listen = () => new Promise<void>((resolve) => {
+    server = net.createServer((c) => {
+      const up = net.connect(Number(target.port || 5432), target.hostname);
+      for (const s of [c, up]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+        s.on('error', () => {});
+      }
+      c.pipe(up).pipe(c);
+    });
+    server.listen(port, '127.0.0.1', () => {
+      port = (server!.address() as net.AddressInfo).port;
+      resolve();
+    });
+  });
+  const cut = async () => {
+    const s = server;
+    server = null;
+    for (const x of sockets) x.destroy();
+    if (s) await new Promise((r) => s.close(r));
+  };
+  let closed = false;
+  await listen();
+  // A restore timed after a failed test must not keep the process alive.
+  return { port, cut, restore: async () => { if (!closed) await listen(); }, close: async () => { closed = true; await cut(); } };
+}
+
+test('PgStore: a write that loses PostgreSQL is retried, then fails in one line naming it, without the password', async () => {
+  const r = await relay();
+  const url = `postgres://postgres:s3cret@127.0.0.1:${r.port}${new URL(PG_URL).pathname}`;
+  const schema = freshSchema();
+  const store = await PgStore.connect(url, schema, { retryDelaysMs: [100, 200, 400] });
+  try {
+    await commitPage(store, pageRecord('1', 'One', 'before the outage'));
+    await r.cut();
+    setTimeout(() => void r.restore(), 150);
+    await commitPage(store, pageRecord('2', 'Two', 'during a short outage'));
+    assert.equal(await store.reader().pageCount(), 2, 'the retried commit went through');
+    await r.cut();
+    await assert.rejects(commitPage(store, pageRecord('3', 'Three', 'the server is gone')), (err: Error) => {
+      assert.ok(err instanceof FocusCrawlError);
+      assert.match(err.message, new RegExp(`^lost PostgreSQL at postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${r.port}/\\w+: .+ \\(4 attempts\\)$`));
+      assert.ok(!err.message.includes('s3cret') && !err.message.includes('\n'));
+      return true;
+    });
+  } finally {
+    await r.close();
+    await store.close().catch(() => {});
+    await dropSchema(schema);
+  }
+});
+
+test('PgStore: hosts, addresses, numbers and joined words are found by their words, as in the SQLite index', async () => {
+  const { store, close } = await open();
+  try {
+    await commitPage(store, pageRecord('w', 'Release notes', 'Version 3.5 of the foo_bar tool: see example.com, mail ops@mail.example.org, the ＧＩＳ server, /usr/share/doc and हिन्दी.'));
+    await commitPage(store, pageRecord('v', 'Other', 'nothing of the kind'));
+    for (const q of ['example', 'example.com', '3.5', 'mail', 'ops@mail.example.org', 'foo_bar', 'bar', 'GIS', 'share doc', 'हिन्दी']) {
+      assert.deepEqual((await store.search(q, 10)).map((h) => h.url), ['http://a.test/w'], q);
+    }
+  } finally {
+    await close();
+  }
 });
