@@ -315,16 +315,22 @@ export class RedisFrontier implements Frontier {
       this.roundTrips++;
       const values = await this.#redis.hmgetBuffer(base + 'u', ...chunk.map((m) => m.slice(10)));
       const pairs: string[] = [];
+      const changed: { key: string; priority: number }[] = [];
       chunk.forEach((m, j) => {
         const v = values[j];
         if (!v) return; // claimed meanwhile
         const req = decodeClaimed(Buffer.from(m.slice(10), 'latin1'), hostBuf, entries.get(m)!, v);
         const p = priority(req);
-        if (p !== null && p !== req.priority) pairs.push(m, scoreOf(p));
+        if (p !== null && p !== req.priority) {
+          pairs.push(m, scoreOf(p));
+          changed.push({ key: req.key, priority: p });
+        }
       });
       if (!pairs.length) continue;
       this.roundTrips++;
       await this.#scripts.rescore(this.#key(shard), Date.now(), this.#perHost, host, ...pairs);
+      // The record keeps the new priorities, so a rebuilt frontier orders as this one did.
+      await this.#journal?.rescored(changed);
     }
   }
 

@@ -11,6 +11,8 @@ export interface UrlJournal {
   added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void>;
   /** A waiting URL raised by a better parent: its new priority, parent, anchor, depth and state. */
   raised(reqs: CrawlRequest[]): Promise<void>;
+  /** Waiting URLs whose priority a rescore changed (a strategy that learned between rounds). */
+  rescored(batch: { key: string; priority: number }[]): Promise<void>;
   /** A URL that goes back to waiting after a failed attempt (attempts counted). */
   retried(req: CrawlRequest): Promise<void>;
 }

@@ -147,6 +147,9 @@ test('RedisFrontier: the journal hears of URLs before Redis holds them, and of r
     async retried(r) {
       calls.push(`retried ${r.url} attempts ${r.attempts}`);
     },
+    async rescored(batch) {
+      calls.push(`rescored ${batch.map((b) => `${b.key}:${b.priority}`).join(',')}`);
+    },
   };
   const f = new RedisFrontier(redis, { prefix, worker: 'w1', politeness: { perHost: 1, delayMs: 0 }, journal });
   await f.add([req('http://a.test/1', 0.1)], T);
@@ -154,6 +157,7 @@ test('RedisFrontier: the journal hears of URLs before Redis holds them, and of r
   await f.discard([req('http://b.test/out')], 'out of scope');
   const [r] = await f.claim(1, T);
   await f.retry(r!, T, T);
+  await f.rescore((q) => (q.url === 'http://a.test/1' ? 2 : null));
   const k = (u: string) => urlKey(u);
   assert.deepEqual(calls, [
     `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 0)`,
@@ -161,5 +165,6 @@ test('RedisFrontier: the journal hears of URLs before Redis holds them, and of r
     'raised http://a.test/1:0.5',
     `added discarded out of scope http://b.test/out@${k('http://b.test/out')} (Redis had 0)`,
     'retried http://a.test/1 attempts 1',
+    `rescored ${k('http://a.test/1')}:2`,
   ]);
 });
