@@ -194,7 +194,7 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
-  const store = new SqliteStore(db);
+  const store = new SqliteStore(db, { frontierRows: true });
   const services = new SqliteServiceRegistry(db);
   const crawler = makeCrawler(config, planned, {
     frontier, store, services, guards, notFetchedBefore,

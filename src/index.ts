@@ -1,5 +1,16 @@
 /** The library API: start or resume a crawl, and the parts to build your own. */
-export { startCrawl, resumeCrawl, type OpenCrawl } from './crawl.js';
+export { startCrawl, resumeCrawl, makeCrawler, type OpenCrawl, type RunnableCrawl } from './crawl.js';
+export { startSharedCrawl, openSharedWorker, type SharedCrawl } from './distributed/shared-crawl.js';
+export { rebuildFrontier } from './distributed/rebuild-frontier.js';
+export { sharedTarget, type SharedTarget } from './distributed/shared-target.js';
+export { CrawlEventBus, type CrawlEvents } from './engine/crawl-events.js';
+export type { CrawlReader, HarvestPoint, HostSummary, LastRun } from './store/crawl-reader.js';
+export { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
+export { PgStore } from './store/pg-store.js';
+export { PgCrawlReader } from './store/pg-crawl-reader.js';
+export { RedisFrontier } from './frontier/redis-frontier.js';
+export { RedisSeenSet } from './seen/redis-seen-set.js';
+export type { UrlJournal } from './frontier/url-journal.js';
 export { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 export { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
 export type { CrawlStats } from './engine/crawl-stats.js';

@@ -59,7 +59,7 @@ function check(r: Run, what: string): Run {
 
 const crawlFlags = (web: MultiHostWeb, concurrency: number) => [
   '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '2', '--delay-ms', '0', '--concurrency', String(concurrency),
-  '--max-pages', '10000000', '--max-depth', '100000', '--no-sitemaps', '--no-robots',
+  '--max-pages', String(HOSTS * PER_HOST), '--max-depth', '100000', '--no-sitemaps', '--no-robots',
 ];
 
 async function redisStats(redis: Redis): Promise<{ netBytes: number; memory: number }> {

@@ -145,6 +145,7 @@ export class RedisFrontier implements Frontier {
     const out = new Array<boolean>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
     const sent: CrawlRequest[] = [];
+    const sentAt: number[] = [];
     for (let i = 0; i < batch.length; i++) {
       const r = batch[i]!;
       const fp = fingerprint(r.url);
@@ -164,11 +165,9 @@ export class RedisFrontier implements Frontier {
       g.fps.push(fp);
       g.args.push(r.host, key, place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
       sent.push(req);
+      sentAt.push(i);
     }
     if (groups.size === 0) return out;
-    // The record first: after a crash between the two, PostgreSQL knows a URL Redis may not
-    // (rebuild restores it), never the reverse. The journal is idempotent by key.
-    if (this.#journal) await this.#journal.added(sent, discard ? 'discarded' : 'waiting', discardReason);
     this.roundTrips++;
     const raised: CrawlRequest[] = [];
     await Promise.all(
@@ -189,7 +188,15 @@ export class RedisFrontier implements Frontier {
       }),
     );
     this.raised += raised.length;
-    if (raised.length && this.#journal) await this.#journal.raised(raised);
+    // The record hears only of the URLs Redis admitted, once each: a page's repeat links cost
+    // PostgreSQL nothing. A worker killed between the two leaves a URL that Redis holds and the
+    // record does not; it is recorded when its page is committed, and only a Redis loss in that
+    // window (before the URL is fetched) could lose it.
+    if (this.#journal) {
+      const admitted = sent.filter((_, j) => out[sentAt[j]!]);
+      if (admitted.length) await this.#journal.added(admitted, discard ? 'discarded' : 'waiting', discardReason);
+      if (raised.length) await this.#journal.raised(raised);
+    }
     return out;
   }
 

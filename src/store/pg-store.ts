@@ -9,6 +9,7 @@ import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgSearchText } from './pg-text-query.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
+import { GroupWriter } from './group-writer.js';
 
 /** Commits in flight before congested() asks the crawl to wait: about the pool's size, twice. */
 const MAX_IN_FLIGHT = 20;
@@ -45,6 +46,8 @@ export class PgStore implements Store, UrlJournal {
   readonly services: PgServiceRegistry;
   readonly #delays: readonly number[];
   #inFlight = 0;
+  readonly #commits = new GroupWriter<UrlCommit>((batch) => this.#commitBatch(batch), { maxItems: 64, delayMs: 4 });
+  readonly #admitted = new GroupWriter<CrawlRequest>((batch) => this.#addRows(batch, 'waiting', null), { maxItems: 2000, delayMs: 4 });
   /** Commits made by this process and the time they took as it saw them (bench/distributed). */
   readonly writes = { commits: 0, ms: 0 };
 
@@ -110,45 +113,56 @@ export class PgStore implements Store, UrlJournal {
     await this.#query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
   }
 
-  async commit(c: UrlCommit): Promise<void> {
-    const s = this.schema;
-    const e = c.entry;
-    const params: unknown[] = [c.key === null ? null : fp(c.key), e.url, e.final_url, e.state, e.status, e.depth, e.parent, e.anchor, e.title, e.relevance, e.priority, e.fetched_at, e.error];
-    const ctes = [
-      `l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING 1)`,
-    ];
-    if (c.key !== null) {
-      // The URL's final state; its row exists (the journal wrote it), or is made for a URL the journal never saw.
-      // A done URL stays done: a late redelivery that failed (its lease had expired while the first
-      // worker stored the page) must not mark a stored page as an error.
-      ctes.push(`u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason) VALUES ($1, $2, $15, $6, $8, $11, ${STATE[e.state]}, $14)
-        ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason WHERE urls.state <> ${STATE.done} OR excluded.state = ${STATE.done} RETURNING 1)`);
-      params.push(e.state === 'done' ? null : e.error, hostOf(e.url));
-    }
-    const p = c.page;
-    if (p) {
-      const at = params.length;
-      const searchText = p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text);
-      params.push(p.finalUrl, p.status, p.contentType, JSON.stringify(p.headers), JSON.stringify(p.redirects), p.fetchedAt, p.fetchMs, p.bytes, p.encoding,
-        p.title, p.text, p.canonical, p.relevance, p.noindex, JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))), searchText, fp(p.key), p.url);
-      const a = (k: number) => `$${at + k}`;
-      ctes.push(`p AS (INSERT INTO ${s}.pages(fp, url, final_url, status, content_type, headers, redirects, fetched_at, fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks, search_text)
-        VALUES (${a(17)}, ${a(18)}, ${a(1)}, ${a(2)}, ${a(3)}, ${a(4)}::jsonb, ${a(5)}::jsonb, ${a(6)}, ${a(7)}, ${a(8)}, ${a(9)}, ${a(10)}, ${a(11)}, ${a(12)}, ${a(13)}, ${a(14)}, ${a(15)}::jsonb, ${a(16)})
-        ON CONFLICT (fp) DO UPDATE SET url = excluded.url, final_url = excluded.final_url, status = excluded.status, content_type = excluded.content_type,
-          headers = excluded.headers, redirects = excluded.redirects, fetched_at = excluded.fetched_at, fetch_ms = excluded.fetch_ms, bytes = excluded.bytes,
-          encoding = excluded.encoding, title = excluded.title, text = excluded.text, canonical = excluded.canonical, relevance = excluded.relevance,
-          noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)`);
-    }
+  /**
+   * Group commit (GroupWriter): the URL ends handed in within a few milliseconds leave together as
+   * one statement (data-modifying CTEs over unnest arrays: log lines, URL states, pages), atomic
+   * for the whole batch; each caller's promise resolves when its batch has committed.
+   */
+  commit(c: UrlCommit): Promise<void> {
     this.#inFlight++;
     const t0 = performance.now();
-    try {
-      await this.#query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
-    } finally {
+    return this.#commits.write([c], (x, batch) => x.key !== null && batch.some((b) => b.key === x.key)).finally(() => {
       this.#inFlight--;
       this.writes.commits++;
       this.writes.ms += performance.now() - t0;
-    }
+    });
+  }
+
+  async #commitBatch(batch: UrlCommit[]): Promise<void> {
+    const s = this.schema;
+    const log = batch.map((c) => c.entry);
+    const keyed = batch.filter((c) => c.key !== null);
+    const pages = batch.map((c) => c.page).filter((p): p is PageRecord => p !== null);
+    const col = <K extends keyof NewLogEntry>(k: K) => log.map((e) => e[k]);
+    const params: unknown[] = [
+      batch.map((c) => (c.key === null ? null : fp(c.key))), col('url'), col('final_url'), col('state'), col('status'), col('depth'), col('parent'), col('anchor'),
+      col('title'), col('relevance'), col('priority'), col('fetched_at'), col('error'),
+      keyed.map((c) => fp(c.key!)), keyed.map((c) => c.entry.url), keyed.map((c) => hostOf(c.entry.url)), keyed.map((c) => c.entry.depth), keyed.map((c) => c.entry.anchor),
+      keyed.map((c) => c.entry.priority), keyed.map((c) => STATE[c.entry.state]), keyed.map((c) => (c.entry.state === 'done' ? null : c.entry.error)),
+      pages.map((p) => fp(p.key)), pages.map((p) => p.url), pages.map((p) => p.finalUrl), pages.map((p) => p.status), pages.map((p) => p.contentType),
+      pages.map((p) => JSON.stringify(p.headers)), pages.map((p) => JSON.stringify(p.redirects)), pages.map((p) => p.fetchedAt), pages.map((p) => p.fetchMs), pages.map((p) => p.bytes),
+      pages.map((p) => p.encoding), pages.map((p) => p.title), pages.map((p) => p.text), pages.map((p) => p.canonical), pages.map((p) => p.relevance), pages.map((p) => p.noindex),
+      pages.map((p) => JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor])))),
+      pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text))),
+    ];
+    // A done URL stays done: a late redelivery that failed (its lease had expired while the first
+    // worker stored the page) must not mark a stored page as an error.
+    const sql = `WITH l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
+        SELECT f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[],
+          $9::text[], $10::float8[], $11::float8[], $12::text[], $13::text[]) WITH ORDINALITY AS x(f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e, ord) ORDER BY ord RETURNING 1),
+      u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason)
+        SELECT * FROM unnest($14::bigint[], $15::text[], $16::text[], $17::int[], $18::text[], $19::float8[], $20::smallint[], $21::text[])
+        ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason WHERE urls.state <> ${STATE.done} OR excluded.state = ${STATE.done} RETURNING 1),
+      p AS (INSERT INTO ${s}.pages(fp, url, final_url, status, content_type, headers, redirects, fetched_at, fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks, search_text)
+        SELECT f, u, fu, st, ct, h::jsonb, rd::jsonb, fa, fm, b, enc, t, tx, c, r, ni, o::jsonb, srch FROM unnest($22::bigint[], $23::text[], $24::text[], $25::int[], $26::text[],
+          $27::text[], $28::text[], $29::text[], $30::float8[], $31::int[], $32::text[], $33::text[], $34::text[], $35::text[], $36::float8[], $37::boolean[], $38::text[], $39::text[])
+          AS x(f, u, fu, st, ct, h, rd, fa, fm, b, enc, t, tx, c, r, ni, o, srch)
+        ON CONFLICT (fp) DO UPDATE SET url = excluded.url, final_url = excluded.final_url, status = excluded.status, content_type = excluded.content_type,
+          headers = excluded.headers, redirects = excluded.redirects, fetched_at = excluded.fetched_at, fetch_ms = excluded.fetch_ms, bytes = excluded.bytes,
+          encoding = excluded.encoding, title = excluded.title, text = excluded.text, canonical = excluded.canonical, relevance = excluded.relevance,
+          noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)
+      SELECT 1`;
+    await this.#query(sql, params);
   }
 
   async logDiscards(entries: NewLogEntry[]): Promise<void> {
@@ -167,12 +181,20 @@ export class PgStore implements Store, UrlJournal {
     return this.#inFlight >= MAX_IN_FLIGHT;
   }
 
-  /** Every write is committed before it resolves: nothing is buffered here. */
-  async flush(): Promise<void> {}
+  /** Sends the batches waiting for their few milliseconds now. */
+  async flush(): Promise<void> {
+    await Promise.all([this.#commits.flush(), this.#admitted.flush()]);
+  }
 
   // UrlJournal: the Redis frontier records what it admits.
 
-  async added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
+  /** Waiting URLs leave in group batches (several pages' links in one statement); discards at once. */
+  added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
+    if (state === 'waiting') return this.#admitted.write(reqs);
+    return this.#addRows(reqs, state, reason);
+  }
+
+  async #addRows(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
     const sorted = byFp(reqs);
     for (let i = 0; i < sorted.length; i += BULK) {
       const part = sorted.slice(i, i + BULK);
@@ -273,6 +295,10 @@ export class PgStore implements Store, UrlJournal {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    try {
+      await this.flush();
+    } finally {
+      await this.pool.end();
+    }
   }
 }

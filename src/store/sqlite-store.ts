@@ -43,6 +43,7 @@ export const FTS_BATCH = 1000;
 export class SqliteStore implements Store {
   readonly #sql: SqliteDb;
   readonly #ensureUrl: WriteStatement;
+  readonly #frontierRows: boolean;
   readonly #upsertPage: WriteStatement;
   readonly #ftsDelete: WriteStatement;
   readonly #queueIndex: WriteStatement;
@@ -52,8 +53,13 @@ export class SqliteStore implements Store {
   #nextSeq: number;
   #queued = 0;
 
-  constructor(sql: SqliteDb) {
+  /**
+   * `frontierRows`: a SqliteFrontier in the same database writes every URL's row before its page
+   * (the crawl), so the store need not make one (a store used on its own does).
+   */
+  constructor(sql: SqliteDb, opts: { frontierRows?: boolean } = {}) {
     this.#sql = sql;
+    this.#frontierRows = opts.frontierRows === true;
     const db = sql.db;
     // Pages and log lines are keyed by the URL's fingerprint; in this file the fingerprint's row in
     // `urls` (written by the frontier in the same ordered journal) gives the integer id that pages
@@ -110,7 +116,7 @@ export class SqliteStore implements Store {
       p.fetchedAt, p.fetchMs, p.bytes, p.encoding, p.title, p.text, p.canonical, p.relevance, p.noindex ? 1 : 0,
       JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor]))),
     ];
-    this.#sql.write(this.#ensureUrl, [fp, p.url, fp]);
+    if (!this.#frontierRows) this.#sql.write(this.#ensureUrl, [fp, p.url, fp]);
     this.#sql.write(this.#ftsDelete, [fp]);
     this.#sql.write(this.#upsertPage, row);
     if (!p.noindex && (p.title || p.text)) {

@@ -19,3 +19,19 @@ test('passwords never appear in what is printed', () => {
   assert.equal(redact('postgres://crawler:s3cret@db.example:5432/crawl'), 'postgres://crawler:***@db.example:5432/crawl');
   assert.equal(redact('redis://:s3cret@127.0.0.1:6379/0'), 'redis://:***@127.0.0.1:6379/0');
 });
+
+test('a worker that cannot reach Redis or PostgreSQL exits 2 with one line naming which', async () => {
+  const { runCli } = await import('../helpers/run-cli.js');
+  const { PG_URL } = await import('../helpers/test-pg.js');
+  const noRedis = await runCli(['worker', '--redis', 'redis://127.0.0.1:1', '--pg', PG_URL, '--name', 'nowhere']);
+  assert.equal(noRedis.code, 2);
+  assert.match(noRedis.stderr, /^focuscrawl: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+  assert.equal(noRedis.stderr.trim().split('\n').length, 1);
+  const noPg = await runCli(['worker', '--redis', 'redis://127.0.0.1:6379', '--pg', 'postgres://crawler:pw@127.0.0.1:1/test', '--name', 'nowhere']);
+  assert.equal(noPg.code, 2);
+  assert.match(noPg.stderr, /^focuscrawl: cannot reach PostgreSQL at postgres:\/\/crawler:\*\*\*@127\.0\.0\.1:1\/test: /);
+  assert.equal(noPg.stderr.trim().split('\n').length, 1);
+  const unknown = await runCli(['status', '--redis', 'redis://127.0.0.1:6379', '--pg', PG_URL, '--name', 'no_such_crawl']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /there is no crawl named 'no_such_crawl' in PostgreSQL/);
+});

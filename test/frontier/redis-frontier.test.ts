@@ -131,13 +131,13 @@ test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batc
   assert.ok(perPage <= 3, `${perPage} round trips per page`);
 });
 
-test('RedisFrontier: the journal hears of URLs before Redis holds them, and of raises and retries', async () => {
+test('RedisFrontier: the journal hears of each URL Redis admitted once, and of raises, retries and rescores', async () => {
   const prefix = await fresh('journal');
   const redis = await connection;
   const calls: string[] = [];
   const journal: UrlJournal = {
     async added(reqs, state, reason) {
-      // Redis must not know them yet: the record comes first.
+      // After Redis admitted them: a repeat offer is not journaled again.
       const counts = await redis.hget(`${prefix}:{0}:n`, state === 'waiting' ? 'waiting' : 'discarded');
       calls.push(`added ${state} ${reason ?? '-'} ${reqs.map((r) => `${r.url}@${r.key}`).join(',')} (Redis had ${counts ?? 0})`);
     },
@@ -160,10 +160,9 @@ test('RedisFrontier: the journal hears of URLs before Redis holds them, and of r
   await f.rescore((q) => (q.url === 'http://a.test/1' ? 2 : null));
   const k = (u: string) => urlKey(u);
   assert.deepEqual(calls, [
-    `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 0)`,
     `added waiting - http://a.test/1@${k('http://a.test/1')} (Redis had 1)`,
     'raised http://a.test/1:0.5',
-    `added discarded out of scope http://b.test/out@${k('http://b.test/out')} (Redis had 0)`,
+    `added discarded out of scope http://b.test/out@${k('http://b.test/out')} (Redis had 1)`,
     'retried http://a.test/1 attempts 1',
     `rescored ${k('http://a.test/1')}:2`,
   ]);
