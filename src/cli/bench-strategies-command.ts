@@ -1,3 +1,4 @@
+import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,8 +77,8 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
       const wall0 = Date.now();
       try {
         await crawl.run();
-        await crawl.db.settle();
-        const rows = crawl.db.db.prepare("SELECT url, fetched_at FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").all() as { url: string; fetched_at: string }[];
+        const rows: { url: string; fetched_at: string }[] = [];
+        for await (const e of new SqliteCrawlReader(crawl.db).logEntries()) if (e.state !== 'discarded') rows.push({ url: e.url, fetched_at: e.fetched_at ?? new Date(wall0).toISOString() });
         const elapsed = rows.map((r) => Math.max(0, (Date.parse(r.fetched_at) - wall0) / 1000));
         out.push(crawlMetrics(entry, rows.map((r) => r.url), labels, o.budget, (performance.now() - t0) / 1000, elapsed));
       } finally {

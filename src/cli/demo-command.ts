@@ -1,3 +1,4 @@
+import { openReader } from './open-reader.js';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -47,10 +48,15 @@ export function registerDemo(program: Command): void {
         await runToEnd(crawl);
         // Graded against the generator's labels, never against the crawler's own scorer.
         const targets = new Set(solarTargets(spec, site.origin));
-        const reopened = await import('./open-existing-db.js').then((m) => m.openExistingDb(o.db).db);
-        const found = (reopened.db.prepare("SELECT url FROM crawl_log WHERE state = 'done'").pluck().all() as string[]).filter((u) => targets.has(u) || (u === site.origin + '/' && targets.has(site.origin + '/p/0')));
-        const fetched = reopened.db.prepare("SELECT count(*) FROM crawl_log WHERE state != 'discarded'").pluck().get() as number;
-        await reopened.close();
+        const { reader, close } = await openReader({ db: o.db });
+        const found: string[] = [];
+        let fetched = 0;
+        for await (const e of reader.logEntries()) {
+          if (e.state === 'discarded') continue;
+          fetched++;
+          if (e.state === 'done' && (targets.has(e.url) || (e.url === site.origin + '/' && targets.has(site.origin + '/p/0')))) found.push(e.url);
+        }
+        await close();
         void store;
         process.stdout.write(
           `ground truth: ${found.length} of the site's ${targets.size} solar pages fetched among ${fetched} fetches ` +
