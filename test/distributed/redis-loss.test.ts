@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
+import { pgSchema } from '../../src/distributed/shared-crawl.js';
+import { runCli } from '../helpers/run-cli.js';
+import { PG_URL } from '../helpers/test-pg.js';
+
+/** A free port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/** A Redis of this test's own (Debian's redis-server, no persistence), answering when this resolves. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(`${tmpdir()}/fc-redis-`)], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(true)); // the port is taken: Redis listens
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
+    });
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('redis-server did not start (apt-get install redis-server)');
+}
+
+async function pageUrls(name: string): Promise<string[]> {
+  const c = new pg.Client(PG_URL);
+  await c.connect();
+  try {
+    return ((await c.query(`SELECT url FROM ${pgSchema(name)}.pages`)).rows as { url: string }[]).map((r) => r.url);
+  } catch {
+    return [];
+  } finally {
+    await c.end();
+  }
+}
+
+test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is lost; a new Redis, rebuild and a worker finish the crawl', { timeout: 180_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 150, latencyMs: 5 });
+  const port = await freePort();
+  let redis = await startRedis(port);
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', `redis://127.0.0.1:${port}`, '--pg', PG_URL, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--max-pages', '10000', '--max-depth', '1000', '--concurrency', '4']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = runCli(['worker', ...shared]);
+    while ((await pageUrls(name)).length < 40) await new Promise((r) => setTimeout(r, 100));
+    redis.kill('SIGKILL');
+    const lost = await worker;
+    assert.equal(lost.code, 2, lost.stdout + lost.stderr);
+    assert.match(lost.stderr, new RegExp(`^focuscrawl: lost Redis at redis://127\\.0\\.0\\.1:${port}/?: .*return to waiting`, 'm'));
+    const before = new Set(await pageUrls(name));
+    assert.ok(before.size >= 40);
+
+    redis = await startRedis(port); // empty: nothing was persisted
+    const rebuilt = await runCli(['rebuild', ...shared]);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    const rest = await runCli(['worker', ...shared]);
+    assert.equal(rest.code, 0, rest.stderr);
+    const stored = await pageUrls(name);
+    assert.equal(stored.length, 300, 'every page stored once');
+    assert.deepEqual(new Set(stored), new Set(web.pages()));
+    for (const url of before) assert.ok(stored.includes(url), 'a page stored before the loss is still there');
+    const fetches = web.log.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').length;
+    // Only the requests in flight when Redis died (the worker's concurrency, 4) may be fetched twice.
+    assert.ok(fetches >= 300 && fetches <= 304, `${fetches} page requests for 300 pages`);
+  } finally {
+    redis.kill('SIGKILL');
+    await web.close();
+    const c = new pg.Client(PG_URL);
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+    await c.end();
+  }
+});
