@@ -38,7 +38,7 @@ export interface CrawlRequest {
   attempts: number;
   /** Set when the URL is a service probe (a capabilities request), not a page to parse. */
   probe?: ServiceProbe | null;
-  /** Set when the URL is a sitemap file to read (src/engine/sitemaps.ts), not a page to parse. */
+  /** Set when the URL is a sitemap file to read (src/engine/sitemap-reading.ts), not a page to parse. */
   sitemap?: SitemapFetch | null;
 }
 

@@ -19,10 +19,10 @@ import { countDiscard } from './discard-reasons.js';
 import { ServiceProbing } from './service-probing.js';
 import type { TrapGuard } from './trap-guard.js';
 import { afterFailure, hostsToEnd } from './after-failure.js';
+import { SitemapReading, type SitemapOptions } from './sitemap-reading.js';
+export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-reading.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
-import { isGzipBody, parseSitemap } from '../parse/sitemap.js';
-import { decompressPrefix } from '../fetch/decompress.js';
 
 export interface CrawlerOptions {
   frontier: Frontier;
@@ -72,26 +72,6 @@ export interface CrawlerOptions {
   sitemaps?: SitemapOptions | null;
 }
 
-/** Limits of sitemap reading (the protocol's: 50,000 URLs and 50 MB uncompressed per file). */
-export interface SitemapOptions {
-  /** Entries read from one sitemap file; the rest are cut. Default 50,000. */
-  maxUrls: number;
-  /** Bytes read from one sitemap file, uncompressed; the rest are cut. Default 50 MB. */
-  maxBytes: number;
-  /** Sitemap files fetched per site, index children included. Default 50. */
-  perSite: number;
-  /** Levels followed: 1, the sitemaps robots.txt names (or /sitemap.xml); 2, also those an index lists. Default 2. */
-  levels: number;
-}
-
-export const defaultSitemapOptions: SitemapOptions = { maxUrls: 50_000, maxBytes: 50_000_000, perSite: 50, levels: 2 };
-
-/**
- * Priority of a sitemap file in its host's queue: above any page, so its URLs join the frontier
- * early and the strategy orders them with the rest.
- */
-const SITEMAP_PRIORITY = 1e6;
-
 /**
  * Why a run ended: `exhausted`, nothing left that could be fetched (see stats.discardedBy for what
  * was dropped on the way); `max-pages`, the page budget; `stopped`, stop() (Ctrl-C); `stalled`,
@@ -134,13 +114,24 @@ export class Crawler {
   readonly #leased = new Map<string, CrawlRequest>();
   /** A store or frontier failure in a URL's processing: the run stops and rethrows it. */
   #failure: Error | null = null;
-  /** Sites (origins) whose sitemaps were offered to the frontier in this process (the frontier dedups across resumes). */
-  readonly #sitemapSites = new Set<string>();
-  /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
-  readonly #sitemapCount = new Map<string, number>();
+  readonly #sitemaps: SitemapReading;
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
+      frontier: this.#o.frontier,
+      scope: this.#o.scope,
+      robots: this.#o.robots,
+      fetcher: this.#o.fetcher,
+      stats: this.stats,
+      topic: () => this.#o.strategy.topic !== null,
+      signal: () => this.#abort.signal,
+      redirectGuard: (to) => this.#redirectGuard(to),
+      finish: (req, outcome, res, extra) => this.#finish(req, outcome, res, extra),
+      failed: (req, err) => this.#failed(req, err),
+      addLinks: (parent, links, view) => this.#addLinks(parent, links, view),
+      logDiscards: (d, parentUrl) => this.#logDiscards(d, parentUrl),
+    });
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
   }
@@ -313,15 +304,15 @@ export class Crawler {
     const robots = this.#o.robots;
     if (robots) {
       const v = await robots.check(req.url, signal);
-      if (v.kind !== 'unreachable') await this.#offerSitemaps(req);
+      if (v.kind !== 'unreachable') await this.#sitemaps.offer(req);
       if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
     } else {
-      await this.#offerSitemaps(req);
+      await this.#sitemaps.offer(req);
     }
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);
-    if (req.sitemap) return this.#readSitemap(req);
+    if (req.sitemap) return this.#sitemaps.read(req);
     let res: FetchResult;
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to), signal });
@@ -455,120 +446,6 @@ export class Crawler {
     return added;
   }
 
-  /**
-   * On the first request of a site (origin) this process handles, once robots.txt has been read
-   * (or at once without robots): its sitemap files join the frontier, the `Sitemap:` lines of
-   * robots.txt, else the guessed /sitemap.xml. A sitemap file out of scope is discarded like a
-   * link. The frontier's dedup makes this idempotent across resumes.
-   */
-  async #offerSitemaps(req: CrawlRequest): Promise<void> {
-    const opts = this.#o.sitemaps;
-    if (!opts) return;
-    let site: string;
-    try {
-      site = new URL(req.url).origin;
-    } catch {
-      return;
-    }
-    if (this.#sitemapSites.has(site)) return;
-    this.#sitemapSites.add(site);
-    const named = this.#o.robots?.sitemaps(req.url) ?? [];
-    const guessed = named.length === 0;
-    const urls = guessed ? [site + '/sitemap.xml'] : named;
-    await this.#queueSitemaps(site, urls, 1, guessed, null, '');
-  }
-
-  /** Offers sitemap files of a site at a level, within the per-site cap; out of scope ones are discarded. */
-  async #queueSitemaps(site: string, raw: string[], level: number, guessed: boolean, parent: CrawlRequest | null, parentUrl: string): Promise<string | null> {
-    const opts = this.#o.sitemaps!;
-    const batch: NewRequest[] = [];
-    let dropped = 0;
-    for (const r of raw) {
-      const url = normalizeUrl(r);
-      if (!url) continue;
-      const host = hostOf(url);
-      const req: NewRequest = { url, host, depth: 0, parent: parent?.key ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
-      const out = this.#o.scope.check(url, host);
-      if (out) {
-        const [fresh] = await this.#o.frontier.discard([req], out);
-        if (fresh) await this.#logDiscards([{ req, reason: out }], parentUrl || null);
-        continue;
-      }
-      const n = this.#sitemapCount.get(site) ?? 0;
-      if (n >= opts.perSite) {
-        dropped++;
-        continue;
-      }
-      this.#sitemapCount.set(site, n + 1);
-      batch.push(req);
-    }
-    if (batch.length) await this.#o.frontier.add(batch, Date.now());
-    return dropped ? `${dropped} sitemaps over the limit of ${opts.perSite} per site not read` : null;
-  }
-
-  /**
-   * Reads a sitemap file: an index offers its child sitemaps (up to SitemapOptions.levels), a
-   * urlset offers its URLs as links of their own kind (Link.sitemap, with lastmod) at depth 1,
-   * through the checks and the strategy every link passes (#addLinks). The sitemap is not a page:
-   * the strategy sees it with relevance 0 and no carried state, so a sitemap URL is ranked by its
-   * own evidence (its URL's words as the link's context) and topical links found on pages rank
-   * above bare sitemap URLs. Gzip (Content-Encoding or a gzip body, .xml.gz) is undone; a file
-   * over maxUrls or maxBytes is cut there, the cut noted on its log entry; a malformed one ends
-   * as an error with the parser's reason (the URLs read before the fault are kept).
-   */
-  async #readSitemap(req: CrawlRequest): Promise<void> {
-    const opts = this.#o.sitemaps ?? defaultSitemapOptions;
-    const sm = req.sitemap!;
-    let res: FetchResult;
-    try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, cutAt: opts.maxBytes, redirectGuard: (_from, to) => this.#redirectGuard(to), signal: this.#abort.signal });
-    } catch (err) {
-      if (err instanceof FetchError) return this.#failed(req, err);
-      throw err;
-    }
-    this.stats.bytes += res.bytes;
-    this.stats.sitemaps++;
-    if (res.status >= 400) return this.#finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res, { note: 'sitemap' });
-    let body = res.body ?? new Uint8Array(0);
-    let bodyCut = res.cut ? `cut at ${opts.maxBytes} bytes` : null;
-    if (isGzipBody(body)) {
-      try {
-        const out = await decompressPrefix(body, 'gzip', opts.maxBytes, res.cut === true);
-        body = out!.body;
-        if (out!.cut) bodyCut = `cut at ${opts.maxBytes} bytes`;
-      } catch (err) {
-        return this.#finish(req, { state: 'error', reason: `sitemap: corrupt gzip file: ${(err as Error).message}` }, res);
-      }
-    }
-    const text = new TextDecoder('utf-8').decode(body);
-    const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
-    const notes: string[] = [];
-    let added = 0;
-    if (doc.kind === 'index') {
-      if (sm.level < opts.levels) {
-        const over = await this.#queueSitemaps(sm.site, doc.sitemaps, sm.level + 1, false, req, req.url);
-        if (over) notes.push(over);
-      } else if (doc.sitemaps.length) {
-        notes.push(`nested index not followed (more than ${opts.levels} levels)`);
-      }
-    } else if (doc.urls.length) {
-      const links: Link[] = doc.urls.map((u) => ({ url: u.url, anchor: '', nofollow: false, context: urlWords(u.url), sitemap: { lastmod: u.lastmod } }));
-      // Children at depth 1: the sitemap stands for the site's root.
-      const parent: CrawlRequest = { ...req, depth: 0, data: null };
-      const page = { url: req.url, title: '', text: '', headings: '', links, canonical: null, noindex: false, nofollow: false, encoding: 'utf-8' };
-      added = await this.#addLinks(parent, links, { request: parent, page, relevance: this.#o.strategy.topic ? 0 : null });
-      this.stats.sitemapUrls += added;
-    }
-    const what = doc.kind === 'index' ? `sitemap index: ${doc.sitemaps.length} sitemaps` : `sitemap: ${doc.urls.length} URLs, ${added} new`;
-    if (doc.cut && !doc.malformed) {
-      this.stats.sitemapsCut++;
-      notes.push(doc.cut);
-    }
-    const note = [what, ...notes].join('; ');
-    if (doc.malformed) return this.#finish(req, { state: 'error', reason: `malformed sitemap: ${doc.cut} (${note})` }, res);
-    return this.#finish(req, { state: 'done' }, res, { note });
-  }
-
   #countRelevance(relevant: boolean): void {
     if (relevant) {
       this.stats.relevant++;
@@ -674,21 +551,4 @@ export class Crawler {
       });
     }
   }
-}
-
-/** The words of a URL's path and query ('/solar-panels/roof_mounting.html' -> 'solar panels roof mounting html'): a sitemap link's only context. */
-export function urlWords(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return '';
-  }
-  let p = u.pathname + ' ' + u.search;
-  try {
-    p = decodeURIComponent(p);
-  } catch {
-    /* keep it encoded */
-  }
-  return p.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
 }

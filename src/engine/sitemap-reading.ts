@@ -1,0 +1,197 @@
+import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
+import type { Frontier, Outcome } from '../frontier/frontier.js';
+import { FetchError, type Fetcher } from '../fetch/fetcher.js';
+import type { RobotsCache } from '../fetch/robots-cache.js';
+import { decompressPrefix } from '../fetch/decompress.js';
+import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+import { isGzipBody, parseSitemap } from '../parse/sitemap.js';
+import type { PageView } from '../strategies/strategy.js';
+import type { CrawlScope } from './crawl-scope.js';
+import type { CrawlStats } from './crawl-stats.js';
+
+/** Limits of sitemap reading (the protocol's: 50,000 URLs and 50 MB uncompressed per file). */
+export interface SitemapOptions {
+  /** Entries read from one sitemap file; the rest are cut. Default 50,000. */
+  maxUrls: number;
+  /** Bytes read from one sitemap file, uncompressed; the rest are cut. Default 50 MB. */
+  maxBytes: number;
+  /** Sitemap files fetched per site, index children included. Default 50. */
+  perSite: number;
+  /** Levels followed: 1, the sitemaps robots.txt names (or /sitemap.xml); 2, also those an index lists. Default 2. */
+  levels: number;
+}
+
+export const defaultSitemapOptions: SitemapOptions = { maxUrls: 50_000, maxBytes: 50_000_000, perSite: 50, levels: 2 };
+
+/**
+ * Priority of a sitemap file in its host's queue: above any page, so its URLs join the frontier
+ * early and the strategy orders them with the rest.
+ */
+export const SITEMAP_PRIORITY = 1e6;
+
+/** What sitemap reading needs of the crawl it is part of. */
+export interface SitemapCrawl {
+  frontier: Frontier;
+  scope: CrawlScope;
+  robots: RobotsCache | null;
+  fetcher: Fetcher;
+  stats: CrawlStats;
+  /** Whether the crawl scores relevance (a sitemap is seen with relevance 0, else null). */
+  topic(): boolean;
+  signal(): AbortSignal;
+  redirectGuard(to: string): Promise<true | string>;
+  finish(req: CrawlRequest, outcome: Outcome, res: FetchResult | null, extra?: { note?: string }): Promise<void>;
+  failed(req: CrawlRequest, err: FetchError): Promise<void>;
+  addLinks(parent: CrawlRequest, links: Link[], view: PageView): Promise<number>;
+  logDiscards(discards: { req: NewRequest; reason: string }[], parentUrl: string | null): Promise<void>;
+}
+
+/**
+ * The sitemaps of the sites a crawl visits: offered to the frontier once per site (robots.txt
+ * `Sitemap:` lines, else /sitemap.xml), fetched through it like pages, and read into links of
+ * their own kind. Per-site counts are this process's; the frontier dedups across resumes.
+ */
+export class SitemapReading {
+  readonly #opts: SitemapOptions | null;
+  readonly #c: SitemapCrawl;
+  /** Sites (origins) whose sitemaps were offered to the frontier in this process. */
+  readonly #sites = new Set<string>();
+  /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
+  readonly #count = new Map<string, number>();
+
+  constructor(opts: SitemapOptions | null, crawl: SitemapCrawl) {
+    this.#opts = opts;
+    this.#c = crawl;
+  }
+
+  /**
+   * On the first request of a site (origin) this process handles, once robots.txt has been read
+   * (or at once without robots): its sitemap files join the frontier, the `Sitemap:` lines of
+   * robots.txt, else the guessed /sitemap.xml. A sitemap file out of scope is discarded like a
+   * link. The frontier's dedup makes this idempotent across resumes.
+   */
+  async offer(req: CrawlRequest): Promise<void> {
+    const opts = this.#opts;
+    if (!opts) return;
+    let site: string;
+    try {
+      site = new URL(req.url).origin;
+    } catch {
+      return;
+    }
+    if (this.#sites.has(site)) return;
+    this.#sites.add(site);
+    const named = this.#c.robots?.sitemaps(req.url) ?? [];
+    const guessed = named.length === 0;
+    const urls = guessed ? [site + '/sitemap.xml'] : named;
+    await this.#queue(site, urls, 1, guessed, null, '');
+  }
+
+  /** Offers sitemap files of a site at a level, within the per-site cap; out of scope ones are discarded. */
+  async #queue(site: string, raw: string[], level: number, guessed: boolean, parent: CrawlRequest | null, parentUrl: string): Promise<string | null> {
+    const opts = this.#opts!;
+    const batch: NewRequest[] = [];
+    let dropped = 0;
+    for (const r of raw) {
+      const url = normalizeUrl(r);
+      if (!url) continue;
+      const host = hostOf(url);
+      const req: NewRequest = { url, host, depth: 0, parent: parent?.key ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
+      const out = this.#c.scope.check(url, host);
+      if (out) {
+        const [fresh] = await this.#c.frontier.discard([req], out);
+        if (fresh) await this.#c.logDiscards([{ req, reason: out }], parentUrl || null);
+        continue;
+      }
+      const n = this.#count.get(site) ?? 0;
+      if (n >= opts.perSite) {
+        dropped++;
+        continue;
+      }
+      this.#count.set(site, n + 1);
+      batch.push(req);
+    }
+    if (batch.length) await this.#c.frontier.add(batch, Date.now());
+    return dropped ? `${dropped} sitemaps over the limit of ${opts.perSite} per site not read` : null;
+  }
+
+  /**
+   * Reads a sitemap file: an index offers its child sitemaps (up to SitemapOptions.levels), a
+   * urlset offers its URLs as links of their own kind (Link.sitemap, with lastmod) at depth 1,
+   * through the checks and the strategy every link passes (the crawler's addLinks). The sitemap is not a page:
+   * the strategy sees it with relevance 0 and no carried state, so a sitemap URL is ranked by its
+   * own evidence (its URL's words as the link's context) and topical links found on pages rank
+   * above bare sitemap URLs. Gzip (Content-Encoding or a gzip body, .xml.gz) is undone; a file
+   * over maxUrls or maxBytes is cut there, the cut noted on its log entry; a malformed one ends
+   * as an error with the parser's reason (the URLs read before the fault are kept).
+   */
+  async read(req: CrawlRequest): Promise<void> {
+    const opts = this.#opts ?? defaultSitemapOptions;
+    const sm = req.sitemap!;
+    let res: FetchResult;
+    try {
+      res = await this.#c.fetcher.fetch(req.url, { anyContentType: true, cutAt: opts.maxBytes, redirectGuard: (_from, to) => this.#c.redirectGuard(to), signal: this.#c.signal() });
+    } catch (err) {
+      if (err instanceof FetchError) return this.#c.failed(req, err);
+      throw err;
+    }
+    this.#c.stats.bytes += res.bytes;
+    this.#c.stats.sitemaps++;
+    if (res.status >= 400) return this.#c.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res, { note: 'sitemap' });
+    let body = res.body ?? new Uint8Array(0);
+    let bodyCut = res.cut ? `cut at ${opts.maxBytes} bytes` : null;
+    if (isGzipBody(body)) {
+      try {
+        const out = await decompressPrefix(body, 'gzip', opts.maxBytes, res.cut === true);
+        body = out!.body;
+        if (out!.cut) bodyCut = `cut at ${opts.maxBytes} bytes`;
+      } catch (err) {
+        return this.#c.finish(req, { state: 'error', reason: `sitemap: corrupt gzip file: ${(err as Error).message}` }, res);
+      }
+    }
+    const text = new TextDecoder('utf-8').decode(body);
+    const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
+    const notes: string[] = [];
+    let added = 0;
+    if (doc.kind === 'index') {
+      if (sm.level < opts.levels) {
+        const over = await this.#queue(sm.site, doc.sitemaps, sm.level + 1, false, req, req.url);
+        if (over) notes.push(over);
+      } else if (doc.sitemaps.length) {
+        notes.push(`nested index not followed (more than ${opts.levels} levels)`);
+      }
+    } else if (doc.urls.length) {
+      const links: Link[] = doc.urls.map((u) => ({ url: u.url, anchor: '', nofollow: false, context: urlWords(u.url), sitemap: { lastmod: u.lastmod } }));
+      // Children at depth 1: the sitemap stands for the site's root.
+      const parent: CrawlRequest = { ...req, depth: 0, data: null };
+      const page = { url: req.url, title: '', text: '', headings: '', links, canonical: null, noindex: false, nofollow: false, encoding: 'utf-8' };
+      added = await this.#c.addLinks(parent, links, { request: parent, page, relevance: this.#c.topic() ? 0 : null });
+      this.#c.stats.sitemapUrls += added;
+    }
+    const what = doc.kind === 'index' ? `sitemap index: ${doc.sitemaps.length} sitemaps` : `sitemap: ${doc.urls.length} URLs, ${added} new`;
+    if (doc.cut && !doc.malformed) {
+      this.#c.stats.sitemapsCut++;
+      notes.push(doc.cut);
+    }
+    const note = [what, ...notes].join('; ');
+    if (doc.malformed) return this.#c.finish(req, { state: 'error', reason: `malformed sitemap: ${doc.cut} (${note})` }, res);
+    return this.#c.finish(req, { state: 'done' }, res, { note });
+  }
+}
+
+/** The words of a URL's path and query ('/solar-panels/roof_mounting.html' -> 'solar panels roof mounting html'): a sitemap link's only context. */
+export function urlWords(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '';
+  }
+  let p = u.pathname + ' ' + u.search;
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    /* keep it encoded */
+  }
+  return p.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+}
