@@ -35,6 +35,38 @@ export interface HostSummary {
   errors: number;
 }
 
+/** A stored page as the dashboard lists it. */
+export interface PageSummary {
+  url: string;
+  title: string;
+  relevance: number | null;
+  /** The priority the strategy gave the URL when it was claimed (the score that ordered it). */
+  priority: number;
+  depth: number;
+}
+
+/** One link on the way from a seed to a page: the URL it led to, its anchor text and scores. */
+export interface PathStep {
+  url: string;
+  anchor: string;
+  priority: number;
+  /** The relevance of the page at that step, when it was fetched. */
+  relevance: number | null;
+}
+
+/** A user's judgement of a page (the dashboard's label button). */
+export interface PageLabel {
+  url: string;
+  relevant: boolean;
+  labelledAt: string;
+}
+
+/** A labelled page with its stored text: samples for `topic learn --db`. */
+export interface LabelledPage extends PageLabel {
+  title: string;
+  text: string;
+}
+
 /**
  * The one read model of a crawl: what `status`, `export`, `search`, `services`, the tests and the
  * dashboard read, whatever holds the crawl (the embedded SQLite file, or PostgreSQL with the live
@@ -67,5 +99,16 @@ export interface CrawlReader {
   /** Hosts with the most fetches first. */
   hosts(limit: number, threshold: number | null): Promise<HostSummary[]>;
   search(query: string, limit: number): Promise<SearchHit[]>;
+  /** Stored pages whose relevance reached `threshold`, most relevant first. */
+  relevantPages(threshold: number, limit: number): Promise<PageSummary[]>;
+  /**
+   * The anchor path of each URL from its seed (seed first, the page itself last), for the stored
+   * pages among `urls`; at most `maxSteps` steps back (a trap can make paths long).
+   */
+  anchorPaths(urls: string[], maxSteps?: number): Promise<Record<string, PathStep[]>>;
+  /** The labels given so far (the dashboard's label button), newest first; none before the first. */
+  labels(): Promise<PageLabel[]>;
+  /** Labelled pages that are stored, with their title and text. */
+  labelledPages(): Promise<LabelledPage[]>;
   close(): Promise<void>;
 }
