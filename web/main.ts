@@ -63,8 +63,8 @@ async function search(q: string): Promise<void> {
   if (!searching) return current ? render(current) : undefined;
   if (live) {
     const res = await fetch(`api/search?q=${encodeURIComponent(q)}`);
-    const hits = (await res.json()) as ListedPage[];
-    showPages(hits, `${hits.length} pages match “${q}”`);
+    const { hits, lag } = (await res.json()) as { hits: ListedPage[]; lag: string | null };
+    showPages(hits, `${hits.length} pages match “${q}”${lag ? ` (${lag})` : ''}`);
   } else {
     // The report holds no index: its search filters the pages it embeds.
     const words = q.toLowerCase().split(/\s+/);

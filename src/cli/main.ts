@@ -15,6 +15,7 @@ import { registerGroup } from './group-command.js';
 import { registerWorker } from './worker-command.js';
 import { registerRebuild } from './rebuild-command.js';
 import { registerServe } from './serve-command.js';
+import { registerReport } from './report-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -31,6 +32,7 @@ registerSearch(program);
 registerExport(program);
 registerServices(program);
 registerServe(program);
+registerReport(program);
 registerGroup(program);
 registerDemo(program);
 registerScore(program);

@@ -71,7 +71,8 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
     if (req.method === 'GET' && path === '/api/search') {
       const q = (url.searchParams.get('q') ?? '').trim();
       const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 20));
-      return json(res, 200, q ? await searchPages(open.reader, q, limit) : []);
+      // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
+      return json(res, 200, { hits: q ? await searchPages(open.reader, q, limit) : [], lag: await open.searchLag() });
     }
     if (req.method === 'GET' && path === '/api/labels') return json(res, 200, await open.reader.labels());
     if (req.method === 'POST' && path === '/api/labels') {

@@ -83,7 +83,7 @@ test('on loopback: the API answers, a label is stored, search returns stored pag
     assert.ok(page, 'the crawl found relevant pages');
     assert.ok(page.path.length >= 1 && page.path[0]!.url === site.origin + '/', 'the anchor path starts at the seed');
     assert.equal(page.path.at(-1)!.url, page.url);
-    const hits = (await (await fetch(s.url + 'api/search?q=solar')).json()) as { url: string }[];
+    const { hits } = (await (await fetch(s.url + 'api/search?q=solar')).json()) as { hits: { url: string }[] };
     assert.ok(hits.length > 0 && hits.every((h) => h.url.startsWith(site.origin)));
     const bad = await fetch(s.url + 'api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url": 3}' });
     assert.equal(bad.status, 400);
