@@ -65,6 +65,8 @@ export interface PageLabel {
 export interface LabelledPage extends PageLabel {
   title: string;
   text: string;
+  /** The state the strategy gave the link that led to the page (LinkDecision.data), for learning strategies. */
+  linkData: Record<string, unknown> | null;
 }
 
 /**

@@ -185,8 +185,8 @@ export class PgCrawlReader implements CrawlReader {
   async labelledPages(): Promise<LabelledPage[]> {
     if (!(await this.#hasLabels())) return [];
     const r = await this.#pool.query(
-      `SELECT l.url, l.relevant, l.labelled_at AS "labelledAt", coalesce(p.title, '') AS title, coalesce(p.text, '') AS text
-       FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url ORDER BY l.url`,
+      `SELECT l.url, l.relevant, l.labelled_at AS "labelledAt", coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data AS "linkData"
+       FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url LEFT JOIN ${this.#s}.urls u ON u.fp = p.fp ORDER BY l.url`,
     );
     return r.rows as LabelledPage[];
   }

@@ -165,10 +165,10 @@ export class SqliteCrawlReader implements CrawlReader {
   async labelledPages(): Promise<LabelledPage[]> {
     if (!this.#hasLabels()) return [];
     await this.#sql.settle();
-    return this.#all<{ url: string; relevant: number; labelledAt: string; title: string; text: string }>(
-      `SELECT l.url, l.relevant, l.labelled_at AS labelledAt, coalesce(p.title, '') AS title, coalesce(p.text, '') AS text
-       FROM labels l JOIN pages p ON p.url = l.url ORDER BY l.url`,
-    ).map((l) => ({ ...l, relevant: l.relevant === 1 }));
+    return this.#all<{ url: string; relevant: number; labelledAt: string; title: string; text: string; data: string | null }>(
+      `SELECT l.url, l.relevant, l.labelled_at AS labelledAt, coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data
+       FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id ORDER BY l.url`,
+    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? (JSON.parse(data) as Record<string, unknown>) : null }));
   }
 
   async close(): Promise<void> {
