@@ -35,6 +35,7 @@ function render(s: Snapshot): void {
   });
   chart.update(s.harvest);
   if (!searching) showPages(s.relevantPages, s.crawl.threshold === null ? 'the crawl has no topic: search to list pages' : `the ${s.relevantPages.length} most relevant pages (relevance ≥ ${s.crawl.threshold})`);
+  renderTable($('bands'), ['priority', 'URLs waiting'], s.waitingByPriority.map((b) => [b.band, b.n]));
   renderTable($('errors'), ['error', 'URLs'], s.errors.map((e) => [e.error, e.n]));
   renderTable($('discarded'), ['reason', 'URLs'], Object.entries(s.discarded).sort((a, b) => b[1] - a[1]));
   renderTable($('hosts'), ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors'], s.hosts.map((h) => [h.host, h.waiting, h.fetched, h.relevant, h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors]));

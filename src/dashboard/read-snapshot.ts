@@ -40,6 +40,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
     state,
     pagesPerSecond,
     urls,
+    waitingByPriority: await r.waitingByPriority(),
     pages: await r.pageCount(),
     relevant: threshold === null ? null : await r.countRelevant(threshold),
     errors: await r.topErrors(10),

@@ -28,6 +28,8 @@ export interface Snapshot {
   /** Fetches a second over the last seconds the server watched; null in a report or before two polls. */
   pagesPerSecond: number | null;
   urls: FrontierCounts;
+  /** Waiting URLs by priority band, highest first. */
+  waitingByPriority: { band: string; n: number }[];
   pages: number;
   relevant: number | null;
   errors: { error: string; n: number }[];

@@ -35,6 +35,18 @@ export interface HostSummary {
   errors: number;
 }
 
+/** Priority bands of the waiting URLs (strategies' priorities are mostly in [0, 1], seeds and boosts above). */
+export const PRIORITY_BANDS = [
+  { band: '≥ 1', min: 1 },
+  { band: '0.5 – 1', min: 0.5 },
+  { band: '0.25 – 0.5', min: 0.25 },
+  { band: '0.1 – 0.25', min: 0.1 },
+  { band: '< 0.1', min: -Infinity },
+] as const;
+
+/** SQL for a priority's band label, the same in SQLite and PostgreSQL. */
+export const PRIORITY_BAND_SQL = `CASE ${PRIORITY_BANDS.filter((b) => b.min !== -Infinity).map((b) => `WHEN priority >= ${b.min} THEN '${b.band}'`).join(' ')} ELSE '${PRIORITY_BANDS.at(-1)!.band}' END`;
+
 /** A stored page as the dashboard lists it. */
 export interface PageSummary {
   url: string;
@@ -101,6 +113,8 @@ export interface CrawlReader {
   /** Hosts with the most fetches first. */
   hosts(limit: number, threshold: number | null): Promise<HostSummary[]>;
   search(query: string, limit: number): Promise<SearchHit[]>;
+  /** Waiting URLs by priority band (PRIORITY_BANDS), every band present, highest first. */
+  waitingByPriority(): Promise<{ band: string; n: number }[]>;
   /** Stored pages whose relevance reached `threshold`, most relevant first. */
   relevantPages(threshold: number, limit: number): Promise<PageSummary[]>;
   /**

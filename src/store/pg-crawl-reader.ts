@@ -3,6 +3,7 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
 import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
@@ -145,6 +146,11 @@ export class PgCrawlReader implements CrawlReader {
       [pgTextQuery(query), limit],
     );
     return (r.rows as { url: string; title: string | null; text: string | null; relevance: number | null }[]).map((x) => ({ url: x.url, title: x.title ?? '', snippet: snippet(x.text ?? '', query), relevance: x.relevance }));
+  }
+
+  async waitingByPriority(): Promise<{ band: string; n: number }[]> {
+    const rows = (await this.#pool.query(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 0 GROUP BY band`)).rows as { band: string; n: number }[];
+    return PRIORITY_BANDS.map((b) => ({ band: b.band, n: rows.find((r) => r.band === b.band)?.n ?? 0 }));
   }
 
   async relevantPages(threshold: number, limit: number): Promise<PageSummary[]> {

@@ -3,6 +3,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
 import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
@@ -123,6 +124,12 @@ export class SqliteCrawlReader implements CrawlReader {
 
   search(query: string, limit: number): Promise<SearchHit[]> {
     return new SqliteStore(this.#sql).search(query, limit);
+  }
+
+  async waitingByPriority(): Promise<{ band: string; n: number }[]> {
+    await this.#sql.settle();
+    const rows = this.#all<{ band: string; n: number }>(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*) AS n FROM urls WHERE state = 0 GROUP BY band`);
+    return PRIORITY_BANDS.map((b) => ({ band: b.band, n: rows.find((r) => r.band === b.band)?.n ?? 0 }));
   }
 
   async relevantPages(threshold: number, limit: number): Promise<PageSummary[]> {

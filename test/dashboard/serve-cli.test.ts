@@ -81,6 +81,8 @@ test('on loopback: the API answers, a label is stored, search returns stored pag
     const snap = (await (await fetch(s.url + 'api/snapshot')).json()) as Snapshot;
     const page = snap.relevantPages[0];
     assert.ok(page, 'the crawl found relevant pages');
+    assert.ok(snap.urls.waiting > 0);
+    assert.equal(snap.waitingByPriority.reduce((a, b) => a + b.n, 0), snap.urls.waiting, 'the priority bands cover every waiting URL');
     assert.ok(page.path.length >= 1 && page.path[0]!.url === site.origin + '/', 'the anchor path starts at the seed');
     assert.equal(page.path.at(-1)!.url, page.url);
     const { hits } = (await (await fetch(s.url + 'api/search?q=solar')).json()) as { hits: { url: string }[] };

@@ -22,7 +22,9 @@ test('PgCrawlReader: relevant pages, anchor paths from the seed, and labels (the
     await commitPage(store, { ...pageRecord('', 'Seed', 'home page'), relevance: 0.1 });
     await commitPage(store, { ...pageRecord('a', 'A', 'solar panels'), relevance: 0.6 });
     await commitPage(store, { ...pageRecord('b', 'B', 'solar inverters'), relevance: 0.8 });
+    await store.added([request('http://a.test/w1', b, 'w1', 0.3), request('http://a.test/w2', b, 'w2', 0.35), request('http://a.test/w3', b, 'w3', 2)], 'waiting', null);
     const reader = store.reader();
+    assert.deepEqual(Object.fromEntries((await reader.waitingByPriority()).map((x) => [x.band, x.n])), { '≥ 1': 1, '0.5 – 1': 0, '0.25 – 0.5': 2, '0.1 – 0.25': 0, '< 0.1': 0 });
     const pages = await reader.relevantPages(0.5, 10);
     assert.deepEqual(pages.map((p) => [p.url, p.title, p.priority]), [[b, 'B', 0.9], [a, 'A', 0.7]]);
     const paths = await reader.anchorPaths([b, 'http://a.test/never']);
