@@ -99,3 +99,30 @@ test('crawl --metrics-port on a port in use: one line, exit 2, no database creat
     busy.close();
   }
 });
+
+test('crawl --metrics-port: Prometheus scrapes the running CLI crawl', async () => {
+  const { serveGatedSite } = await import('../helpers/gated-site.js');
+  const gate = 10;
+  const gated = await serveGatedSite({ pages: 40, seed: 2, words: [80, 160], links: [4, 8] }, [gate]);
+  // A free port: the kernel's pick, released for the crawl to take.
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  try {
+    const done = runCli(['crawl', '--seeds', gated.origin + '/', '--topic', DEMO_TOPIC, '--db', join(dir, 'cli.db'), '--max-pages', '20', '--delay-ms', '0', '--per-host', '1', '--concurrency', '1', '--no-sitemaps', '--metrics-port', String(port)]);
+    await gated.reached(gate);
+    // Held at the gate: one request in flight, the ones before it ended.
+    const m = parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    assert.equal(m.value('focuscrawl_fetches_total', { outcome: 'done' }), gate - 1);
+    assert.equal(m.histogram('focuscrawl_fetch_duration_seconds').count, gate - 1);
+    gated.open(gate);
+    const r = await done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`));
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/metrics`), 'the endpoint closes with the crawl');
+  } finally {
+    gated.open(gate);
+    await gated.close();
+  }
+});
