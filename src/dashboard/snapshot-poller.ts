@@ -10,6 +10,8 @@ export class SnapshotPoller {
   readonly #listeners = new Set<(s: Snapshot) => void>();
   readonly #intervalMs: number;
   #timer: NodeJS.Timeout | null = null;
+  /** How long the last read took: the next waits at least four times as long (see #schedule). */
+  #lastReadMs = 0;
   /** (time, fetches) samples of the last seconds, for pages/s. */
   #samples: { t: number; n: number }[] = [];
 
@@ -53,17 +55,23 @@ export class SnapshotPoller {
     };
   }
 
+  /**
+   * A big crawl makes a snapshot slow (hosts and the harvest curve scan the crawl); waiting four
+   * times the last read's duration keeps serve under a fifth of a core beside the crawl it watches.
+   */
   #schedule(): void {
     this.#timer = setTimeout(() => {
+      const started = Date.now();
       this.read().then(
         (s) => {
           for (const fn of this.#listeners) fn(s);
         },
         (err: Error) => process.emitWarning(`focuscrawl serve: reading the crawl failed: ${err.message}`),
       ).finally(() => {
+        this.#lastReadMs = Date.now() - started;
         if (this.#listeners.size) this.#schedule();
       });
-    }, this.#intervalMs);
+    }, Math.max(this.#intervalMs, 4 * this.#lastReadMs));
   }
 
   stop(): void {
