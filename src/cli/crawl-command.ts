@@ -4,7 +4,7 @@ import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-conf
 import { startCrawl } from '../crawl.js';
 import { strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
-import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
@@ -150,7 +150,7 @@ export function registerCrawl(program: Command): void {
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
-    .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', positiveInt)
+    .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', tcpPort(false))
     .action(async (o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
       const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);

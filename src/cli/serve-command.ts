@@ -4,13 +4,13 @@ import { dashboardToken, isLoopback } from '../dashboard/access.js';
 import { startDashboard } from '../dashboard/dashboard-server.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
 import { openReader } from './open-reader.js';
-import { nonNegativeInt } from './option-parsers.js';
+import { tcpPort } from './option-parsers.js';
 import { withSharedOptions } from './shared-options.js';
 
 export function registerServe(program: Command): void {
   withSharedOptions(program.command('serve').description('a live web dashboard over a running or finished crawl (docs/dashboard.md)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
-    .option('--port <n>', 'port (default 8470; 0 picks a free one)', nonNegativeInt, 8470)
+    .option('--port <n>', 'port (default 8470; 0 picks a free one)', tcpPort(true), 8470)
     .option('--host <address>', 'address to bind (default 127.0.0.1; any non-loopback address requires a token)', '127.0.0.1')
     .option('--token <token>', 'require this token of every request (generated and printed when bound off loopback)')
     .action(async (o: SharedFlags & { db?: string; port: number; host: string; token?: string }) => {
