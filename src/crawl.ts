@@ -109,6 +109,17 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
 }
 
 /**
+ * The dashboard's labels as training for a learning strategy, each time a crawl starts or resumes
+ * on the database (`learned` keeps its model in memory only, so every run learns them afresh).
+ */
+function trainOnLabels(db: SqliteDb, strategy: Strategy): number {
+  const labels = db.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'").get()
+    ? (db.db.prepare('SELECT l.relevant, u.data FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id').all() as { relevant: number; data: string | null }[])
+    : [];
+  return labels.length ? strategy.learnFromLabels!(labels.map((l) => ({ relevant: l.relevant === 1, linkData: l.data ? (JSON.parse(l.data) as Record<string, unknown>) : null }))) : 0;
+}
+
+/**
  * What a resumed crawl needs from earlier runs besides its frontier: the fetches per URL pattern
  * (so the pattern cap holds across runs) and the errors that made no request (not in the budget).
  */
@@ -193,6 +204,8 @@ function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: Sqlite
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
+  const fromLabels = strategy.learnFromLabels ? trainOnLabels(db, strategy) : 0;
+  if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
   const store = new SqliteStore(db, { frontierRows: true });
   const services = new SqliteServiceRegistry(db);

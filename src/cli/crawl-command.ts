@@ -4,11 +4,12 @@ import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-conf
 import { startCrawl } from '../crawl.js';
 import { strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
-import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex } from './option-parsers.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { startSharedCrawl } from '../distributed/shared-crawl.js';
+import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
 
 interface CrawlFlags {
   seeds?: string[];
@@ -149,23 +150,36 @@ export function registerCrawl(program: Command): void {
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
-    .action(async (o: CrawlFlags & SharedFlags & { seedOnly?: boolean }) => {
+    .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', tcpPort(false))
+    .action(async (o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
       const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);
       for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);
-      if (target) {
-        if (o.db) throw new FocusCrawlError('USAGE', '--db is for the embedded crawl: a shared crawl keeps its pages in PostgreSQL (--pg)');
-        const crawl = await startSharedCrawl(config, target, { force: o.force === true });
-        if (o.seedOnly) {
-          process.stdout.write(`${crawl.where}: ${config.seeds?.length ?? 0} seeds added; start workers with focuscrawl worker --name ${target.name}\n`);
-          await crawl.close();
-          return;
-        }
-        await runToEnd(crawl);
-        return;
+      // Bound before the crawl opens anything, so a port in use fails with nothing created.
+      const metrics = o.metricsPort !== undefined ? await metricsEndpoint(o.metricsPort) : null;
+      try {
+        await crawlTo(o, target, config, metrics);
+      } finally {
+        await metrics?.close();
       }
-      if (o.seedOnly) throw new FocusCrawlError('USAGE', '--seed-only is for a shared crawl (--redis, --pg, --name)');
-      const crawl = await startCrawl(config, { force: o.force === true });
-      await runToEnd(crawl);
     });
+}
+
+async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnType<typeof sharedTarget>, config: CrawlConfigInput, metrics: MetricsEndpoint | null): Promise<void> {
+  if (target) {
+    if (o.db) throw new FocusCrawlError('USAGE', '--db is for the embedded crawl: a shared crawl keeps its pages in PostgreSQL (--pg)');
+    const crawl = await startSharedCrawl(config, target, { force: o.force === true });
+    if (o.seedOnly) {
+      process.stdout.write(`${crawl.where}: ${config.seeds?.length ?? 0} seeds added; start workers with focuscrawl worker --name ${target.name}\n`);
+      await crawl.close();
+      return;
+    }
+    metrics?.attach(crawl.crawler);
+    await runToEnd(crawl);
+    return;
+  }
+  if (o.seedOnly) throw new FocusCrawlError('USAGE', '--seed-only is for a shared crawl (--redis, --pg, --name)');
+  const crawl = await startCrawl(config, { force: o.force === true });
+  metrics?.attach(crawl.crawler);
+  await runToEnd(crawl);
 }

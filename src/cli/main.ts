@@ -14,6 +14,8 @@ import { registerServices } from './services-command.js';
 import { registerGroup } from './group-command.js';
 import { registerWorker } from './worker-command.js';
 import { registerRebuild } from './rebuild-command.js';
+import { registerServe } from './serve-command.js';
+import { registerReport } from './report-command.js';
 
 const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
@@ -29,6 +31,8 @@ registerStatus(program);
 registerSearch(program);
 registerExport(program);
 registerServices(program);
+registerServe(program);
+registerReport(program);
 registerGroup(program);
 registerDemo(program);
 registerScore(program);

@@ -8,6 +8,10 @@ import { PgCrawlReader } from '../store/pg-crawl-reader.js';
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
 import { FTS_BATCH } from '../store/sqlite-store.js';
 import { openExistingDb, runningLine } from './open-existing-db.js';
+import type { LabelStore } from '../store/label-store.js';
+import { SqliteLabelStore } from '../store/sqlite-label-store.js';
+import { PgLabelStore } from '../store/pg-label-store.js';
+import { probeLock } from '../store/crawl-lock.js';
 
 export interface OpenReader {
   reader: CrawlReader;
@@ -19,6 +23,10 @@ export interface OpenReader {
   holder: object | null;
   /** Why a search may miss pages stored recently (the embedded index is updated in batches); null when it cannot. */
   searchLag(): Promise<string | null>;
+  /** Whether a crawl process holds the crawl now (asked again each time: serve outlives crawls); null when it cannot be told (a shared crawl's workers hold no lock). */
+  runningNow(): boolean | null;
+  /** Where labels go (serve's label button); opened on first use, closed with the reader. */
+  labels(): LabelStore;
   close(): Promise<void>;
 }
 
@@ -33,6 +41,7 @@ export async function openReader(o: SharedFlags & { db?: string }): Promise<Open
     const path = o.db ?? 'focuscrawl.db';
     const { db, running } = openExistingDb(path);
     const reader = new SqliteCrawlReader(db, true);
+    let labels: LabelStore | null = null;
     return {
       reader,
       label: path,
@@ -42,7 +51,12 @@ export async function openReader(o: SharedFlags & { db?: string }): Promise<Open
         const pending = running ? await reader.unindexed() : 0;
         return pending ? `${pending} pages stored so far are not yet searchable (the crawl indexes them in batches of ${FTS_BATCH} and at its end)` : null;
       },
-      close: () => reader.close(),
+      runningNow: () => probeLock(path) !== null,
+      labels: () => (labels ??= new SqliteLabelStore(path)),
+      close: async () => {
+        await labels?.close();
+        await reader.close();
+      },
     };
   }
   if (o.db) throw new FocusCrawlError('USAGE', '--db names an embedded crawl; a shared crawl is named by --name');
@@ -62,6 +76,8 @@ export async function openReader(o: SharedFlags & { db?: string }): Promise<Open
     holder: null,
     running: redis ? null : `Redis at ${redact(target.redis)} does not answer: waiting counts include URLs being fetched`,
     searchLag: async () => null,
+    runningNow: () => null,
+    labels: () => new PgLabelStore(pool, schema),
     close: async () => {
       await reader.close();
       redis?.disconnect();

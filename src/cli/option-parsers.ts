@@ -12,6 +12,15 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** A TCP port; 0 (the system picks one) only where `allowZero`. */
+export function tcpPort(allowZero: boolean) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n > 65535 || (n === 0 && !allowZero)) throw new InvalidArgumentError(`expected a port, ${allowZero ? 0 : 1} to 65535`);
+    return n;
+  };
+}
+
 export function regex(value: string, previous: string[] = []): string[] {
   try {
     new RegExp(value);

@@ -7,6 +7,23 @@ import { rankTerms } from '../relevance/tfidf-ranking.js';
 import { DEFAULT_ABBREVIATIONS, learnLinkKeywords } from '../relevance/link-keywords.js';
 import { expandRefs, loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
+import { openReader } from './open-reader.js';
+
+/**
+ * The dashboard's labels as samples: pages labelled relevant are samples, pages labelled not
+ * relevant join the background (they are what the topic must rank low), with their stored text.
+ */
+async function labelledTexts(o: { db: string }): Promise<{ samples: string[]; background: string[] }> {
+  const open = await openReader(o);
+  try {
+    const pages = await open.reader.labelledPages();
+    if (!pages.length) throw new FocusCrawlError('USAGE', `${open.label} holds no labelled pages: label some with focuscrawl serve first`);
+    const text = (p: { title: string; text: string }) => `${p.title} ${p.text}`;
+    return { samples: pages.filter((p) => p.relevant).map(text), background: pages.filter((p) => !p.relevant).map(text) };
+  } finally {
+    await open.close();
+  }
+}
 
 function readLines(file: string, what: string): string[] {
   let text: string;
@@ -43,17 +60,21 @@ export function registerTopic(program: Command): void {
   topic
     .command('learn')
     .description('rank terms by TF-IDF over sample pages and write a topic file (method B)')
-    .requiredOption('--samples <refs...>', 'sample pages: URLs, HTML files, or folders of HTML files')
+    .option('--samples <refs...>', 'sample pages: URLs, HTML files, or folders of HTML files')
+    // --db only: topic learn's --name is the topic's name, so a shared crawl's --name cannot be taken here.
+    .option('--db <file>', "also take the pages labelled in this crawl's dashboard: relevant ones as samples, not relevant ones as background")
     .option('--candidates <file>', 'candidate terms, one per line; without it every sample word is a candidate')
     .option('--background <refs...>', 'pages not about the topic, for document frequencies (needed without --candidates)')
     .option('--top <n>', 'terms to keep (default 10, as in the source)', positiveInt, 10)
     .option('--name <name>', 'topic name (default: the best term)')
     .option('--stem', 'Porter-stem English words')
     .requiredOption('--out <file>', 'topic file to write')
-    .action(async (o: { samples: string[]; candidates?: string; background?: string[]; top: number; name?: string; stem?: boolean; out: string }) => {
+    .action(async (o: { db?: string; samples?: string[]; candidates?: string; background?: string[]; top: number; name?: string; stem?: boolean; out: string }) => {
+      const fromLabels = o.db !== undefined ? await labelledTexts({ db: o.db }) : { samples: [], background: [] };
+      if (!o.samples?.length && !fromLabels.samples.length) throw new FocusCrawlError('USAGE', 'give --samples, or --db with pages labelled relevant');
       const candidates = o.candidates ? readCandidates(o.candidates) : null;
-      if (!candidates && !o.background?.length) {
-        throw new FocusCrawlError('USAGE', 'without --candidates, give --background pages so that common words rank low');
+      if (!candidates && !o.background?.length && !fromLabels.background.length) {
+        throw new FocusCrawlError('USAGE', 'without --candidates, give --background pages (or label some pages not relevant) so that common words rank low');
       }
       const fetcher = new HttpFetcher();
       try {
@@ -65,9 +86,9 @@ export function registerTopic(program: Command): void {
           }
           return out;
         };
-        const samples = await text(o.samples);
-        if (!samples.length) throw new FocusCrawlError('USAGE', `no sample pages found in ${o.samples.join(' ')}`);
-        const background = await text(o.background ?? []);
+        const samples = [...(await text(o.samples ?? [])), ...fromLabels.samples];
+        if (!samples.length) throw new FocusCrawlError('USAGE', `no sample pages found in ${(o.samples ?? []).join(' ')}`);
+        const background = [...(await text(o.background ?? [])), ...fromLabels.background];
         const ranked = rankTerms(samples, { candidates, background, tokenize: { stem: o.stem === true } }).slice(0, o.top);
         if (!ranked.length) throw new FocusCrawlError('USAGE', 'no candidate term occurs in the samples');
         const max = ranked[0]!.weight;

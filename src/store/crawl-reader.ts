@@ -35,6 +35,52 @@ export interface HostSummary {
   errors: number;
 }
 
+/** Priority bands of the waiting URLs (strategies' priorities are mostly in [0, 1], seeds and boosts above). */
+export const PRIORITY_BANDS = [
+  { band: '≥ 1', min: 1 },
+  { band: '0.5 – 1', min: 0.5 },
+  { band: '0.25 – 0.5', min: 0.25 },
+  { band: '0.1 – 0.25', min: 0.1 },
+  { band: '< 0.1', min: -Infinity },
+] as const;
+
+/** SQL for a priority's band label, the same in SQLite and PostgreSQL. */
+export const PRIORITY_BAND_SQL = `CASE ${PRIORITY_BANDS.filter((b) => b.min !== -Infinity).map((b) => `WHEN priority >= ${b.min} THEN '${b.band}'`).join(' ')} ELSE '${PRIORITY_BANDS.at(-1)!.band}' END`;
+
+/** A stored page as the dashboard lists it. */
+export interface PageSummary {
+  url: string;
+  title: string;
+  relevance: number | null;
+  /** The priority the strategy gave the URL when it was claimed (the score that ordered it). */
+  priority: number;
+  depth: number;
+}
+
+/** One link on the way from a seed to a page: the URL it led to, its anchor text and scores. */
+export interface PathStep {
+  url: string;
+  anchor: string;
+  priority: number;
+  /** The relevance of the page at that step, when it was fetched. */
+  relevance: number | null;
+}
+
+/** A user's judgement of a page (the dashboard's label button). */
+export interface PageLabel {
+  url: string;
+  relevant: boolean;
+  labelledAt: string;
+}
+
+/** A labelled page with its stored text: samples for `topic learn --db`. */
+export interface LabelledPage extends PageLabel {
+  title: string;
+  text: string;
+  /** The state the strategy gave the link that led to the page (LinkDecision.data), for learning strategies. */
+  linkData: Record<string, unknown> | null;
+}
+
 /**
  * The one read model of a crawl: what `status`, `export`, `search`, `services`, the tests and the
  * dashboard read, whatever holds the crawl (the embedded SQLite file, or PostgreSQL with the live
@@ -67,5 +113,18 @@ export interface CrawlReader {
   /** Hosts with the most fetches first. */
   hosts(limit: number, threshold: number | null): Promise<HostSummary[]>;
   search(query: string, limit: number): Promise<SearchHit[]>;
+  /** Waiting URLs by priority band (PRIORITY_BANDS), every band present, highest first. */
+  waitingByPriority(): Promise<{ band: string; n: number }[]>;
+  /** Stored pages whose relevance reached `threshold`, most relevant first. */
+  relevantPages(threshold: number, limit: number): Promise<PageSummary[]>;
+  /**
+   * The anchor path of each URL from its seed (seed first, the page itself last), for the stored
+   * pages among `urls`; at most `maxSteps` steps back (a trap can make paths long).
+   */
+  anchorPaths(urls: string[], maxSteps?: number): Promise<Record<string, PathStep[]>>;
+  /** The labels given so far (the dashboard's label button), newest first; none before the first. */
+  labels(): Promise<PageLabel[]>;
+  /** Labelled pages that are stored, with their title and text. */
+  labelledPages(): Promise<LabelledPage[]>;
   close(): Promise<void>;
 }

@@ -3,7 +3,8 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LastRun, StoredConfig } from './crawl-reader.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
@@ -145,6 +146,55 @@ export class PgCrawlReader implements CrawlReader {
       [pgTextQuery(query), limit],
     );
     return (r.rows as { url: string; title: string | null; text: string | null; relevance: number | null }[]).map((x) => ({ url: x.url, title: x.title ?? '', snippet: snippet(x.text ?? '', query), relevance: x.relevance }));
+  }
+
+  async waitingByPriority(): Promise<{ band: string; n: number }[]> {
+    const rows = (await this.#pool.query(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 0 GROUP BY band`)).rows as { band: string; n: number }[];
+    return PRIORITY_BANDS.map((b) => ({ band: b.band, n: rows.find((r) => r.band === b.band)?.n ?? 0 }));
+  }
+
+  async relevantPages(threshold: number, limit: number): Promise<PageSummary[]> {
+    const r = await this.#pool.query(
+      `SELECT p.url, coalesce(p.title, '') AS title, p.relevance, u.priority, u.depth FROM ${this.#s}.pages p JOIN ${this.#s}.urls u ON u.fp = p.fp
+       WHERE p.relevance >= $1 ORDER BY p.relevance DESC, p.fp LIMIT $2`,
+      [threshold, limit],
+    );
+    return r.rows as PageSummary[];
+  }
+
+  async anchorPaths(urls: string[], maxSteps = 30): Promise<Record<string, PathStep[]>> {
+    if (!urls.length) return {};
+    const r = await this.#pool.query(
+      `WITH RECURSIVE path(start, fp, parent, url, anchor, priority, step) AS (
+         SELECT p.url, u.fp, u.parent, u.url, u.anchor, u.priority, 0 FROM ${this.#s}.pages p JOIN ${this.#s}.urls u ON u.fp = p.fp WHERE p.url = ANY($1)
+         UNION ALL
+         SELECT path.start, u.fp, u.parent, u.url, u.anchor, u.priority, path.step + 1 FROM ${this.#s}.urls u JOIN path ON u.fp = path.parent WHERE path.step < $2)
+       SELECT path.start, path.url, path.anchor, path.priority, p.relevance FROM path LEFT JOIN ${this.#s}.pages p ON p.fp = path.fp ORDER BY path.start, path.step DESC`,
+      [urls, maxSteps],
+    );
+    const out: Record<string, PathStep[]> = {};
+    for (const x of r.rows as (PathStep & { start: string })[]) (out[x.start] ??= []).push({ url: x.url, anchor: x.anchor, priority: x.priority, relevance: x.relevance });
+    return out;
+  }
+
+  async #hasLabels(): Promise<boolean> {
+    const r = await this.#pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.labels`]);
+    return (r.rows[0] as { ok: boolean }).ok;
+  }
+
+  async labels(): Promise<PageLabel[]> {
+    if (!(await this.#hasLabels())) return [];
+    const r = await this.#pool.query(`SELECT url, relevant, labelled_at AS "labelledAt" FROM ${this.#s}.labels ORDER BY labelled_at DESC, url`);
+    return r.rows as PageLabel[];
+  }
+
+  async labelledPages(): Promise<LabelledPage[]> {
+    if (!(await this.#hasLabels())) return [];
+    const r = await this.#pool.query(
+      `SELECT l.url, l.relevant, l.labelled_at AS "labelledAt", coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data AS "linkData"
+       FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url LEFT JOIN ${this.#s}.urls u ON u.fp = p.fp ORDER BY l.url`,
+    );
+    return r.rows as LabelledPage[];
   }
 
   async close(): Promise<void> {

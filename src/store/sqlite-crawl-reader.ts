@@ -3,7 +3,8 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LastRun, StoredConfig } from './crawl-reader.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
 import { crawlLogRows, SqliteStore } from './sqlite-store.js';
@@ -123,6 +124,58 @@ export class SqliteCrawlReader implements CrawlReader {
 
   search(query: string, limit: number): Promise<SearchHit[]> {
     return new SqliteStore(this.#sql).search(query, limit);
+  }
+
+  async waitingByPriority(): Promise<{ band: string; n: number }[]> {
+    await this.#sql.settle();
+    const rows = this.#all<{ band: string; n: number }>(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*) AS n FROM urls WHERE state = 0 GROUP BY band`);
+    return PRIORITY_BANDS.map((b) => ({ band: b.band, n: rows.find((r) => r.band === b.band)?.n ?? 0 }));
+  }
+
+  async relevantPages(threshold: number, limit: number): Promise<PageSummary[]> {
+    await this.#sql.settle();
+    return this.#all<PageSummary>(
+      `SELECT p.url, coalesce(p.title, '') AS title, p.relevance, u.priority, u.depth FROM pages p JOIN urls u ON u.id = p.url_id
+       WHERE p.relevance >= ? ORDER BY p.relevance DESC, p.url_id LIMIT ?`,
+      threshold, limit,
+    );
+  }
+
+  async anchorPaths(urls: string[], maxSteps = 30): Promise<Record<string, PathStep[]>> {
+    await this.#sql.settle();
+    const out: Record<string, PathStep[]> = {};
+    const start = this.#sql.db.prepare('SELECT url_id FROM pages WHERE url = ?').pluck();
+    // Parents are kept by fingerprint (unique index), so each step back is one index lookup.
+    const walk = this.#sql.db.prepare(
+      `WITH RECURSIVE path(id, parent, url, anchor, priority, step) AS (
+         SELECT id, parent, url, anchor, priority, 0 FROM urls WHERE id = ?
+         UNION ALL
+         SELECT u.id, u.parent, u.url, u.anchor, u.priority, path.step + 1 FROM urls u JOIN path ON u.fp = path.parent WHERE path.step < ?)
+       SELECT path.url, path.anchor, path.priority, p.relevance FROM path LEFT JOIN pages p ON p.url_id = path.id ORDER BY path.step DESC`,
+    );
+    for (const url of urls) {
+      const id = start.get(url) as number | undefined;
+      if (id !== undefined) out[url] = walk.all(id, maxSteps) as PathStep[];
+    }
+    return out;
+  }
+
+  #hasLabels(): boolean {
+    return this.#sql.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'").get() !== undefined;
+  }
+
+  async labels(): Promise<PageLabel[]> {
+    if (!this.#hasLabels()) return [];
+    return this.#all<{ url: string; relevant: number; labelledAt: string }>('SELECT url, relevant, labelled_at AS labelledAt FROM labels ORDER BY labelled_at DESC, url').map((l) => ({ ...l, relevant: l.relevant === 1 }));
+  }
+
+  async labelledPages(): Promise<LabelledPage[]> {
+    if (!this.#hasLabels()) return [];
+    await this.#sql.settle();
+    return this.#all<{ url: string; relevant: number; labelledAt: string; title: string; text: string; data: string | null }>(
+      `SELECT l.url, l.relevant, l.labelled_at AS labelledAt, coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data
+       FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id ORDER BY l.url`,
+    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? (JSON.parse(data) as Record<string, unknown>) : null }));
   }
 
   async close(): Promise<void> {

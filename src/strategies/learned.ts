@@ -16,6 +16,9 @@ export const learnedOptions = z.strictObject({
 });
 export type LearnedOptions = z.output<typeof learnedOptions>;
 
+/** SGD steps per human label (a computed relevance gets one). */
+const LABEL_STEPS = 5;
+
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
@@ -107,6 +110,22 @@ export class LearnedStrategy implements Strategy {
     for (const i of f.sparse) this.#w[i]! += g;
     for (let k = 0; k < 3; k++) this.#dense[k]! += g * f.dense[k]!;
     this.#bias += g * 0.1;
+  }
+
+  /**
+   * A person's label outweighs one computed relevance: each labelled link's features take
+   * LABEL_STEPS SGD steps towards the label. Returns the labels it could use (those whose link
+   * carries features: seeds and links scored by another strategy carry none).
+   */
+  learnFromLabels(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number {
+    let used = 0;
+    for (const l of labels) {
+      const f = l.linkData?.f as LinkFeatures | undefined;
+      if (!f || !Array.isArray(f.sparse) || !Array.isArray(f.dense)) continue;
+      for (let i = 0; i < LABEL_STEPS; i++) this.learn(f, l.relevant ? 1 : 0);
+      used++;
+    }
+    return used;
   }
 
   scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {

@@ -57,5 +57,10 @@ export interface Strategy {
    * stores it and hands it to restore() when it is resumed, so a resumed crawl behaves as one.
    */
   snapshot?(): unknown;
+  /**
+   * Pages a person labelled in the dashboard, with the state the strategy gave the link that led
+   * to each (LinkDecision.data): a learning strategy trains on them when a crawl starts or resumes.
+   */
+  learnFromLabels?(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number;
   restore?(state: unknown): void;
 }

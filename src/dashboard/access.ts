@@ -1,0 +1,58 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { FocusCrawlError } from '../errors.js';
+
+/**
+ * Loopback is 127.0.0.0/8, ::1 and "localhost": only this machine can connect, so the dashboard
+ * needs no token there. Any other address (0.0.0.0 and :: included) is reachable from elsewhere.
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+const MIN_TOKEN = 16;
+
+/**
+ * The token a dashboard bound to `host` requires: the given one, or a new random one off
+ * loopback; none on loopback unless given. A given token too short to resist guessing is refused.
+ */
+export function dashboardToken(host: string, given: string | undefined): string | null {
+  if (given !== undefined) {
+    if (given.length < MIN_TOKEN) throw new FocusCrawlError('USAGE', `--token must be at least ${MIN_TOKEN} characters (bound to ${host}, anyone who can reach it could guess a short one)`);
+    return given;
+  }
+  return isLoopback(host) ? null : randomBytes(18).toString('base64url');
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The token a request carries: Authorization: Bearer, the cookie set at the first visit, or ?token=. */
+export function requestToken(req: IncomingMessage, url: URL): { token: string | null; fromQuery: boolean } {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return { token: auth.slice(7), fromQuery: false };
+  const cookie = /(?:^|;\s*)focuscrawl_token=([^;]+)/.exec(req.headers.cookie ?? '');
+  if (cookie) return { token: decodeURIComponent(cookie[1]!), fromQuery: false };
+  const q = url.searchParams.get('token');
+  return { token: q, fromQuery: q !== null };
+}
+
+/**
+ * Whether a request may be answered. With a token: it must carry it. Without (loopback): the
+ * Host header must name a loopback host too, so a web page that rebinds its own name to
+ * 127.0.0.1 (DNS rebinding) cannot read the API from the user's browser.
+ */
+export function allowed(req: IncomingMessage, url: URL, token: string | null): boolean {
+  if (token !== null) {
+    const t = requestToken(req, url).token;
+    return t !== null && same(t, token);
+  }
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+  return isLoopback(host);
+}

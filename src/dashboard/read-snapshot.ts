@@ -1,0 +1,82 @@
+import type { CrawlReader, PageSummary } from '../store/crawl-reader.js';
+import type { SearchHit } from '../store/store.js';
+import { stopReasonText } from '../cli/progress.js';
+import type { ListedPage, ServiceOnMap, Snapshot } from './snapshot.js';
+
+/** The parts of an opened crawl a snapshot needs besides the reader. */
+export interface SnapshotSource {
+  reader: CrawlReader;
+  label: string;
+  /** True or false when it can be told whether a crawl process runs now (see OpenReader.runningNow). */
+  runningNow(): boolean | null;
+}
+
+const HARVEST_POINTS = 300;
+
+/** The dashboard's view of a crawl, read through the CrawlReader only. */
+export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number | null, pageLimit = 50): Promise<Snapshot> {
+  const r = src.reader;
+  const config = (await r.config()) ?? {};
+  const threshold = config.topic?.threshold ?? null;
+  const urls = await r.urlCounts();
+  const lastRun = await r.lastRun();
+  const running = src.runningNow();
+  const state: Snapshot['state'] =
+    running === true || (running === null && urls.fetching > 0)
+      ? urls.fetching > 0
+        ? { name: 'running', detail: `${urls.fetching} URLs being fetched` }
+        : { name: 'waiting on politeness', detail: urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now' }
+      : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
+        ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
+        : lastRun
+          ? { name: 'stopped', detail: `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` }
+          : { name: 'not started', detail: urls.waiting ? `${urls.waiting} URLs waiting` : 'no URLs yet' };
+  const labels = await r.labels();
+  const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));
+  const relevantPages = threshold === null ? [] : await listPages(r, await r.relevantPages(threshold, pageLimit), labelOf);
+  return {
+    at: new Date().toISOString(),
+    crawl: { label: src.label, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, threshold, maxPages: config.maxPages ?? null },
+    state,
+    pagesPerSecond,
+    urls,
+    waitingByPriority: await r.waitingByPriority(),
+    pages: await r.pageCount(),
+    relevant: threshold === null ? null : await r.countRelevant(threshold),
+    errors: await r.topErrors(10),
+    discarded: await r.discardedByKind(),
+    sitemaps: await r.sitemapCounts(),
+    harvest: threshold === null ? [] : await r.harvestCurve(threshold, HARVEST_POINTS),
+    hosts: await r.hosts(50, threshold),
+    services: servicesOnMap(await r.services()),
+    relevantPages,
+    labels: { relevant: labels.filter((l) => l.relevant).length, notRelevant: labels.filter((l) => !l.relevant).length },
+  };
+}
+
+async function listPages(r: CrawlReader, pages: PageSummary[], labelOf: Map<string, boolean>): Promise<ListedPage[]> {
+  const paths = await r.anchorPaths(pages.map((p) => p.url));
+  return pages.map((p) => ({ ...p, path: paths[p.url] ?? [], label: labelOf.get(p.url) ?? null }));
+}
+
+/** Full-text search results as listed pages (scores and path from the anchor path's last step). */
+export async function searchPages(r: CrawlReader, query: string, limit: number): Promise<ListedPage[]> {
+  const hits: SearchHit[] = await r.search(query, limit);
+  const paths = await r.anchorPaths(hits.map((h) => h.url));
+  const labelOf = new Map((await r.labels()).map((l) => [l.url, l.relevant]));
+  return hits.map((h) => {
+    const path = paths[h.url] ?? [];
+    const self = path[path.length - 1];
+    return { url: h.url, title: h.title, snippet: h.snippet, relevance: h.relevance, priority: self?.priority ?? 0, depth: Math.max(0, path.length - 1), path, label: labelOf.get(h.url) ?? null };
+  });
+}
+
+function servicesOnMap(entries: Awaited<ReturnType<CrawlReader['services']>>): ServiceOnMap[] {
+  return entries.map((s) => ({
+    endpoint: s.endpoint,
+    type: s.type,
+    status: s.status,
+    title: s.title,
+    extents: s.layers.map((l) => l.wgs84).filter((b): b is [number, number, number, number] => b !== null && b.every(Number.isFinite)),
+  }));
+}

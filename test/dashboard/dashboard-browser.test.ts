@@ -1,0 +1,125 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
+import { openReader } from '../../src/cli/open-reader.js';
+import { startCrawl } from '../../src/crawl.js';
+import { runCli } from '../helpers/run-cli.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { serveGatedSite, type GatedSite } from '../helpers/gated-site.js';
+import { startServe, type ServeProcess } from '../helpers/start-serve.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-dash-e2e-'));
+const db = join(dir, 'live.db');
+const GATES = [12, 24];
+let site: GatedSite;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let serve: ServeProcess;
+
+before(async () => {
+  site = await serveGatedSite({ pages: 80, seed: 11, words: [120, 240], links: [5, 10] }, GATES);
+  browser = await launchChromium();
+});
+after(async () => {
+  for (const g of GATES) site.open(g);
+  await serve?.stop();
+  await browser?.close();
+  await site?.close();
+});
+
+test('the dashboard loads on a running crawl and its harvest chart grows while the crawl runs; search and labels work', async () => {
+  // One request at a time, so the site's gates pause the whole crawl.
+  const crawl = await startCrawl({ seeds: [site.origin + '/'], topic: DEMO_TOPIC, db, maxPages: 40, delayMs: 0, perHost: 1, concurrency: 1, sitemaps: false });
+  let finished = false;
+  let closed = false;
+  const closeCrawl = async () => {
+    if (!closed) await crawl.close();
+    closed = true;
+  };
+  const run = crawl.run().finally(() => (finished = true));
+  try {
+    await site.reached(GATES[0]!);
+    serve = await startServe(['--db', db]);
+    const page = await browser.context.newPage();
+    await page.goto(serve.url);
+    // Loaded: the first pushed snapshot filled the state and the chart.
+    await page.waitForFunction((n) => Number(document.getElementById('harvest')?.dataset.points) >= n, GATES[0]! - 2, { timeout: 20_000 });
+    assert.match((await page.textContent('#state')) ?? '', /running|waiting on politeness/);
+    const before = Number(await page.getAttribute('#harvest', 'data-points'));
+    assert.equal(await page.locator('#harvest canvas').count() > 0, true, 'uPlot drew the chart');
+
+    site.open(GATES[0]!);
+    await site.reached(GATES[1]!);
+    // The crawl is held at the second gate: new points can only come from live updates of a running crawl.
+    await page.waitForFunction((n) => Number(document.getElementById('harvest')?.dataset.points) > n, before, { timeout: 20_000 });
+    const grown = Number(await page.getAttribute('#harvest', 'data-points'));
+    assert.ok(grown > before, `${grown} > ${before}`);
+    assert.equal(finished, false, 'the crawl was still running when the chart grew');
+    assert.equal(site.requests(), GATES[1]);
+
+    site.open(GATES[1]!);
+    await run;
+    // The embedded crawl indexes pages for search in batches and at its end: search after it.
+    await closeCrawl();
+    // A search through the full-text index returns a stored page.
+    const open = await openReader({ db });
+    try {
+      await page.fill('#q', 'solar');
+      await page.click('#search button');
+      await page.waitForFunction(() => /pages match/.test(document.getElementById('pages-note')?.textContent ?? ''));
+      const first = await page.locator('#pages li').first().getAttribute('data-url');
+      assert.ok(first?.startsWith(site.origin), String(first));
+      const hits = await open.reader.search('solar', 50);
+      assert.ok(hits.some((h) => h.url === first), 'the listed page is one the index returns');
+
+      // The label button stores the label.
+      await page.locator('#pages li').first().locator('.label-yes').click();
+      await page.locator('#pages li').first().locator('.label', { hasText: 'labelled relevant' }).waitFor();
+      assert.deepEqual((await open.reader.labels()).map((l) => [l.url, l.relevant]), [[first, true]]);
+    } finally {
+      await open.close();
+    }
+    await page.close();
+  } finally {
+    site.open(GATES[1]!);
+    await run;
+    await closeCrawl();
+  }
+  assert.equal(finished, true);
+});
+
+test('bound off loopback, a browser without the token gets 401; with the printed address it loads', async () => {
+  await serve.stop();
+  serve = await startServe(['--db', db, '--host', '0.0.0.0']);
+  const u = new URL(serve.url);
+  const page = await browser.context.newPage();
+  const refused = await page.goto(`http://127.0.0.1:${u.port}/`);
+  assert.equal(refused?.status(), 401);
+  assert.match((await page.textContent('body')) ?? '', /needs its token/);
+  const ok = await page.goto(serve.url);
+  assert.equal(ok?.status(), 200);
+  // The event stream carries the cookie the first visit set: the page fills in.
+  await page.waitForFunction(() => (document.getElementById('state')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#state'), 'stopped');
+  await page.close();
+});
+
+test('report: one folder that a browser reads from file:// with no server', async () => {
+  const out = join(dir, 'report');
+  const r = await runCli(['report', '--db', db, '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const page = await browser.context.newPage();
+  const failed: string[] = [];
+  page.on('requestfailed', (req) => failed.push(req.url()));
+  await page.goto('file://' + join(out, 'index.html'));
+  await page.waitForFunction(() => Number(document.getElementById('harvest')?.dataset.points) > 0);
+  assert.equal(Number(await page.getAttribute('#harvest', 'data-points')), 40, 'every fetch of the finished crawl is a point');
+  assert.equal(await page.textContent('#state'), 'stopped');
+  assert.ok((await page.locator('#pages li').count()) > 0);
+  assert.equal(await page.locator('.label-yes').count(), 0, 'a report has no label buttons');
+  assert.deepEqual(failed, []);
+  await page.close();
+});

@@ -1,0 +1,128 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
+import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
+import { startCrawl } from '../../src/crawl.js';
+import type { CrawlSummary } from '../../src/engine/crawler.js';
+import { crawlMetrics } from '../../src/metrics/crawl-metrics.js';
+import { readerMetrics } from '../../src/metrics/reader-metrics.js';
+import { serveMetrics } from '../../src/metrics/metrics-server.js';
+import { openReader } from '../../src/cli/open-reader.js';
+import { runCli } from '../helpers/run-cli.js';
+import { parseMetrics } from '../helpers/prom-text.js';
+
+let site: RunningSite;
+const dir = mkdtempSync(join(tmpdir(), 'fc-metrics-'));
+const db = join(dir, 'm.db');
+let summary: CrawlSummary;
+let scraped: string;
+
+before(async () => {
+  site = await serveSite({ pages: 80, seed: 5, words: [120, 240], links: [6, 12] });
+  const crawl = await startCrawl({ seeds: [site.origin + '/'], topic: DEMO_TOPIC, db, maxPages: 40, delayMs: 0, perHost: 4, sitemaps: false });
+  const registry = new Registry();
+  const server = await serveMetrics(registry, 0);
+  crawlMetrics(crawl.crawler, registry);
+  try {
+    summary = await crawl.run();
+    // Scraped over HTTP, as Prometheus would.
+    const port = (server.address() as AddressInfo).port;
+    scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  } finally {
+    await crawl.close();
+    await new Promise((r) => server.close(r));
+  }
+});
+after(() => site.close());
+
+test('a crawl\'s /metrics counts every fetch by outcome, its bytes and its latency', () => {
+  const m = parseMetrics(scraped);
+  const s = summary.stats;
+  assert.equal(s.fetched, 40);
+  assert.equal(m.value('focuscrawl_fetches_total', { outcome: 'done' }), s.done);
+  assert.equal(m.family('focuscrawl_fetches_total').type, 'COUNTER');
+  assert.equal(m.value('focuscrawl_fetched_bytes_total'), s.bytes);
+  assert.ok(s.bytes > 40 * 500, 'the generated pages are several hundred bytes each');
+  const h = m.histogram('focuscrawl_fetch_duration_seconds');
+  assert.equal(h.count, s.fetched, 'one latency observation per fetch that made a request');
+  assert.equal(h.buckets['+Inf'], h.count);
+  assert.ok(h.buckets['0.005']! <= h.buckets['1']!, 'buckets are cumulative');
+  assert.ok(h.sum > 0);
+});
+
+test('frontier sizes, relevant pages and the writer backlog are exposed as gauges', () => {
+  const m = parseMetrics(scraped);
+  const f = summary.stats.frontier;
+  for (const state of ['waiting', 'fetching', 'done', 'error', 'discarded']) {
+    assert.equal(m.value('focuscrawl_frontier_urls', { state }), f[state as keyof typeof f], state);
+  }
+  assert.ok(f.waiting > 0, 'the budget stopped the crawl with URLs left');
+  assert.equal(m.value('focuscrawl_relevant_pages'), summary.stats.relevant);
+  assert.ok(summary.stats.relevant > 0);
+  assert.equal(m.value('focuscrawl_writer_congested'), 0);
+  assert.equal(m.value('focuscrawl_seen_cache_enabled'), 0);
+});
+
+test('serve\'s metrics read the same totals from the database', async () => {
+  const open = await openReader({ db });
+  try {
+    const m = parseMetrics(await readerMetrics(open.reader).metrics());
+    assert.equal(m.value('focuscrawl_frontier_urls', { state: 'done' }), summary.stats.frontier.done);
+    assert.equal(m.value('focuscrawl_pages_stored'), 40);
+    const threshold = (await open.reader.config())?.topic?.threshold;
+    assert.equal(typeof threshold, 'number');
+    assert.equal(m.value('focuscrawl_relevant_pages'), await open.reader.countRelevant(threshold!));
+    assert.equal(m.value('focuscrawl_relevant_pages'), summary.stats.relevant, 'one run: the run\'s count is the crawl\'s');
+  } finally {
+    await open.close();
+  }
+});
+
+test('crawl --metrics-port on a port in use: one line, exit 2, no database created', async () => {
+  const busy = createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  const port = (busy.address() as AddressInfo).port;
+  const out = join(dir, 'never.db');
+  try {
+    const r = await runCli(['crawl', '--seeds', site.origin + '/', '--db', out, '--metrics-port', String(port)]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /--metrics-port: cannot listen on 127\.0\.0\.1:\d+: the port is in use/);
+    assert.equal(existsSync(out), false);
+  } finally {
+    busy.close();
+  }
+});
+
+test('crawl --metrics-port: Prometheus scrapes the running CLI crawl', async () => {
+  const { serveGatedSite } = await import('../helpers/gated-site.js');
+  const gate = 10;
+  const gated = await serveGatedSite({ pages: 40, seed: 2, words: [80, 160], links: [4, 8] }, [gate]);
+  // A free port: the kernel's pick, released for the crawl to take.
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  try {
+    const done = runCli(['crawl', '--seeds', gated.origin + '/', '--topic', DEMO_TOPIC, '--db', join(dir, 'cli.db'), '--max-pages', '20', '--delay-ms', '0', '--per-host', '1', '--concurrency', '1', '--no-sitemaps', '--metrics-port', String(port)]);
+    await gated.reached(gate);
+    // Held at the gate: one request in flight, the ones before it ended.
+    const m = parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    assert.equal(m.value('focuscrawl_fetches_total', { outcome: 'done' }), gate - 1);
+    assert.equal(m.histogram('focuscrawl_fetch_duration_seconds').count, gate - 1);
+    gated.open(gate);
+    const r = await done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`));
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/metrics`), 'the endpoint closes with the crawl');
+  } finally {
+    gated.open(gate);
+    await gated.close();
+  }
+});

@@ -1,0 +1,87 @@
+import type { ListedPage, Snapshot } from '../src/dashboard/snapshot.js';
+import { HarvestChart } from './harvest-chart.js';
+import { renderPages, renderTable } from './page-list.js';
+import { ServicesMap } from './services-map.js';
+import './style.css';
+
+const $ = (id: string) => document.getElementById(id)!;
+/** A report embeds its snapshot; the live dashboard has none and asks the server. */
+const embedded = document.getElementById('focuscrawl-data');
+const live = embedded === null;
+const chart = new HarvestChart($('harvest'));
+let map: ServicesMap | null = null;
+let current: Snapshot | null = null;
+/** A search's results stay on screen until the search box is emptied. */
+let searching = false;
+
+function render(s: Snapshot): void {
+  current = s;
+  $('crawl-label').textContent = `${s.crawl.label}${s.crawl.topic ? ` · topic “${s.crawl.topic}”` : ''}${s.crawl.strategy ? ` · ${s.crawl.strategy}` : ''}`;
+  $('state').textContent = s.state.name;
+  $('state').dataset.state = s.state.name;
+  $('state-detail').textContent = s.state.detail;
+  $('rate').textContent = s.pagesPerSecond !== null ? `· ${s.pagesPerSecond.toFixed(1)} pages/s` : '';
+  const u = s.urls;
+  const cards: [string, number | string][] = [
+    ['fetched', u.done + u.error], ['done', u.done], ['errors', u.error], ['waiting', u.waiting], ['fetching', u.fetching], ['discarded', u.discarded],
+    ['pages stored', s.pages], ['relevant', s.relevant ?? '–'], ['harvest rate', s.relevant !== null && u.done + u.error ? `${((100 * s.relevant) / (u.done + u.error)).toFixed(1)} %` : '–'],
+    ['labels', `${s.labels.relevant} / ${s.labels.notRelevant}`],
+  ];
+  $('counts').replaceChildren(...cards.map(([k, v]) => Object.assign(document.createElement('div'), { className: 'card', innerHTML: `<b></b><span></span>` })));
+  [...$('counts').children].forEach((c, i) => {
+    c.querySelector('b')!.textContent = String(cards[i]![1]);
+    c.querySelector('span')!.textContent = cards[i]![0];
+    (c as HTMLElement).dataset.key = cards[i]![0];
+  });
+  chart.update(s.harvest);
+  if (!searching) showPages(s.relevantPages, s.crawl.threshold === null ? 'the crawl has no topic: search to list pages' : `the ${s.relevantPages.length} most relevant pages (relevance ≥ ${s.crawl.threshold})`);
+  renderTable($('bands'), ['priority', 'URLs waiting'], s.waitingByPriority.map((b) => [b.band, b.n]));
+  renderTable($('errors'), ['error', 'URLs'], s.errors.map((e) => [e.error, e.n]));
+  renderTable($('discarded'), ['reason', 'URLs'], Object.entries(s.discarded).sort((a, b) => b[1] - a[1]));
+  renderTable($('hosts'), ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors'], s.hosts.map((h) => [h.host, h.waiting, h.fetched, h.relevant, h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors]));
+  $('services-panel').hidden = s.services.length === 0;
+  if (s.services.length) {
+    map ??= new ServicesMap($('map'));
+    map.update(s.services);
+    renderTable($('services'), ['type', 'status', 'title', 'endpoint', 'extents'], s.services.map((v) => [v.type, v.status, v.title ?? '', v.endpoint, v.extents.length]));
+  }
+}
+
+function showPages(pages: ListedPage[], note: string): void {
+  $('pages-note').textContent = note;
+  renderPages($('pages'), pages, live ? label : null);
+}
+
+async function label(url: string, relevant: boolean): Promise<void> {
+  const res = await fetch('api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, relevant }) });
+  const item = [...document.querySelectorAll<HTMLElement>('#pages li')].find((li) => li.dataset.url === url);
+  const text = res.ok ? (relevant ? 'labelled relevant' : 'labelled not relevant') : `label not stored (${res.status})`;
+  if (item) item.querySelector('.label')!.textContent = text;
+}
+
+async function search(q: string): Promise<void> {
+  searching = q !== '';
+  if (!searching) return current ? render(current) : undefined;
+  if (live) {
+    const res = await fetch(`api/search?q=${encodeURIComponent(q)}`);
+    const { hits, lag } = (await res.json()) as { hits: ListedPage[]; lag: string | null };
+    showPages(hits, `${hits.length} pages match “${q}”${lag ? ` (${lag})` : ''}`);
+  } else {
+    // The report holds no index: its search filters the pages it embeds.
+    const words = q.toLowerCase().split(/\s+/);
+    const hits = (current?.relevantPages ?? []).filter((p) => words.every((w) => `${p.title} ${p.url}`.toLowerCase().includes(w)));
+    showPages(hits, `${hits.length} of the listed pages match “${q}”`);
+  }
+}
+
+$('search').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void search(($('q') as HTMLInputElement).value.trim());
+});
+
+if (embedded) render(JSON.parse(embedded.textContent ?? '{}') as Snapshot);
+else {
+  // Live updates: the server pushes a snapshot a second; EventSource reconnects by itself.
+  const events = new EventSource('api/events');
+  events.addEventListener('snapshot', (e) => render(JSON.parse((e as MessageEvent<string>).data) as Snapshot));
+}
