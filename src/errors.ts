@@ -22,3 +22,14 @@ export class FocusCrawlError extends Error {
 export function isUserError(err: unknown): err is FocusCrawlError {
   return err instanceof FocusCrawlError && (err.code === 'USAGE' || err.code === 'CONFIG' || err.code === 'IO');
 }
+
+/**
+ * A failure of the crawl's own storage (Redis, PostgreSQL, the database file), as opposed to a
+ * fault of the URL being processed: the URL must not be recorded as failed for it (its lease
+ * expires and it is fetched again), and the run stops.
+ */
+export function isBackendFailure(err: unknown): boolean {
+  if (err instanceof FocusCrawlError) return err.code === 'STORE';
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|Connection terminated/.test(e?.message ?? '');
+}

@@ -5,6 +5,7 @@ import { CrawlEventBus } from './crawl-events.js';
 import { discardKind } from './discard-reasons.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
+import { isBackendFailure } from '../errors.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
 import { madeNoRequest, type HostHealth } from '../fetch/host-health.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
@@ -279,6 +280,9 @@ export class Crawler {
     const signal = this.#abort.signal;
     this.#process(req)
       .catch((err) => {
+        // A lost Redis or PostgreSQL is not the URL's fault: nothing is recorded for it, the run
+        // stops, and the URL is fetched again once its lease expires (or on resume).
+        if (isBackendFailure(err)) throw err;
         // Whatever a stop cut short (a redirect's body, a robots.txt fetch) is not the URL's fault.
         if (signal.aborted) return this.#o.frontier.release(req, Date.now(), Date.now());
         return this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);

@@ -49,7 +49,8 @@ async function pageUrls(name: string): Promise<string[]> {
 }
 
 test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is lost; a new Redis, rebuild and a worker finish the crawl', { timeout: 180_000 }, async () => {
-  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 150, latencyMs: 5 });
+  // Answers take 50 ms, so requests are almost always in flight when Redis dies.
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 150, latencyMs: 50 });
   const port = await freePort();
   let redis = await startRedis(port);
   const name = `t${randomBytes(5).toString('hex')}`;
