@@ -34,7 +34,7 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
       if (!opts.force) {
         throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} still holds crawl '${target.name}' (${live.waiting} waiting, ${live.fetching} being fetched, ${live.done} done): rebuild replaces it; stop its workers and pass --force to clear it first`);
       }
-      await dropKeys(redis, redisPrefix(target.name));
+      await dropCrawlKeys(redis, redisPrefix(target.name));
     }
     const report: RebuildReport = { final: 0, open: 0 };
     let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[] = [];
@@ -66,7 +66,7 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
 }
 
 /** Deletes every key of a crawl (SCAN: an administrative command, never a worker's hot path). */
-async function dropKeys(redis: import('ioredis').Redis, prefix: string): Promise<void> {
+export async function dropCrawlKeys(redis: import('ioredis').Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);

@@ -34,6 +34,26 @@ export class ClockCache implements FingerprintCache {
       this.#marks[s] = 1;
       return true;
     }
+    this.#admit(key);
+    return false;
+  }
+
+  /** The slot `key` occupies, or -1; does not mark it (caches keeping a value per slot read it here). */
+  slotOf(key: number): number {
+    return this.#slot.get(key) ?? -1;
+  }
+
+  /** Marks a slot used (a hit, for the sweep). */
+  touch(slot: number): void {
+    this.#marks[slot] = 1;
+  }
+
+  /** Puts a key that is not cached into a slot (evicting by the sweep when full) and returns the slot. */
+  admit(key: number): number {
+    return this.#admit(key);
+  }
+
+  #admit(key: number): number {
     let victim: number;
     if (this.#used < this.capacity) {
       victim = this.#used++;
@@ -49,6 +69,6 @@ export class ClockCache implements FingerprintCache {
     this.#keys[victim] = key;
     this.#marks[victim] = 0;
     this.#slot.set(key, victim);
-    return false;
+    return victim;
   }
 }

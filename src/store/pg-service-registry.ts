@@ -3,23 +3,8 @@ import { pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import type { ServiceEntry, ServiceRegistry } from '../services/service-registry.js';
 import type { ServiceLayer, ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
 
-interface Row {
-  endpoint: string;
-  type: ServiceType;
-  status: ServiceStatus;
-  reason: string | null;
-  version: string | null;
-  versions: string[];
-  title: string | null;
-  abstract: string | null;
-  keywords: string[];
-  provider: string | null;
-  layers: ServiceLayer[];
-  conformance: string[];
-  probed_url: string;
-  checked_at: string;
-  found_on: string[] | null;
-}
+/** A services row as node-postgres returns it: the record's fields (jsonb already parsed), snake_case where the columns are. */
+type Row = Omit<ServiceRecord, 'probedUrl' | 'checkedAt'> & { probed_url: string; checked_at: string; found_on: string[] | null };
 
 /** The service registry of a shared crawl (tables `services` and `service_sources` of its schema). */
 export class PgServiceRegistry implements ServiceRegistry {

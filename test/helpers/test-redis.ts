@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 
 /**
  * The real Redis the integration tests use (127.0.0.1:6379; CI starts it). Nothing is skipped
@@ -26,15 +27,8 @@ export async function connectTestRedis(): Promise<Redis> {
 /** A key prefix no other test uses. */
 export const freshPrefix = (what: string): string => `fctest:${what}:${randomBytes(5).toString('hex')}`;
 
-/** Deletes every key under `prefix` (SCAN: fine in tests, never on a crawl's hot path). */
-export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
-}
+/** Deletes every key under `prefix` (the same SCAN rebuild --force uses). */
+export const dropPrefix = dropCrawlKeys;
 
 /** Keys under `prefix` matching `pattern` (after the prefix), by SCAN. */
 export async function keysUnder(redis: Redis, prefix: string, pattern: string): Promise<string[]> {
