@@ -22,6 +22,11 @@ export interface TopicResult {
   budgetPages: Record<string, number>;
   curveStep: number;
   oracle: { pages: number; recall: Record<string, number>; harvest: Record<string, number>; curve: number[] };
+  /**
+   * The reachable pages in the order of their relevance under the topic (topic-ranking.ts): how far
+   * the topic's words agree with the labels. Absent in results recorded before it existed.
+   */
+  topicRanking?: { relevant: number; relevantTargets: number; recall: Record<string, number>; harvest: Record<string, number>; curve: number[] };
   /** Strategy name -> figures; the default strategy is named in `defaultStrategy`. */
   strategies: Record<string, StrategyResult>;
 }
@@ -50,6 +55,7 @@ export function topicTable(t: TopicResult, r: RunResults): string {
     `| ${name} | ${b.map((k) => pct(s.recall[k])).join(' / ')} | ${b.map((k) => pct(s.harvest[k])).join(' / ')} | ${fetched} |`;
   const rows = Object.entries(t.strategies).map(([name, s]) => row(rowName(name, r), s, String(s.fetched)));
   rows.push(row('oracle bound', t.oracle, `${t.oracle.pages} to reach all`));
+  if (t.topicRanking) rows.push(row('topic ranking', t.topicRanking, `${t.topicRanking.relevant} relevant`));
   return [head, ...rows].join('\n');
 }
 
@@ -67,6 +73,7 @@ export function summaryTable(r: RunResults, topics: TopicResult[]): string {
     '|---|---|---|---|',
     ...names.map((n) => line(rowName(n, r), (t) => t.strategies[n])),
     line('oracle bound', (t) => t.oracle),
+    ...(topics.some((t) => t.topicRanking) ? [line('topic ranking', (t) => t.topicRanking)] : []),
   ].join('\n');
 }
 
@@ -74,7 +81,8 @@ export function resultsMarkdown(r: RunResults): string {
   const out: string[] = [
     `Date: ${r.date}. Machine: ${r.machine}. Command: \`${r.command}\` (${(r.seconds / 60).toFixed(1)} min).`,
     `Budgets are ${r.budgets.join(', ')}% of the pages reachable from the start page; recall and harvest in %. ` +
-      `Concurrency 1 (a deterministic order). Oracle bound: the greedy fetch order described in bench/realweb/oracle.ts.` +
+      `Concurrency 1 (a deterministic order). Oracle bound: the greedy fetch order described in bench/realweb/oracle.ts. ` +
+      `Topic ranking: every reachable page in the order of its relevance under the topic (bench/realweb/topic-ranking.ts), a diagnosis of how far the topic's words agree with the labels, not a crawl.` +
       (Object.keys(r.strategyOptions).length ? ` Strategy options: ${JSON.stringify(r.strategyOptions)}.` : ''),
     '',
   ];
@@ -89,6 +97,7 @@ export function resultsMarkdown(r: RunResults): string {
       '',
       `Budgets: ${r.budgets.map((b) => `${b}% = ${t.budgetPages[String(b)]} pages`).join(', ')}.`,
       '',
+      ...(t.topicRanking ? [`The topic calls ${t.topicRanking.relevant} of the ${t.reachable} pages relevant (relevance >= its threshold), ${t.topicRanking.relevantTargets} of the ${t.targets} targets among them.`, ''] : []),
       topicTable(t, r),
       '',
     );

@@ -16,6 +16,7 @@ import { labelRuleText, SITES, TOPICS, siteOf, type SiteDef, type TopicDef } fro
 import { oracleOrder, reachable } from './oracle.js';
 import { recallSvg, resultsMarkdown, type RunResults, type TopicResult } from './report.js';
 import { folderPages, serveBuiltSite, type ServedSite } from './serve-sites.js';
+import { topicRanking } from './topic-ranking.js';
 
 /**
  * bench/realweb: crawl real documentation sites (Debian packages, opaque URLs, served on
@@ -153,6 +154,9 @@ try {
     };
     const oracle = oracleOrder(site, targetIdx);
     const og = grade(oracle.order.map((i) => origin + site.urls[i]!), targets, budgetPages);
+    const siteDef = siteOf(t);
+    const ranking = topicRanking(site, pagesDir(outRoot, t.site), siteDef.encoding, origin, loadTopic(file), reach, targetIdx);
+    const tg = grade(ranking.order.map((i) => origin + site.urls[i]!), targets, budgetPages);
     const result: TopicResult = {
       topic: t.id,
       site: t.site,
@@ -164,9 +168,10 @@ try {
       budgetPages,
       curveStep,
       oracle: { pages: oracle.pages, recall: og.recall, harvest: og.harvest, curve: curve(og.found) },
+      topicRanking: { relevant: ranking.relevant, relevantTargets: ranking.relevantTargets, recall: tg.recall, harvest: tg.harvest, curve: curve(tg.found) },
       strategies: {},
     };
-    process.stderr.write(`[${ti + 1}/${topics.length}] ${t.id} (${t.split}): ${reach.size} pages, ${targets.size} targets, budget ${maxPages}, oracle reaches all in ${oracle.pages}\n`);
+    process.stderr.write(`[${ti + 1}/${topics.length}] ${t.id} (${t.split}): ${reach.size} pages, ${targets.size} targets, budget ${maxPages}, oracle reaches all in ${oracle.pages}; the topic calls ${ranking.relevant} pages relevant, ${ranking.relevantTargets} of them targets\n`);
     for (const entry of strategies) {
       // 'name@keep': the strategy with first-discovery priorities (no raise on rediscovery).
       const [strategy, mode] = entry.split('@') as [string, string | undefined];
