@@ -6,6 +6,7 @@ import { DEFAULT_GROUP_WEB, startGroupWeb, type GroupWeb } from '../../src/bench
 import { seededRandom } from '../../src/bench/seeded-random.js';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
 import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../../src/group/group-crawl.js';
+import { loadTopicFile } from '../../src/relevance/topic.js';
 import { prf, reselect, ruleName, SWEEP, type Prf } from './selection-sweep.js';
 
 /**
@@ -16,6 +17,7 @@ import { prf, reselect, ruleName, SWEEP, type Prf } from './selection-sweep.js';
  *
  *   npm run build && node dist/bench/group/run.js [--web-seed 11] [--sweep] [--no-record]
  *     [--threshold X] (bfc's old absolute selection) [--fc-relevance X] [--dead-end-weight X] [--shape-weight X] [--name-weight X] [--sets N] [--methods bfc,fc] [--dump DIR] [--keep-db DIR]
+ *     [--topic FILE] [--topic-weight X] (bfc: topic keywords beside the examples, e.g. bench/group/admission-scores.yaml)
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -35,7 +37,10 @@ const overrides: Partial<GroupCrawlOptions> = {
   deadEndWeight: arg('--dead-end-weight', GROUP_DEFAULTS.deadEndWeight),
   shapeWeight: arg('--shape-weight', GROUP_DEFAULTS.shapeWeight),
   nameWeight: arg('--name-weight', GROUP_DEFAULTS.nameWeight),
+  topicWeight: arg('--topic-weight', GROUP_DEFAULTS.topicWeight),
+  topicKeywords: argv.includes('--topic') ? loadTopicFile(argv[argv.indexOf('--topic') + 1]!).keywords : null,
 };
+const topicFile = argv.includes('--topic') ? argv[argv.indexOf('--topic') + 1]! : null;
 
 type Scores = Prf;
 const grade = (pages: RankedPage[], web: GroupWeb): Scores => prf(pages, web.targets);
@@ -83,7 +88,7 @@ const mean = (m: string, k: keyof Scores) => results.filter((x) => x.method === 
 const meanFetched = (m: string) => Math.round(results.filter((x) => x.method === m).reduce((a, x) => a + x.fetched, 0) / setCount);
 const selection = overrides.threshold !== undefined ? `absolute threshold ${overrides.threshold}` : `adaptive selection: ${ruleName(GROUP_DEFAULTS.selection)}`;
 const lines = [
-  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages (${zhTargets.size} on Chinese sites); budget ${budget} pages per site; ${setCount} sets of 3 examples. BFC: ${selection}, dead-end weight ${overrides.deadEndWeight}, shape weight ${overrides.shapeWeight}, name weight ${overrides.nameWeight}; FC: relevant from ${overrides.fcRelevance} x the examples' coherence.`,
+  `Generated group (web seed ${webSeed}): ${web.sites.length} sites from 4 templates, ${web.sites.filter((s) => s.zh).length} in Chinese, ${web.targets.size} target pages (${zhTargets.size} on Chinese sites); budget ${budget} pages per site; ${setCount} sets of 3 examples. BFC: ${selection}, dead-end weight ${overrides.deadEndWeight}, shape weight ${overrides.shapeWeight}, name weight ${overrides.nameWeight}${topicFile ? `, topic ${topicFile} at weight ${overrides.topicWeight}` : ", no topic"}; FC: relevant from ${overrides.fcRelevance} x the examples' coherence.`,
   '',
   '| method | precision | recall | F1 | pages fetched | source: precision / recall / F1 |',
   '|---|---|---|---|---|---|',

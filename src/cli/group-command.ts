@@ -3,6 +3,7 @@ import { FocusCrawlError } from '../errors.js';
 import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
 import { PATH_SEPARATOR } from '../group/anchor-path.js';
+import { loadTopicFile } from '../relevance/topic.js';
 import { csvField } from '../store/export-log.js';
 import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
 import { checkOutputFile, writeChunks } from './output-file.js';
@@ -16,6 +17,8 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
   iterations?: number;
   threshold?: number;
   nameWeight?: number;
+  topic?: string;
+  topicWeight?: number;
   fcRelevance?: number;
   pathSearch?: number;
   all?: boolean;
@@ -56,6 +59,8 @@ export function registerGroup(program: Command): void {
     .option('--iterations <k>', `bootstrap rounds at most (default ${GROUP_DEFAULTS.iterations})`, positiveInt)
     .option('--threshold <x>', 'bfc: return the pages whose score reaches x, in place of the adaptive selection', unitInterval('--threshold'))
     .option('--name-weight <x>', `bfc: how much a page's name (title, in-link anchors) counts against its words in the ranking (default ${GROUP_DEFAULTS.nameWeight}; 0: words only)`, unitInterval('--name-weight'))
+    .option('--topic <file>', 'bfc: a topic file whose keywords (in both languages, when the group has both) also recognise the kind, beside the examples')
+    .option('--topic-weight <x>', `bfc: the most a link or page scores from the topic keywords alone (default ${GROUP_DEFAULTS.topicWeight})`, unitInterval('--topic-weight'))
     .option('--fc-relevance <x>', `fc: a page is relevant when its kNN score reaches x times the examples' mutual similarity (default ${GROUP_DEFAULTS.fcRelevance})`, positiveNumber)
     .option('--path-search <n>', `pages path extraction may fetch to reach an example (default ${GROUP_DEFAULTS.pathSearchPages})`, positiveInt)
     .option('--all', 'write every fetched page, with a target column, not only the targets')
@@ -71,6 +76,8 @@ export function registerGroup(program: Command): void {
       checkOutputFile(o.out);
       const sites = readSitesFile(o.sites);
       const examples = readExamplesFile(o.examples, sites);
+      if (o.topic && o.method === 'fc') throw new FocusCrawlError('USAGE', '--topic: only the bootstrapping crawler (--method bfc) reads a topic');
+      const topicKeywords = o.topic ? loadTopicFile(o.topic).keywords : null;
       const format = o.format ?? (o.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
       const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
       const report = await runGroupCrawl({
@@ -83,6 +90,8 @@ export function registerGroup(program: Command): void {
         deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
         shapeWeight: GROUP_DEFAULTS.shapeWeight,
         nameWeight: o.nameWeight ?? GROUP_DEFAULTS.nameWeight,
+        topicKeywords,
+        topicWeight: o.topicWeight ?? GROUP_DEFAULTS.topicWeight,
         pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
         addPerRound: GROUP_DEFAULTS.addPerRound,
         db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,

@@ -8,12 +8,13 @@ import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js
 import type { CrawlRequest, Link } from '../types.js';
 import type { GroupExample, GroupSite } from './group-inputs.js';
 import { nearestSampleScore, rankableDocs, type RankedDoc, type SampleView } from './group-ranking.js';
-import { numberShapes } from './page-vectors.js';
+import { MIN_SHAPE_NUMBERS, numberShapes, shapeSimilarity } from './page-vectors.js';
 import { SampleLibrary } from './sample-library.js';
 import { ExampleSeekingStrategy } from './example-seeking.js';
 import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type SelectionRule } from './target-selection.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
+import { TopicBridge } from './topic-bridge.js';
 
 export type GroupMethod = 'bfc' | 'fc';
 
@@ -40,6 +41,13 @@ export interface GroupCrawlOptions {
   shapeWeight: number;
   /** bfc: how much the likeness of names (title, in-link anchors) counts against the words' (group-ranking.ts). */
   nameWeight: number;
+  /**
+   * bfc: the user's topic keywords (a topic file's), a bridge across languages beside the samples
+   * (topic-bridge.ts); absent, the crawl uses the samples alone.
+   */
+  topicKeywords?: Readonly<Record<string, number>> | null;
+  /** bfc: the most a link or page scores from the topic keywords alone (topic-bridge.ts). */
+  topicWeight: number;
   /** Pages added to the sample library after a round: the best new page of a site, at most this many sites. Default 20. */
   addPerRound: number;
   db: string;
@@ -55,7 +63,7 @@ export interface GroupCrawlOptions {
 
 export const GROUP_DEFAULTS = {
   budgetPerSite: 100, iterations: 3, pathSearchPages: 500, addPerRound: 20,
-  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0.25,
+  selection: DEFAULT_SELECTION, fcRelevance: FC_DEFAULTS.relevance, deadEndWeight: 0.5, shapeWeight: 0, nameWeight: 0.25, topicWeight: 0.5,
 } as const;
 
 export interface RankedPage {
@@ -136,7 +144,8 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
   const log = o.log ?? (() => {});
   const library = new SampleLibrary();
   library.deadEndWeight = o.deadEndWeight;
-  const bfc = new BootstrapGroupStrategy(library);
+  const bridge = o.topicKeywords ? new TopicBridge(o.topicKeywords, o.topicWeight) : null;
+  const bfc = new BootstrapGroupStrategy(library, bridge);
   const strategy = new PhaseStrategy(new ExampleSeekingStrategy(o.examples.map((e) => e.url)));
   const pending = new Set(o.examples.map((e) => e.url));
   const exampleRoots = [...new Set(o.examples.map((e) => e.site.root))];
@@ -180,7 +189,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       const added: string[] = [];
       let dead = 0;
       if (round < o.iterations) {
-        const scored = scoreBfc(o, ranked, library);
+        const scored = scoreBfc(o, ranked, library, bridge);
         // The best new page of each site that the selection step selects; when it selects none
         // (a focused round can fetch so many targets that they set the group's noise level),
         // the source's own reading: the most similar new pages, the best of each site that stands
@@ -207,7 +216,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
-    const pages = scoreBfc(o, ranked, library).map((x) => ({ d: x.d, score: x.score, target: x.target }));
+    const pages = scoreBfc(o, ranked, library, bridge).map((x) => ({ d: x.d, score: x.score, target: x.target }));
     return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked) };
   } finally {
     await crawl.close();
@@ -309,13 +318,23 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 }
 
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
-function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
+function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary, bridge: TopicBridge | null): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
   const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
+  const keywords = bridge?.keywordVector(ranked.space);
+  const exampleLevel = keywords ? Math.max(0, ...namers.map((e) => cosineOf(e.vector, keywords))) : 0;
+  // Pages of a kind with a table of numbers (score lines by province) are told from the pages
+  // that only name the kind (the list of years above them) by their numbers' shape: when the
+  // samples have a table, the keywords count as much as the page's numbers look like a sample's.
+  const tabled = samples.filter((s) => [...s.shape.values()].reduce((a, b) => a + b, 0) >= MIN_SHAPE_NUMBERS);
+  const shapeFactor = (d: RankedDoc) => (tabled.length ? Math.max(...tabled.map((s) => shapeSimilarity(d.shape, s.shape))) : 1);
   // A sample is its own nearest sample (score 1), even when its name is not the examples'.
   const scored = ranked.docs.map((d) => {
     const sample = library.has(d.url);
-    return { d, site: d.host, score: sample ? 1 : nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers), sample };
+    const bySamples = sample ? 1 : nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers);
+    // The keywords score beside the samples, at most topicWeight: what lets English examples
+    // reach a first Chinese target, after which Chinese samples rank its language (topic-bridge.ts).
+    return { d, site: d.host, score: keywords ? Math.max(bySamples, bridge!.pageScore(d.vector, keywords, exampleLevel) * shapeFactor(d)) : bySamples, sample };
   });
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));

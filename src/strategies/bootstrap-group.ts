@@ -1,5 +1,6 @@
 import type { CrawlRequest, Link } from '../types.js';
 import type { SampleLibrary } from '../group/sample-library.js';
+import type { TopicBridge } from '../group/topic-bridge.js';
 import type { LinkDecision, PageView, Strategy } from './strategy.js';
 
 /** The anchor path a URL carries: the anchor texts from its site root. */
@@ -19,9 +20,17 @@ export class BootstrapGroupStrategy implements Strategy {
   readonly name = 'bootstrap-group';
   readonly topic = null;
   readonly #library: SampleLibrary;
+  readonly #bridge: TopicBridge | null;
 
-  constructor(library: SampleLibrary) {
+  /** `bridge`: the user's topic keywords, scored beside the library (the better of the two counts). */
+  constructor(library: SampleLibrary, bridge: TopicBridge | null = null) {
     this.#library = library;
+    this.#bridge = bridge;
+  }
+
+  #score(path: readonly string[]): number {
+    const bySamples = this.#library.pathScore(path);
+    return this.#bridge ? Math.max(bySamples, this.#bridge.pathScore(path)) : bySamples;
   }
 
   seed(): LinkDecision {
@@ -32,13 +41,13 @@ export class BootstrapGroupStrategy implements Strategy {
     const up = carriedPath(view.request);
     return links.map((l) => {
       const path = [...up, l.anchor];
-      return { priority: this.#library.pathScore(path), data: { path } };
+      return { priority: this.#score(path), data: { path } };
     });
   }
 
   /** The priority a waiting URL gets after the library changed (Frontier.rescore); roots keep theirs. */
   rescore(req: CrawlRequest): number | null {
     const path = carriedPath(req);
-    return path.length ? this.#library.pathScore(path) : null;
+    return path.length ? this.#score(path) : null;
   }
 }
