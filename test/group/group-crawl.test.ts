@@ -1,16 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GROUP_DEFAULTS, runGroupCrawl } from '../../src/group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
 import { runCli } from '../helpers/run-cli.js';
+import { serveTinySites, type TinyPage } from '../helpers/tiny-sites.js';
 
 /** Three small university sites: the same kind of score page under different menus. */
-const SITES: Record<string, Record<string, [string, string, [string, string][]]>> = {
+const SITES: Record<string, Record<string, TinyPage>> = {
   a: {
     '/': ['North University', 'welcome', [['/news/', 'News'], ['/adm/', 'Admissions']]],
     '/news/': ['News', 'football match concert library', [['/news/1.html', 'Concert'], ['/news/2.html', 'Match']]],
@@ -41,7 +40,7 @@ const SITES: Record<string, Record<string, [string, string, [string, string][]]>
   },
 };
 const scorePage = (name: string, y: string) =>
-  [`${name} admission scores ${y}`, `Minimum and average admission scores by province ${y}. Province Batch Minimum Average Beijing 612 640 Shanghai 598 630 Jiangsu 605 633`, []] as [string, string, [string, string][]];
+  [`${name} admission scores ${y}`, `Minimum and average admission scores by province ${y}. Province Batch Minimum Average Beijing 612 640 Shanghai 598 630 Jiangsu 605 633`, []] as TinyPage;
 for (const [k, name] of [['a', 'North University'], ['b', 'South University'], ['c', 'East University']] as const) {
   for (const path of Object.keys(SITES[k]!)) {
     for (const [href] of SITES[k]![path]![2]) {
@@ -52,32 +51,21 @@ for (const [k, name] of [['a', 'North University'], ['b', 'South University'], [
   }
 }
 
-const servers: Server[] = [];
-const roots: Record<string, string> = {};
+let web: Awaited<ReturnType<typeof serveTinySites>>;
+let roots: Record<string, string> = {};
 const dir = mkdtempSync(join(tmpdir(), 'fc-group-'));
 let sitesFile: string;
 let examplesFile: string;
 
 before(async () => {
-  for (const k of Object.keys(SITES)) {
-    const server = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
-      const p = SITES[k]![path];
-      if (!p) return void res.writeHead(404).end();
-      const links = p[2].map(([href, anchor]) => `<a href="${href}">${anchor}</a>`).join(' ');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<title>${p[0]}</title><h1>${p[0]}</h1><p>${p[1]}</p>${links}`);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    servers.push(server);
-    roots[k] = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  }
+  web = await serveTinySites(SITES);
+  roots = web.roots;
   sitesFile = join(dir, 'sites.tsv');
   writeFileSync(sitesFile, `${roots.a}\tNorth\n${roots.b}\tSouth\n${roots.c}\tEast\n${roots.d}\tWest\n${roots.e}\tCentral\n`);
   examplesFile = join(dir, 'examples.tsv');
   writeFileSync(examplesFile, `${roots.a}\t${roots.a}adm/scores/2023.html\n`);
 });
-after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+after(() => web.close());
 
 test('path extraction finds the example\'s anchor path; one round adds the most similar new pages of other sites to the library', async () => {
   const sites = readSitesFile(sitesFile);

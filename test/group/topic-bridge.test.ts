@@ -1,8 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GROUP_DEFAULTS, runGroupCrawl } from '../../src/group/group-crawl.js';
@@ -12,6 +10,7 @@ import { TfIdfSpace } from '../../src/relevance/tfidf-space.js';
 import { termCounts } from '../../src/text/tokenize.js';
 import { GROUP_TOKENS } from '../../src/group/anchor-path.js';
 import { runCli } from '../helpers/run-cli.js';
+import { serveTinySites, type TinyPage } from '../helpers/tiny-sites.js';
 
 const KEYWORDS = { 'admission scores': 3, 'score line': 2, 录取分数线: 3, 历年分数线: 3, 招生: 1 };
 
@@ -45,7 +44,7 @@ test('a page scores as a share of the examples\' own keyword score, capped at th
  * year, a table by province), and one site without it. The example is English.
  */
 const table = (rows: [string, number, number][]) => rows.map(([p, a, b]) => `${p} ${a} ${b}`).join(' ');
-const PAGES: Record<string, Record<string, [string, string, [string, string][]]>> = {
+const PAGES: Record<string, Record<string, TinyPage>> = {
   en: {
     '/': ['North University', 'welcome', [['/news/', 'News'], ['/adm/', 'Admissions']]],
     '/news/': ['News', 'football match concert library', [['/news/1.html', 'Concert']]],
@@ -68,27 +67,16 @@ const PAGES: Record<string, Record<string, [string, string, [string, string][]]>
   },
 };
 
-const servers: Server[] = [];
-const roots: Record<string, string> = {};
+let web: Awaited<ReturnType<typeof serveTinySites>>;
+let roots: Record<string, string> = {};
 const dir = mkdtempSync(join(tmpdir(), 'fc-bridge-'));
 let sitesFile: string;
 let examplesFile: string;
 let topicFile: string;
 
 before(async () => {
-  for (const k of Object.keys(PAGES)) {
-    const server = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/robots.txt') return void res.writeHead(404).end();
-      const p = PAGES[k]![path];
-      if (!p) return void res.writeHead(404).end();
-      const links = p[2].map(([href, anchor]) => `<a href="${href}">${anchor}</a>`).join(' ');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<title>${p[0]}</title><h1>${p[0]}</h1><p>${p[1]}</p>${links}`);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    servers.push(server);
-    roots[k] = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  }
+  web = await serveTinySites(PAGES);
+  roots = web.roots;
   sitesFile = join(dir, 'sites.tsv');
   writeFileSync(sitesFile, `${roots.en}\tNorth\n${roots.zh}\tSouth\n${roots.none}\tWest\n`);
   examplesFile = join(dir, 'examples.tsv');
@@ -96,7 +84,7 @@ before(async () => {
   topicFile = join(dir, 'scores.yaml');
   writeFileSync(topicFile, `name: admission scores\nkeywords:\n${Object.entries(KEYWORDS).map(([k, w]) => `  ${k}: ${w}`).join('\n')}\n`);
 });
-after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+after(() => web.close());
 
 const run = (db: string, topic: boolean) => {
   const sites = readSitesFile(sitesFile);
