@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SqliteCrawlGraphReader } from '../../src/store/sqlite-crawl-graph-reader.js';
 import { nearestSampleScore, rankableDocs, type RankedDoc } from '../../src/group/group-ranking.js';
 import { selectTargets, selectionCuts, type SelectionRule } from '../../src/group/target-selection.js';
 import { prf } from '../group/selection-sweep.js';
@@ -17,14 +18,14 @@ const [dbDir, jsonDir, prefix, weights] = process.argv.slice(2) as [string, stri
 const rule: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
 const ws = (weights ?? '0,0.25,0.5,0.75').split(',').map(Number);
 
-const runs = readdirSync(jsonDir).filter((f) => f.startsWith(prefix) && f.endsWith('-bfc.json')).sort().map((f) => {
+const runs = await Promise.all(readdirSync(jsonDir).filter((f) => f.startsWith(prefix) && f.endsWith('-bfc.json')).sort().map(async (f) => {
   const j = JSON.parse(readFileSync(join(jsonDir, f), 'utf8')) as { samples: string[]; examples?: { url: string }[]; pages: { url: string; label: boolean; zh?: boolean }[] };
   const gen = /^group-\d+-(\d+)-bfc\.json$/.exec(f);
   const db = new Database(join(dbDir, gen ? `bfc-${gen[1]}.db` : f.replace('.json', '.db')), { readonly: true });
-  const ranked = rankableDocs(db);
+  const ranked = await rankableDocs(new SqliteCrawlGraphReader(db));
   db.close();
   return { j, ranked };
-});
+}));
 const show = process.env.SHOW_ERRORS === '1';
 for (const w of ws) {
   const rows: ReturnType<typeof prf>[] = [];

@@ -14,9 +14,14 @@ import { ExampleSeekingStrategy } from './example-seeking.js';
 import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type SelectionRule } from './target-selection.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
+import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
+import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
 import { TopicBridge } from './topic-bridge.js';
 
 export type GroupMethod = 'bfc' | 'fc';
+
+/** The ranking of a round: every stored page as vectors (group-ranking.ts). */
+type Ranked = Awaited<ReturnType<typeof rankableDocs>>;
 
 export interface GroupCrawlOptions {
   sites: GroupSite[];
@@ -164,13 +169,14 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
     // library): it refuses a database marked so, instead of crawling every site breadth-first.
     db.setMetaNow('driver', 'group');
+    const graph = new SqliteCrawlGraphReader(db.db);
     // Running again on the same database: examples fetched before need no search.
-    const fetchedBefore = db.db.prepare('SELECT 1 FROM urls WHERE url = ? AND state = 2');
-    for (const url of [...pending]) if (fetchedBefore.get(url)) pending.delete(url);
+    const fetchedBefore = new Set((await graph.discoveryTree()).filter((u) => u.state === 'done').map((u) => u.url));
+    for (const url of [...pending]) if (fetchedBefore.has(url)) pending.delete(url);
     await crawl.frontier.setHostBudget(o.pathSearchPages);
     const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
     await db.settle();
-    let ranked = rankableDocs(db.db);
+    let ranked = await rankableDocs(graph);
     const found = foundExamples(o, ranked, log);
     for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms, example: true });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
@@ -185,7 +191,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       await crawl.run();
       await db.settle();
       const after = crawl.frontier.countsNow();
-      ranked = rankableDocs(db.db);
+      ranked = await rankableDocs(graph);
       const added: string[] = [];
       let dead = 0;
       if (round < o.iterations) {
@@ -208,7 +214,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
           library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms });
           added.push(d.url);
         }
-        if (o.deadEndWeight > 0) dead = learnDeadEnds(db.db, library, ranked, new Set(scored.filter((x) => x.target).map((x) => x.d.url)));
+        if (o.deadEndWeight > 0) dead = await learnDeadEnds(graph, library, ranked, new Set(scored.filter((x) => x.target).map((x) => x.d.url)));
       }
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
@@ -227,10 +233,10 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
  * The path discriminator's learning from failure: the paths of pages that led nowhere (dead-ends.ts),
  * those the discriminator rated highest first (the most misleading), at most 100 a round.
  */
-function learnDeadEnds(db: Parameters<typeof deadEnds>[0], library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>, good: Set<string>): number {
-  const paths = new Map(ranked.docs.map((d) => [d.urlId, d.path]));
-  const candidates = deadEnds(db, (url) => good.has(url) || library.has(url))
-    .map((id) => paths.get(id))
+async function learnDeadEnds(graph: CrawlGraphReader, library: SampleLibrary, ranked: Ranked, good: Set<string>): Promise<number> {
+  const paths = new Map(ranked.docs.map((d) => [d.url, d.path]));
+  const candidates = deadEnds(await graph.discoveryTree(), (url) => good.has(url) || library.has(url))
+    .map((url) => paths.get(url))
     .filter((p): p is string[] => p !== undefined && p.length > 0)
     .map((p) => ({ p, score: library.pathScore(p) }))
     .filter((x) => x.score > 0)
@@ -254,7 +260,8 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await crawl.frontier.setHostBudget(Math.max(...perHost.values()));
     const searched = (await crawl.run()).stats.fetched;
     await db.settle();
-    let ranked = rankableDocs(db.db);
+    const graph = new SqliteCrawlGraphReader(db.db);
+    let ranked = await rankableDocs(graph);
     const found = foundExamples(o, ranked, log);
     const space = new TfIdfSpace();
     for (const d of ranked.docs) space.observe(d.terms);
@@ -271,7 +278,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
     log(`round 1: ${fetched} pages fetched, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
-    ranked = rankableDocs(db.db);
+    ranked = await rankableDocs(graph);
     const pages = ranked.docs.map((d) => {
       const j = fc.judged.get(d.url);
       return { d, score: j?.score ?? 0, target: j?.relevant ?? false };
@@ -283,13 +290,13 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   }
 }
 
-function missingExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>): GroupExample[] {
+function missingExamples(o: GroupCrawlOptions, ranked: Ranked): GroupExample[] {
   const urls = new Set(ranked.docs.map((d) => d.url));
   return o.examples.filter((e) => !urls.has(normalizeUrl(e.url) ?? e.url));
 }
 
 /** The example pages as fetched; the ones not reached are reported and left out. */
-function foundExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, log: (line: string) => void): RankedDoc[] {
+function foundExamples(o: GroupCrawlOptions, ranked: Ranked, log: (line: string) => void): RankedDoc[] {
   const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
   const missing = missingExamples(o, ranked);
   for (const e of missing) log(`${e.where}: example ${e.url} was not reached from ${e.site.root} within ${o.pathSearchPages} pages; left out`);
@@ -299,13 +306,13 @@ function foundExamples(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableD
 }
 
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
-function sampleVectors(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): SampleView[] {
+function sampleVectors(library: SampleLibrary, ranked: Ranked): SampleView[] {
   const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
   return library.samples.map((s) => byUrl.get(s.url) ?? { vector: ranked.space.vector(s.terms), nameVector: ranked.names.vector(new Map()), shape: numberShapes(s.terms) });
 }
 
 /** The median over samples of the best cosine to a sample of another site (1 with one site's samples only). */
-export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<typeof rankableDocs>): number {
+export function libraryCoherence(library: SampleLibrary, ranked: Ranked): number {
   const vs = sampleVectors(library, ranked);
   const best = library.samples.map((s, i) => {
     let b = -1;
@@ -318,7 +325,7 @@ export function libraryCoherence(library: SampleLibrary, ranked: ReturnType<type
 }
 
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
-function scoreBfc(o: GroupCrawlOptions, ranked: ReturnType<typeof rankableDocs>, library: SampleLibrary, bridge: TopicBridge | null): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
+function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, bridge: TopicBridge | null): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
   const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
   const keywords = bridge?.keywordVector(ranked.space);

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
 import { anchorPaths } from './anchor-path.js';
 import { inLinkAnchors } from './page-names.js';
 import { nameTerms, numberShapes, pageTerms, shapeSimilarity, withoutBoilerplate } from './page-vectors.js';
@@ -6,7 +6,6 @@ import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 
 /** A fetched page with its anchor path and the vector the rankings compare. */
 export interface RankedDoc {
-  urlId: number;
   url: string;
   host: string;
   path: string[];
@@ -24,14 +23,11 @@ export interface RankedDoc {
  * space over all of them, site boilerplate removed. Rankings are computed from the repository
  * after each round, so a resumed group crawl ranks exactly as an uninterrupted one.
  */
-export function rankableDocs(db: Database.Database): { docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace } {
-  const rows = db
-    .prepare(`SELECT p.url_id AS urlId, p.url, u.host, p.title, p.text FROM pages p JOIN urls u ON u.id = p.url_id
-              WHERE p.status < 400 AND p.text IS NOT NULL ORDER BY p.url_id`)
-    .all() as { urlId: number; url: string; host: string; title: string | null; text: string }[];
-  const paths = anchorPaths(db);
-  const anchors = inLinkAnchors(db);
-  const docs = rows.map((r) => ({ urlId: r.urlId, url: r.url, host: r.host, path: paths.get(r.urlId) ?? [], terms: pageTerms(r.title ?? '', r.text) }));
+export async function rankableDocs(graph: CrawlGraphReader): Promise<{ docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace }> {
+  const rows = await graph.storedTexts();
+  const paths = anchorPaths(await graph.discoveryTree());
+  const anchors = inLinkAnchors(rows);
+  const docs = rows.map((r) => ({ url: r.url, host: r.host, path: paths.get(r.url) ?? [], terms: pageTerms(r.title ?? '', r.text) }));
   withoutBoilerplate(docs);
   const named = docs.map((d, i) => ({ host: d.host, terms: nameTerms(rows[i]!.title ?? '', anchors.get(d.url) ?? []) }));
   withoutBoilerplate(named);

@@ -1,31 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import type { StoredText } from '../../src/store/crawl-graph-reader.js';
 import { inLinkAnchors } from '../../src/group/page-names.js';
 import { nameTerms } from '../../src/group/page-vectors.js';
 import { nearestSampleScore, type SampleView } from '../../src/group/group-ranking.js';
 import { TfIdfSpace } from '../../src/relevance/tfidf-space.js';
 
-function crawlDb(pages: { url: string; host: string; links: [string, string][]; status?: number }[]): Database.Database {
-  const db = new Database(':memory:');
-  db.exec('CREATE TABLE urls (id INTEGER PRIMARY KEY, host TEXT); CREATE TABLE pages (url_id INTEGER PRIMARY KEY, url TEXT, status INTEGER, outlinks TEXT)');
-  pages.forEach((p, i) => {
-    db.prepare('INSERT INTO urls VALUES (?, ?)').run(i + 1, p.host);
-    db.prepare('INSERT INTO pages VALUES (?, ?, ?, ?)').run(i + 1, p.url, p.status ?? 200, JSON.stringify(p.links));
-  });
-  return db;
+/** Stored pages as the graph reader returns them (StoredText); no text needed for names. */
+function storedTexts(pages: { url: string; host: string; links: [string, string][] }[]): StoredText[] {
+  return pages.map((p) => ({ url: p.url, host: p.host, title: null, text: '', outlinks: p.links }));
 }
 
 test('a page is named by the first anchor of each page that links to it, on its own site', () => {
-  const db = crawlDb([
+  const pages = storedTexts([
     // A table of contents: the FAQ's own entry, then its sections (their #fragments are gone).
     { url: 'http://a/', host: 'a', links: [['http://a/faq', 'Frequently Asked Questions'], ['http://a/faq', 'Licensing'], ['http://a/faq', 'Installing']] },
     { url: 'http://a/guide', host: 'a', links: [['http://a/faq', 'FAQ'], ['http://a/faq', 'faq'], ['http://a/guide', 'Guide']] },
-    // Another site's link and a broken page's links name nothing here.
+    // Another site's link names nothing here (broken pages are not stored texts: the reader's contract).
     { url: 'http://b/', host: 'b', links: [['http://a/faq', 'Their FAQ']] },
-    { url: 'http://a/broken', host: 'a', links: [['http://a/faq', 'Broken']], status: 404 },
   ]);
-  const names = inLinkAnchors(db);
+  const names = inLinkAnchors(pages);
   assert.deepEqual(names.get('http://a/faq')?.sort(), ['faq', 'frequently asked questions']);
   assert.equal(names.get('http://a/guide'), undefined, 'a link to the page itself is not a name');
 });
