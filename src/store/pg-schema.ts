@@ -4,7 +4,8 @@
  * the pages with their full-text index, the crawl log and the service registry.
  * Fingerprints are the signed 64-bit form (bigint), as in the SQLite file.
  */
-export const PG_SCHEMA_VERSION = 1;
+/** 2: the search text folds Latin diacritics (version 1 rows are folded when a store opens them). */
+export const PG_SCHEMA_VERSION = 2;
 
 export function pgSchemaSql(s: string): string {
   return `

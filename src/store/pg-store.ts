@@ -85,14 +85,31 @@ export class PgStore implements Store, UrlJournal {
       await client.query(pgSchemaSql(this.schema));
       const v = await client.query(`SELECT value FROM ${this.schema}.meta WHERE key = 'schema_version'`);
       const found = v.rows[0] ? Number((v.rows[0] as { value: string }).value) : null;
-      if (found === null) await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1)`, [String(PG_SCHEMA_VERSION)]);
-      else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
+      if (found === 1) await this.#foldSearchText(client);
+      if (found === null || found === 1) {
+        await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
+      } else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
       client.release();
+    }
+  }
+
+  /** Version 1 to 2: the stored search text again from the title and text, now with Latin diacritics folded. */
+  async #foldSearchText(client: pg.PoolClient): Promise<void> {
+    let after = '-9223372036854775808';
+    for (;;) {
+      const r = await client.query(`SELECT fp::text AS fp, title, text FROM ${this.schema}.pages WHERE fp > $1::bigint AND search_text IS NOT NULL ORDER BY fp LIMIT 500`, [after]);
+      const rows = r.rows as { fp: string; title: string | null; text: string | null }[];
+      if (!rows.length) return;
+      await client.query(
+        `UPDATE ${this.schema}.pages p SET search_text = v.t FROM unnest($1::bigint[], $2::text[]) AS v(fp, t) WHERE p.fp = v.fp`,
+        [rows.map((x) => x.fp), rows.map((x) => pgSearchText(x.title, x.text))],
+      );
+      after = rows[rows.length - 1]!.fp;
     }
   }
 

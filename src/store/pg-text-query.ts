@@ -1,5 +1,6 @@
 import { FocusCrawlError } from '../errors.js';
 import { cjkBigrams } from '../text/cjk-bigrams.js';
+import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
@@ -16,13 +17,14 @@ const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/gu;
 /**
  * A page's title and text as PgStore indexes them: CJK runs as their bigrams (cjk-bigrams.ts),
  * words separated by single spaces, so PostgreSQL's parser sees nothing but words. NFKC as the
- * query is: the full-width Latin of Chinese pages (ＧＩＳ) is found by GIS.
+ * query is: the full-width Latin of Chinese pages (ＧＩＳ) is found by GIS. Latin diacritics are
+ * folded on both sides (café is found by cafe and the reverse), as the SQLite index does.
  */
 export function pgSearchText(title: string | null, text: string | null): string {
-  return (cjkBigrams(title ?? '') + '\n' + cjkBigrams(text ?? '')).normalize('NFKC').replace(SEPARATORS, ' ');
+  return foldLatinDiacritics((cjkBigrams(title ?? '') + '\n' + cjkBigrams(text ?? '')).normalize('NFKC')).replace(SEPARATORS, ' ');
 }
 
-const lexeme = (s: string) => "'" + s.toLowerCase().replace(/'/g, "''") + "'";
+const lexeme = (s: string) => "'" + foldLatinDiacritics(s.toLowerCase()).replace(/'/g, "''") + "'";
 
 /** One query word as tsquery: CJK runs as a phrase of their bigrams, one CJK character as a prefix. */
 function wordQuery(word: string): string {

@@ -49,6 +49,25 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: Latin diacritics are folded both ways (café is found by cafe, and the reverse); other scripts keep their marks`, async () => {
+    const { store, close } = await make();
+    try {
+      await commitPage(store, pageRecord('1', 'Café crème', 'Ångström units in São Paulo'));
+      await commitPage(store, pageRecord('2', 'Resume', 'a plain cafe'));
+      await commitPage(store, pageRecord('3', 'हिन्दी', 'किताब पढ़ना'));
+      await store.flush();
+      const urls = async (q: string) => (await store.search(q, 10)).map((h) => h.url).sort();
+      assert.deepEqual(await urls('creme angstrom'), ['http://a.test/1']);
+      assert.deepEqual(await urls('sao paulo'), ['http://a.test/1']);
+      assert.deepEqual(await urls('cafe'), ['http://a.test/1', 'http://a.test/2']);
+      assert.deepEqual(await urls('café'), ['http://a.test/1', 'http://a.test/2']);
+      assert.deepEqual(await urls('résumé'), ['http://a.test/2']);
+      assert.deepEqual(await urls('किताब'), ['http://a.test/3']);
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: a page committed again under its key replaces the first (a redelivered URL is stored once)`, async () => {
     const { store, reader, close } = await make();
     try {

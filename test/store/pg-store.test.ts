@@ -194,3 +194,30 @@ test('PgStore: hosts, addresses, numbers and joined words are found by their wor
     await close();
   }
 });
+
+test('PgStore: a schema of version 1 is brought to version 2 when opened: its pages are found without their diacritics', async () => {
+  const { store, schema, close } = await open();
+  try {
+    await commitPage(store, pageRecord('1', 'Café crème', 'Ångström'));
+    await store.flush();
+    await store.close();
+    // As version 1 stored it: the search text with its diacritics.
+    const c = new pg.Client(PG_URL);
+    await c.connect();
+    await c.query(`UPDATE ${schema}.pages SET search_text = 'Café crème Ångström'`);
+    await c.query(`UPDATE ${schema}.meta SET value = '1' WHERE key = 'schema_version'`);
+    const before = await c.query(`SELECT count(*)::int AS n FROM ${schema}.pages WHERE tsv @@ to_tsquery('simple', 'cafe')`);
+    assert.equal((before.rows[0] as { n: number }).n, 0, 'version 1 did not fold');
+    const reopened = await PgStore.connect(PG_URL, schema);
+    try {
+      assert.deepEqual((await reopened.search('cafe angstrom', 10)).map((h) => h.url), ['http://a.test/1']);
+      const v = await c.query(`SELECT value FROM ${schema}.meta WHERE key = 'schema_version'`);
+      assert.equal((v.rows[0] as { value: string }).value, '2');
+    } finally {
+      await reopened.close();
+      await c.end();
+    }
+  } finally {
+    await dropSchema(schema);
+  }
+});
