@@ -162,11 +162,14 @@ export class PgStore implements Store, UrlJournal {
       pages.map((p) => JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor])))),
       pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text))),
     ];
-    // A done URL stays done: a late redelivery that failed (its lease had expired while the first
-    // worker stored the page) must not mark a stored page as an error.
+    // A done URL stays done: a late redelivery (its lease had expired while the first worker
+    // stored the page) neither marks a stored page as an error nor logs the URL a second time.
+    // Every part of the statement sees the table as it was before it, so a URL done by an
+    // earlier commit is skipped here, and one that ends twice within this batch is logged twice.
     const sql = `WITH l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
         SELECT f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[],
-          $9::text[], $10::float8[], $11::float8[], $12::text[], $13::text[]) WITH ORDINALITY AS x(f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e, ord) ORDER BY ord RETURNING 1),
+          $9::text[], $10::float8[], $11::float8[], $12::text[], $13::text[]) WITH ORDINALITY AS x(f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e, ord)
+          WHERE f IS NULL OR NOT EXISTS (SELECT 1 FROM ${s}.urls done WHERE done.fp = x.f AND done.state = ${STATE.done}) ORDER BY ord RETURNING 1),
       u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason)
         SELECT * FROM unnest($14::bigint[], $15::text[], $16::text[], $17::int[], $18::text[], $19::float8[], $20::smallint[], $21::text[])
         ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason WHERE urls.state <> ${STATE.done} OR excluded.state = ${STATE.done} RETURNING 1),

@@ -94,7 +94,7 @@ test('PgStore: an unreachable PostgreSQL is one line that names it, without the 
   });
 });
 
-test('PgStore: a done URL stays done when a late redelivery of it fails', async () => {
+test('PgStore: a done URL stays done when a late redelivery of it fails, and is logged once', async () => {
   const { store, close } = await open();
   try {
     const p = pageRecord('late', 'Stored', 'first worker');
@@ -104,6 +104,12 @@ test('PgStore: a done URL stays done when a late redelivery of it fails', async 
     assert.deepEqual([counts.done, counts.error], [1, 0]);
     assert.deepEqual((await store.search('worker', 10)).map((h) => h.url), [p.url]);
     assert.deepEqual(await store.reader().hosts(5, 0.1), [{ host: 'a.test', waiting: 0, fetched: 1, relevant: 1, errors: 0 }], 'a URL the journal never wrote gets its host');
+    // Redelivered and done again: the page is written again, the log keeps one line for the URL.
+    await commitPage(store, pageRecord('late', 'Stored again', 'second worker'));
+    const log: string[] = [];
+    for await (const e of store.logEntries()) log.push(`${e.url} ${e.state}`);
+    assert.deepEqual(log, [`${p.url} done`], 'one log line for the URL, whatever the redeliveries');
+    assert.deepEqual((await store.search('second', 10)).map((h) => h.url), [p.url]);
   } finally {
     await close();
   }
