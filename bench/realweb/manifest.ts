@@ -121,6 +121,50 @@ export const SITES: SiteDef[] = [
     builder: 'html-tree',
     shape: 'The Debian Administrator\'s Handbook in Simplified Chinese (publican/DocBook chunked by section), served as GBK declared only in <meta>',
   },
+  {
+    id: 'cmake',
+    package: 'cmake-doc',
+    root: '/usr/share/doc/cmake-data/html',
+    start: 'index.html',
+    port: 28308,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "CMake's reference (Sphinx): one page per command, variable, property, module, policy and generator, listed by long index pages",
+  },
+  {
+    id: 'celery',
+    package: 'python-celery-doc',
+    root: '/usr/share/doc/python-celery-doc/html',
+    start: 'index.html',
+    port: 28309,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: 'Sphinx (Alabaster theme) with a guide, an API reference, internals, change history and highlighted module source pages',
+  },
+  {
+    id: 'ant',
+    package: 'ant-doc',
+    root: '/usr/share/doc/ant/manual',
+    start: 'index.html',
+    port: 28310,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "Apache Ant's hand-written HTML manual: a frameset whose table of contents frame leads to task and type lists",
+  },
+  {
+    id: 'gimp-zh',
+    package: 'gimp-help-zh-cn',
+    root: '/usr/share/gimp/2.0/help/zh_CN',
+    start: 'index.html',
+    port: 28311,
+    encoding: 'utf-8',
+    lang: 'zh',
+    builder: 'html-tree',
+    shape: "GIMP's help in Simplified Chinese (DocBook chunked by section, part of it still in English): menus, filters, tools, tutorials",
+  },
 ];
 
 export const TOPICS: TopicDef[] = [
@@ -140,6 +184,15 @@ export const TOPICS: TopicDef[] = [
   { id: 'rust-intrinsics', site: 'rust', file: 'topics/rust-intrinsics.yaml', label: { kind: 'under', dirs: ['std/intrinsics/', 'core/intrinsics/'] }, size: 'large', split: 'report' },
   { id: 'handbook-zh-network', site: 'handbook-zh', file: 'topics/handbook-zh-network.yaml', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
   { id: 'handbook-zh-unix-services', site: 'handbook-zh', file: 'topics/handbook-zh-unix-services.yaml', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
+  // Added 2026-11-24 and first measured with the settings of that day: report only.
+  { id: 'cmake-generators', site: 'cmake', file: 'topics/cmake-generators.yaml', label: { kind: 'under', dirs: ['generator/'] }, size: 'small', split: 'report' },
+  { id: 'cmake-policies', site: 'cmake', file: 'topics/cmake-policies.yaml', label: { kind: 'under', dirs: ['policy/'] }, size: 'large', split: 'report' },
+  { id: 'celery-userguide', site: 'celery', file: 'topics/celery-userguide.yaml', label: { kind: 'under', dirs: ['userguide/'] }, size: 'small', split: 'report' },
+  { id: 'celery-internals', site: 'celery', file: 'topics/celery-internals.yaml', label: { kind: 'under', dirs: ['internals/'] }, size: 'large', split: 'report' },
+  { id: 'ant-types', site: 'ant', file: 'topics/ant-types.yaml', label: { kind: 'under', dirs: ['Types/'] }, size: 'small', split: 'report' },
+  { id: 'ant-tasks', site: 'ant', file: 'topics/ant-tasks.yaml', label: { kind: 'under', dirs: ['Tasks/'] }, size: 'large', split: 'report' },
+  { id: 'gimp-zh-painting', site: 'gimp-zh', file: 'topics/gimp-zh-painting.yaml', label: { kind: 'chapter', page: 'gimp-painting.html' }, size: 'small', split: 'report' },
+  { id: 'gimp-zh-filters', site: 'gimp-zh', file: 'topics/gimp-zh-filters.yaml', label: { kind: 'chapter', page: 'filters.html' }, size: 'large', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {

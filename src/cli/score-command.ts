@@ -8,7 +8,7 @@ import { levelScore } from '../relevance/level-scorer.js';
 import { anchorScore, contextScore, linkLevel } from '../relevance/link-scorers.js';
 import type { Scored } from '../relevance/scored.js';
 import { loadTopic, type Topic } from '../relevance/topic.js';
-import { vsmScore } from '../relevance/vsm-scorer.js';
+import { topicProfile, vsmScore } from '../relevance/vsm-scorer.js';
 import { positionTerms, weightedTerms } from '../text/position-terms.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { loadPage } from './load-document.js';
@@ -75,7 +75,7 @@ export function registerScore(program: Command): void {
         const seen = new Set<string>();
         // The default strategy's view of each link, as at the start of a crawl (nothing learned, one page of the host seen).
         const adaptive = new AdaptiveStrategy(topic);
-        const view = { request: { key: urlKey(page.url), id: 0, url: page.url, host: hostOf(page.url), depth: 1, parent: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score };
+        const view = { request: { key: urlKey(page.url), id: 0, url: page.url, host: hostOf(page.url), depth: 1, parent: null, anchor: '', priority: 0, data: null, attempts: 0 }, page, relevance: vsm.score, profile: topicProfile(topic, page) };
         const links = page.links
           .filter((l) => !seen.has(l.url) && seen.add(l.url))
           .map((l) => ({ url: shownLink(l.url), anchor: l.anchor, anchorScore: anchorScore(topic, l.anchor), contextScore: contextScore(topic, l.context ?? ''), ...linkLevel(topic, shownLink(l.url), l.anchor), adaptive: adaptive.explain(view, l) }))
@@ -91,6 +91,8 @@ export function registerScore(program: Command): void {
         ];
         if (example) out.push(`example similarity (method D): ${fmt(example)}  nearest: ${String(example.detail?.nearestExample)}`);
         out.push(`links: ${links.length} distinct, best ${Math.min(o.links, links.length)} by the default strategy (adaptive) priority${relative ? ' (relative links as the file has them: it has no <base>; --url URL resolves them)' : ''}`);
+        const site = [...adaptive.siteTermsOf(view.request.host)].filter((t) => topic.vector.has(t));
+        if (site.length) out.push(`site terms (the host's name; adaptive gives them ${adaptive.options.siteTerm} of their weight on its pages): ${site.join(', ')}`);
         out.push('  priority = (parent*(1-0.8*nav) + own) / 2   anchor  context  level  url  "anchor text"  [terms]');
         for (const l of links.slice(0, o.links)) {
           const why = [...l.anchorScore.terms, ...l.contextScore.terms].map(([t]) => t);

@@ -13,7 +13,7 @@ import { decodeHtml } from '../fetch/decode-body.js';
 import { isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
-import { pageRelevance } from '../relevance/vsm-scorer.js';
+import { profileCosine, topicProfile } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
 import { countDiscard } from './discard-reasons.js';
@@ -340,9 +340,10 @@ export class Crawler {
     const { html, encoding } = decodeHtml(res.body, res.contentType);
     const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null });
     const topic = this.#o.strategy.topic;
-    const relevance = topic ? pageRelevance(topic, page) : null;
+    const profile = topic ? topicProfile(topic, page) : null;
+    const relevance = topic && profile ? profileCosine(topic, profile) : null;
     this.stats.links += page.links.length;
-    if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance });
+    if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance, profile });
     if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);
     const stored: PageRecord = {
       key: req.key,

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { Link } from '../types.js';
-import { anchorScore, contextScore } from '../relevance/link-scorers.js';
 import type { Topic } from '../relevance/topic.js';
 import { forEachTermHash, hashTerm } from '../text/term-hasher.js';
+import { termCounts } from '../text/tokenize.js';
+import { explainedCosine } from '../relevance/scored.js';
+import { profileCosine, topicTerms } from '../relevance/vsm-scorer.js';
+import { SiteTerms } from './site-terms.js';
+import { foldPlural } from '../text/plural-fold.js';
 import { LinkFrequency } from './link-frequency.js';
 import { OutcomeStats } from './outcome-stats.js';
 import type { LinkDecision, PageView, Strategy } from './strategy.js';
@@ -25,8 +29,20 @@ export const adaptiveOptions = z.strictObject({
   parentScale: z.number().positive().default(1.5),
   /** Characters of text on each side of a link read as its context. */
   contextChars: z.number().int().min(0).default(80),
+  /**
+   * Share of its weight a topic term keeps on a host whose page titles carry it as the site's name
+   * (SiteTerms: "… — CMake 3.25.1 Documentation"), in the parent's relevance, anchors and contexts
+   * as adaptive reads them; 1 turns the discount off.
+   */
+  siteTerm: z.number().min(0).max(1).default(0.2),
 });
 export type AdaptiveOptions = z.output<typeof adaptiveOptions>;
+
+interface HostTopic {
+  weights: Float64Array;
+  vector: Map<string, number>;
+  anchors: Map<string, number>;
+}
 
 /** Feature kinds, mixed into the learned statistics' hash slots. */
 const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 } as const;
@@ -34,6 +50,8 @@ const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 
 /** Why a link got its priority (focuscrawl score prints these). */
 export interface AdaptiveExplanation {
   priority: number;
+  /** The parent's relevance with the topic's terms weighed by how well they tell this crawl's pages apart. */
+  relevance: number;
   /** The parent's relevance over parentScale times the topic threshold, capped at 1. */
   parent: number;
   /** The score inherited through off-topic pages (decayed). */
@@ -79,12 +97,45 @@ export class AdaptiveStrategy implements Strategy {
   readonly linkContext: number;
   readonly #freq = new LinkFrequency();
   readonly #stats = new OutcomeStats();
-  readonly #anchorCache = new Map<string, number>();
+  readonly #siteTerms: SiteTerms;
+  /** Per host: the topic's weights with its site terms discounted, as a map for anchors, and its anchors' scores. */
+  readonly #hostTopics = new Map<string, HostTopic>();
 
   constructor(topic: Topic, options: Partial<AdaptiveOptions> = {}) {
     this.topic = topic;
     this.options = adaptiveOptions.parse(options);
     this.linkContext = this.options.contextChars;
+    this.#siteTerms = new SiteTerms(topic.tokenizeOptions);
+  }
+
+  #hostTopic(host: string): HostTopic {
+    let h = this.#hostTopics.get(host);
+    if (!h) {
+      const { names, weights } = topicTerms(this.topic);
+      const site = this.options.siteTerm < 1 ? this.#siteTerms.of(host) : new Set<string>();
+      const w = Float64Array.from(names, (t, i) => weights[i]! * (site.has(t) ? this.options.siteTerm : 1));
+      // Bounded like the anchors' cache: a crawl of many hosts rebuilds the ones it returns to.
+      if (this.#hostTopics.size >= 1_000) this.#hostTopics.clear();
+      const vector = new Map<string, number>();
+      names.forEach((t, i) => {
+        const k = this.#fold(t);
+        vector.set(k, Math.max(vector.get(k) ?? 0, w[i]!));
+      });
+      h = { weights: w, vector, anchors: new Map() };
+      this.#hostTopics.set(host, h);
+    }
+    return h;
+  }
+
+  /** The topic terms adaptive discounts on `host` as the site's own name (SiteTerms). */
+  siteTermsOf(host: string): ReadonlySet<string> {
+    return this.#siteTerms.of(host);
+  }
+
+  /** rel(p) as adaptive reads it: with the host's site terms discounted when the crawl gave the page's profile. */
+  #relevance(view: PageView): number {
+    if (!view.profile || this.options.siteTerm >= 1) return view.relevance ?? 0;
+    return profileCosine(this.topic, view.profile, this.#hostTopic(view.request.host).weights);
   }
 
   seed(): LinkDecision {
@@ -94,12 +145,13 @@ export class AdaptiveStrategy implements Strategy {
   scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
     if (view.request.sitemap) return this.#sitemapLinks(view, links);
     const host = view.request.host;
-    const relevance = view.relevance ?? 0;
+    if (this.options.siteTerm < 1 && this.#siteTerms.observe(host, view.page.title)) this.#hostTopics.delete(host);
+    const relevance = this.#relevance(view);
     const carried = view.request.data?.f;
     if (Array.isArray(carried)) this.#stats.learn(carried as number[], relevance >= this.topic.threshold ? 1 : 0);
     this.#freq.page(host);
     return links.map((l) => {
-      const e = this.#explain(view, l, this.#freq.link(host, l.url));
+      const e = this.#explain(view, l, this.#freq.link(host, l.url), relevance);
       return { priority: e.priority, data: { i: e.inherited, f: e.features } };
     });
   }
@@ -117,7 +169,7 @@ export class AdaptiveStrategy implements Strategy {
     const newest = Math.max(...times.filter((t) => Number.isFinite(t)), -Infinity);
     const year = 365 * 24 * 3600_000;
     return links.map((l, i) => {
-      const e = this.#explain(view, l, 0);
+      const e = this.#explain(view, l, 0, 0);
       const t = times[i]!;
       const fresh = Number.isFinite(t) ? Math.max(0, 1 - (newest - t) / year) : 0;
       return { priority: e.priority * (1 + 0.01 * fresh), data: { i: e.inherited, f: e.features } };
@@ -126,37 +178,53 @@ export class AdaptiveStrategy implements Strategy {
 
   /** The parts of a link's priority, as scoreLinks computes them (without learning from the page). */
   explain(view: PageView, link: Link): AdaptiveExplanation {
-    const { features: _f, ...e } = this.#explain(view, link, this.#freq.ratio(view.request.host, link.url));
+    const { features: _f, ...e } = this.#explain(view, link, this.#freq.ratio(view.request.host, link.url), this.#relevance(view));
     return e;
   }
 
-  #explain(view: PageView, l: Link, navigation: number): AdaptiveExplanation & { features: number[] } {
+  #explain(view: PageView, l: Link, navigation: number, relevance: number): AdaptiveExplanation & { features: number[] } {
     const o = this.options;
     const t = this.topic.threshold > 0 ? this.topic.threshold : 0.2;
-    const parent = Math.min(1, (view.relevance ?? 0) / (o.parentScale * t));
+    const parent = Math.min(1, relevance / (o.parentScale * t));
     const inheritedP = typeof view.request.data?.i === 'number' ? view.request.data.i : 0;
     const inherited = Math.max(parent, o.decay * inheritedP);
     const fromParent = inherited * (1 - o.nav * navigation);
-    const anchor = this.#anchor(l.anchor, t);
-    const context = anchor > 0 || o.context === 0 ? 0 : Math.min(1, contextScore(this.topic, l.context ?? '').score / (2 * t));
+    const topic = this.#hostTopic(view.request.host);
+    const anchor = this.#anchor(topic, l.anchor, t);
+    const context = anchor > 0 || o.context === 0 ? 0 : Math.min(1, this.#cosine(topic, l.context ?? '') / (2 * t));
     const own = anchor > 0 ? anchor : o.context * context;
     const base = (fromParent + o.anchor * own) / (1 + o.anchor);
     const features = this.#features(l, view.request.host, navigation, parent);
     const { p: learned, evidence } = this.#stats.estimate(features);
     const ratio = Math.min(4, Math.max(0.25, learned / this.#stats.baseRate));
     const lift = ratio ** (o.learn * (evidence / (evidence + 3)));
-    return { priority: base * lift, parent, inherited, navigation, anchor, context, learned, evidence, lift, features };
+    return { priority: base * lift, relevance, parent, inherited, navigation, anchor, context, learned, evidence, lift, features };
   }
 
-  #anchor(text: string, t: number): number {
-    let a = this.#anchorCache.get(text);
+  #anchor(topic: HostTopic, text: string, t: number): number {
+    let a = topic.anchors.get(text);
     if (a === undefined) {
-      a = Math.min(1, anchorScore(this.topic, text).score / (2 * t));
+      a = Math.min(1, this.#cosine(topic, text) / (2 * t));
       // Anchors repeat (menus, sidebars); a bounded cache keeps their scores without growing for ever.
-      if (this.#anchorCache.size >= 50_000) this.#anchorCache.clear();
-      this.#anchorCache.set(text, a);
+      if (topic.anchors.size >= 50_000) topic.anchors.clear();
+      topic.anchors.set(text, a);
     }
     return a;
+  }
+
+  /** Anchors and contexts are short: a plural against the topic's singular would miss the only word they share. */
+  #cosine(topic: HostTopic, text: string): number {
+    if (!text) return 0;
+    const counts = new Map<string, number>();
+    for (const [t, n] of termCounts(text, this.topic.tokenizeOptions)) {
+      const k = this.#fold(t);
+      counts.set(k, (counts.get(k) ?? 0) + n);
+    }
+    return explainedCosine(counts, topic.vector, 0).score;
+  }
+
+  #fold(term: string): string {
+    return this.topic.tokenizeOptions.stem ? term : foldPlural(term);
   }
 
   #features(l: Link, host: string, navigation: number, parent: number): number[] {
@@ -179,12 +247,16 @@ export class AdaptiveStrategy implements Strategy {
 
   /** What the strategy learned, as plain JSON (stored with the crawl; see restore). */
   snapshot(): unknown {
-    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot() };
+    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot(), sites: this.#siteTerms.snapshot() };
   }
 
   restore(state: unknown): void {
-    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0] } | null;
+    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0]; sites?: Parameters<SiteTerms['restore']>[0] } | null;
     if (s?.freq) this.#freq.restore(s.freq);
     if (s?.stats) this.#stats.restore(s.stats);
+    if (s?.sites) {
+      this.#siteTerms.restore(s.sites);
+      this.#hostTopics.clear();
+    }
   }
 }

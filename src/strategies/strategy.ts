@@ -1,5 +1,6 @@
 import type { CarriedState, CrawlRequest, Link, Page } from '../types.js';
 import type { Topic } from '../relevance/topic.js';
+import type { TopicProfile } from '../relevance/vsm-scorer.js';
 
 /** What a strategy sees of a fetched page. */
 export interface PageView {
@@ -7,6 +8,8 @@ export interface PageView {
   page: Page;
   /** rel(p) under the crawl's topic, or null when the crawl has no topic. */
   relevance: number | null;
+  /** The page's topic terms behind rel(p), for strategies that weigh the terms their own way (absent: not computed). */
+  profile?: TopicProfile | null;
 }
 
 /** Priority (higher is fetched earlier) and the state carried to the child. */

@@ -70,3 +70,56 @@ test('what the crawl learned moves links with the same anchor words, and survive
   copy.restore(JSON.parse(JSON.stringify(s.snapshot())));
   assert.deepEqual(probe.map((l) => copy.explain(home, l).lift), e.map((x) => x.lift));
 });
+
+test('the site name in every page title stops deciding: an anchor with the subject outranks one with the product name', async () => {
+  const { topicProfile } = await import('../../src/relevance/vsm-scorer.js');
+  // A user's topic names the product beside the subject's words, as users write them.
+  const cm = topicFromFile({ name: 'policies', keywords: { cmake_policy: 3, compatibility: 2 }, threshold: 0.15 });
+  const sitePage = (i: number, title: string): Page => ({ ...page(`http://a.test/p${i}`), title: `${title} — CMake 3.25.1 Documentation`, text: 'cmake reference' });
+  const links = [link('http://a.test/v', 'CMAKE_BUILD_TYPE'), link('http://a.test/c', 'CMP0002: names must be unique under the policy')];
+  const scored = (siteTerm: number) => {
+    const s = new AdaptiveStrategy(cm, { learn: 0, siteTerm });
+    for (let i = 0; i < 5; i++) {
+      const p = sitePage(i, `page ${i}`);
+      s.scoreLinks({ request: request(p.url), page: p, relevance: 0.3, profile: topicProfile(cm, p) }, []);
+    }
+    const hub = sitePage(99, 'cmake-policies(7)');
+    const view = { request: request(hub.url), page: hub, relevance: 0.3, profile: topicProfile(cm, hub) };
+    return links.map((l) => s.explain(view, l));
+  };
+  const [off, on] = [scored(1), scored(0.2)];
+  // Without the discount "cmake" alone makes an anchor strong evidence: cos = 3 / (sqrt(2) * sqrt(22)) over twice the threshold, capped.
+  assert.equal(off[0]!.anchor, 1, JSON.stringify(off[0]));
+  // Every title ends in "— CMake 3.25.1 Documentation": on this host "cmake" keeps a fifth of its weight.
+  assert.ok(on[0]!.anchor < 0.5, JSON.stringify(on[0]));
+  assert.ok(on[1]!.anchor > on[0]!.anchor);
+  assert.ok(on[0]!.relevance < off[0]!.relevance, 'the parent is read with the same weights');
+});
+
+test('site terms: a title affix on most of a host\'s pages and the host name are the site\'s; a snapshot keeps them', async () => {
+  const { SiteTerms } = await import('../../src/strategies/site-terms.js');
+  const t = new SiteTerms({});
+  assert.deepEqual([...t.of('docs.celeryq.dev')], ['celeryq']);
+  assert.deepEqual([...t.of('127.0.0.1:8080')], []);
+  t.observe('h.test', 'Tasks — Celery 5.2.6 documentation');
+  t.observe('h.test', 'Workers Guide — Celery 5.2.6 documentation');
+  assert.ok(!t.of('h.test').has('celery'), 'two pages are not enough');
+  assert.equal(t.observe('h.test', 'Routing — Celery 5.2.6 documentation'), true);
+  assert.ok(t.of('h.test').has('celery') && t.of('h.test').has('documentation'));
+  assert.ok(!t.of('h.test').has('tasks'), 'a page\'s own part of its title is not the site\'s');
+  // Titles without a separator ("Componentdef Task") name no site, however many share a word.
+  for (const x of ['Copy Task', 'Jar Task', 'Exec Task', 'Javac Task']) t.observe('127.0.0.9', x);
+  assert.equal(t.of('127.0.0.9').size, 0);
+  const copy = new SiteTerms({});
+  copy.restore(JSON.parse(JSON.stringify(t.snapshot())));
+  assert.deepEqual([...copy.of('h.test')].sort(), [...t.of('h.test')].sort());
+});
+
+test('anchors meet the topic across English plurals (S-stemmer), and other scripts are left alone', async () => {
+  const { foldPlural } = await import('../../src/text/plural-fold.js');
+  assert.deepEqual(['tasks', 'policies', 'filters', 'class', 'status', 'bus', 'ab', '任务'].map(foldPlural), ['task', 'policy', 'filter', 'class', 'status', 'bus', 'ab', '任务']);
+  const s = new AdaptiveStrategy(topicFromFile({ name: 'celery', keywords: { task: 3, worker: 2 }, threshold: 0.15 }), { learn: 0 });
+  const view = { request: request('http://a.test/'), page: page('http://a.test/'), relevance: 0 };
+  assert.ok(s.explain(view, link('http://a.test/c', 'Calling Tasks')).anchor > 0);
+  assert.equal(s.explain(view, link('http://a.test/d', 'Daemonization')).anchor, 0);
+});
