@@ -10,6 +10,8 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
+import { PgPolitenessStore } from '../store/pg-politeness-store.js';
+import { LabelFeed } from '../engine/label-feed.js';
 import { redact, type SharedTarget } from './shared-target.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
@@ -98,8 +100,15 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const planned = plan(config, topicFile, {});
   const worker = `${hostname()}:${process.pid}`;
   const frontier = sharedFrontier(redis, config, target.name, worker, pg);
+  if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const guards = crawlGuards(config, network);
-  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
+  // Every worker feeds the labels to its own strategy: each learns all of them.
+  const { strategy } = planned;
+  const labels = strategy.learnFromLabels ? new LabelFeed(pg.reader(), strategy) : undefined;
+  const fromLabels = labels ? await labels.poll() : 0;
+  if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
+  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
   let failed = false;
   const shared: SharedCrawl = {
