@@ -28,6 +28,15 @@ import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
 import { createStrategy, defaultStrategyName } from './strategies/registry.js';
+import { LabelFeed } from './engine/label-feed.js';
+import { PolitenessWatch } from './frontier/politeness-watch.js';
+import { WatchedFrontier } from './frontier/watched-frontier.js';
+import type { PolitenessStore } from './store/politeness-store.js';
+import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
+import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
+
+/** How often a running crawl records its hosts' politeness for readers (serve reads once a second). */
+const POLITENESS_RECORD_MS = 2000;
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -109,17 +118,6 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
 }
 
 /**
- * The dashboard's labels as training for a learning strategy, each time a crawl starts or resumes
- * on the database (`learned` keeps its model in memory only, so every run learns them afresh).
- */
-function trainOnLabels(db: SqliteDb, strategy: Strategy): number {
-  const labels = db.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'").get()
-    ? (db.db.prepare('SELECT l.relevant, u.data FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id').all() as { relevant: number; data: string | null }[])
-    : [];
-  return labels.length ? strategy.learnFromLabels!(labels.map((l) => ({ relevant: l.relevant === 1, linkData: l.data ? (JSON.parse(l.data) as Record<string, unknown>) : null }))) : 0;
-}
-
-/**
  * What a resumed crawl needs from earlier runs besides its frontier: the fetches per URL pattern
  * (so the pattern cap holds across runs) and the errors that made no request (not in the budget).
  */
@@ -168,12 +166,30 @@ export function crawlGuards(config: CrawlConfig, network: Fetcher) {
 export function makeCrawler(
   config: CrawlConfig,
   planned: { strategy: Strategy; scope: CrawlScope },
-  parts: { frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean },
+  parts: {
+    frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean;
+    /** Where the hosts' politeness is recorded for readers; none: not recorded. */
+    politeness?: PolitenessStore;
+    /** The dashboard's labels, fed to the strategy while the crawl runs. */
+    labels?: LabelFeed;
+  },
 ): Crawler {
   const types = parseServiceTypes(config.detect);
   const { health, http, traps, robots } = parts.guards;
+  const tasks: NonNullable<CrawlerOptions['tasks']> = [];
+  let frontier = parts.frontier;
+  if (parts.politeness) {
+    const watch = new PolitenessWatch(config.delayMs);
+    if (config.maxPagesPerHost > 0) watch.budget(config.maxPagesPerHost);
+    frontier = new WatchedFrontier(frontier, watch);
+    const store = parts.politeness;
+    tasks.push({ everyMs: POLITENESS_RECORD_MS, run: () => store.record(watch.drain()) });
+  }
+  const feed = parts.labels;
+  if (feed) tasks.push({ everyMs: config.labelPollMs, run: async () => void (await feed.poll()) });
   return new Crawler({
-    frontier: parts.frontier,
+    frontier,
+    tasks,
     store: parts.store,
     fetcher: http,
     robots,
@@ -197,20 +213,24 @@ export function makeCrawler(
   });
 }
 
-function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): OpenCrawl {
+async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {
   const guards = crawlGuards(config, network);
   const { http } = guards;
   const notFetchedBefore = restoreEarlierRuns(db, guards.traps);
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
-  const fromLabels = strategy.learnFromLabels ? trainOnLabels(db, strategy) : 0;
+  // Labels given so far train the strategy now; those given while it runs, at the next poll.
+  const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
+  const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
+  if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const store = new SqliteStore(db, { frontierRows: true });
   const services = new SqliteServiceRegistry(db);
   const crawler = makeCrawler(config, planned, {
-    frontier, store, services, guards, notFetchedBefore,
+    frontier, store, services, guards, notFetchedBefore, labels,
+    politeness: new SqlitePolitenessStore(db),
     checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
   });
   let failed = false;
@@ -298,7 +318,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
-    const crawl = build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
+    const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
     // The seeds are committed before the first request: a crawl killed at once can be resumed.
     await db.settle();
@@ -352,7 +372,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
       throw err;
     }
     db.setMetaNow('config', JSON.stringify(config));
-    return build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
+    return await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
   } catch (err) {
     await db?.close().catch(() => {});
     lock.release();

@@ -1,6 +1,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HarvestPoint } from '../src/store/crawl-reader.js';
+import { fitWidth } from './recall-chart.js';
 
 /** The harvest curve: relevant pages found over pages fetched, with the harvest rate on a second axis. */
 export class HarvestChart {
@@ -16,6 +17,7 @@ export class HarvestChart {
     // The point count is on the element so tests (and curious users) can see the chart grow.
     this.#el.dataset.points = String(points.length);
     if (this.#plot) {
+      fitWidth(this.#plot, this.#el);
       this.#plot.setData(data);
       return;
     }

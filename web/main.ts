@@ -1,5 +1,7 @@
 import type { ListedPage, Snapshot } from '../src/dashboard/snapshot.js';
 import { HarvestChart } from './harvest-chart.js';
+import { RecallChart } from './recall-chart.js';
+import { budgetUsed, duration, nextAllowed } from './host-cells.js';
 import { renderPages, renderTable } from './page-list.js';
 import { ServicesMap } from './services-map.js';
 import './style.css';
@@ -9,6 +11,7 @@ const $ = (id: string) => document.getElementById(id)!;
 const embedded = document.getElementById('focuscrawl-data');
 const live = embedded === null;
 const chart = new HarvestChart($('harvest'));
+const recall = new RecallChart($('recall'));
 let map: ServicesMap | null = null;
 let current: Snapshot | null = null;
 /** A search's results stay on screen until the search box is emptied. */
@@ -33,12 +36,26 @@ function render(s: Snapshot): void {
     c.querySelector('span')!.textContent = cards[i]![0];
     (c as HTMLElement).dataset.key = cards[i]![0];
   });
+  const recallSeries = [s.recall.labelled, s.recall.truth].filter((r) => r !== null);
+  // Before the panel shows, so the harvest chart can take its half of the width.
+  $('recall-panel').hidden = recallSeries.length === 0;
   chart.update(s.harvest);
+  if (recallSeries.length) {
+    $('recall-note').textContent = `Share of the target pages fetched: ${recallSeries.map((r) => `${r.source}, ${r.points.at(-1)?.found ?? 0} of ${r.total}`).join('; ')}.`;
+    recall.update(recallSeries);
+  }
   if (!searching) showPages(s.relevantPages, s.crawl.threshold === null ? 'the crawl has no topic: search to list pages' : `the ${s.relevantPages.length} most relevant pages (relevance ≥ ${s.crawl.threshold})`);
   renderTable($('bands'), ['priority', 'URLs waiting'], s.waitingByPriority.map((b) => [b.band, b.n]));
   renderTable($('errors'), ['error', 'URLs'], s.errors.map((e) => [e.error, e.n]));
   renderTable($('discarded'), ['reason', 'URLs'], Object.entries(s.discarded).sort((a, b) => b[1] - a[1]));
-  renderTable($('hosts'), ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors'], s.hosts.map((h) => [h.host, h.waiting, h.fetched, h.relevant, h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors]));
+  renderTable(
+    $('hosts'),
+    ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors', 'delay', 'waited', 'next allowed', 'budget used'],
+    s.hosts.map((h) => [
+      h.host, h.waiting, h.fetched, h.relevant, h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors,
+      duration(h.delayMs), duration(h.waitedMs), nextAllowed(h.nextAllowedAt, s.at), budgetUsed(h, s.crawl.maxPages),
+    ]),
+  );
   $('services-panel').hidden = s.services.length === 0;
   if (s.services.length) {
     map ??= new ServicesMap($('map'));

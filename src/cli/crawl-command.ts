@@ -18,6 +18,7 @@ interface CrawlFlags {
   strategy?: string;
   strategyOption?: Record<string, number>;
   maxPages?: number;
+  maxPagesPerHost?: number;
   stopWhenStalled?: number;
   rediscovery?: 'raise' | 'keep';
   maxDepth?: number;
@@ -92,6 +93,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('strategy', o.strategy);
   if (o.strategyOption) cfg.strategyOptions = { ...(cfg.strategyOptions ?? {}), ...o.strategyOption };
   set('maxPages', o.maxPages);
+  set('maxPagesPerHost', o.maxPagesPerHost);
   set('stopWhenStalled', o.stopWhenStalled);
   set('rediscovery', o.rediscovery);
   set('maxDepth', o.maxDepth);
@@ -130,6 +132,7 @@ export function registerCrawl(program: Command): void {
     .option('--strategy <name>', `crawl ordering: ${strategyNames().join(', ')} (default best-first with a topic, else bfs)`)
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
+    .option('--max-pages-per-host <n>', 'fetches any one host gets over the whole crawl (default 0: no per-host budget)', nonNegativeInt)
     .option('--rediscovery <mode>', 'raise: a waiting URL found again through a better link moves up (default); keep: first discovery decides', oneOf(['raise', 'keep'] as const))
     .option('--stop-when-stalled <n>', 'stop when N pages in a row were fetched without a relevant one (default 0: never; needs --topic)', nonNegativeInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { writeReport } from '../dashboard/write-report.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
+import { loadTruth } from '../dashboard/truth-file.js';
 import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 
@@ -9,11 +10,13 @@ export function registerReport(program: Command): void {
   withSharedOptions(program.command('report').description("a static HTML report of a crawl: the dashboard's charts and tables in one folder, readable offline"))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
     .requiredOption('--out <dir>', 'folder to write (index.html and data.json)')
-    .action(async (o: SharedFlags & { db?: string; out: string }) => {
+    .option('--truth <file>', 'ground truth for a recall curve: the relevant pages, one URL a line')
+    .action(async (o: SharedFlags & { db?: string; out: string; truth?: string }) => {
+      const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
       const open = await openReader(o);
       try {
-        const r = await writeReport(open, o.out);
+        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), truth }, o.out);
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);
       } finally {
         await open.close();

@@ -3,6 +3,7 @@ import type { SharedFlags } from '../distributed/shared-target.js';
 import { dashboardToken, isLoopback } from '../dashboard/access.js';
 import { startDashboard } from '../dashboard/dashboard-server.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
+import { loadTruth } from '../dashboard/truth-file.js';
 import { openReader } from './open-reader.js';
 import { tcpPort } from './option-parsers.js';
 import { withSharedOptions } from './shared-options.js';
@@ -13,14 +14,16 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'port (default 8470; 0 picks a free one)', tcpPort(true), 8470)
     .option('--host <address>', 'address to bind (default 127.0.0.1; any non-loopback address requires a token)', '127.0.0.1')
     .option('--token <token>', 'require this token of every request (generated and printed when bound off loopback)')
-    .action(async (o: SharedFlags & { db?: string; port: number; host: string; token?: string }) => {
+    .option('--truth <file>', 'ground truth for a recall curve: the relevant pages, one URL a line')
+    .action(async (o: SharedFlags & { db?: string; port: number; host: string; token?: string; truth?: string }) => {
       // Checked before anything is opened: bad flags and a missing build fail with nothing started.
       const token = dashboardToken(o.host, o.token);
+      const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
       const open = await openReader(o);
       let dash: Awaited<ReturnType<typeof startDashboard>>;
       try {
-        dash = await startDashboard(open, { host: o.host, port: o.port, token });
+        dash = await startDashboard(open, { host: o.host, port: o.port, token, truth });
       } catch (err) {
         await open.close();
         throw err;

@@ -47,6 +47,13 @@ export const crawlConfigSchema = z.strictObject({
   rediscovery: z.enum(['raise', 'keep']).default('raise'),
   /** Fetches (done + error) over the whole crawl, resumed runs included. Default 10,000. */
   maxPages: z.number().int().positive().default(10_000),
+  /**
+   * Fetches any one host gets over the whole crawl (a per-host page budget): a host at it keeps
+   * its waiting URLs unfetched. 0 (default): no per-host budget.
+   */
+  maxPagesPerHost: z.number().int().min(0).default(0),
+  /** How often a running crawl reads the dashboard's labels for its learning strategy (ms). Default 5000. */
+  labelPollMs: z.number().int().positive().default(5000),
   /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */
   maxDepth: z.number().int().min(0).default(20),
   /** Requests in flight over all hosts. Default 16. */

@@ -8,6 +8,7 @@ import { allowed, requestToken } from './access.js';
 import { searchPages } from './read-snapshot.js';
 import { SnapshotPoller } from './snapshot-poller.js';
 import { checkDashboardFiles, dashboardFile } from './static-files.js';
+import type { TruthList } from './truth-file.js';
 
 export interface DashboardOptions {
   host: string;
@@ -16,6 +17,8 @@ export interface DashboardOptions {
   token: string | null;
   /** Seconds between pushed snapshots (1 by default). */
   intervalMs?: number;
+  /** Ground truth for the recall chart (--truth). */
+  truth?: TruthList | null;
 }
 
 export interface RunningDashboard {
@@ -54,7 +57,7 @@ function readBody(req: IncomingMessage, max = 64 * 1024): Promise<string> {
  */
 export async function startDashboard(open: OpenReader, o: DashboardOptions): Promise<RunningDashboard> {
   checkDashboardFiles();
-  const poller = new SnapshotPoller(open, o.intervalMs ?? 1000);
+  const poller = new SnapshotPoller({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), truth: o.truth ?? null }, o.intervalMs ?? 1000);
   const metrics = readerMetrics(open.reader);
   const streams = new Set<ServerResponse>();
 

@@ -1,7 +1,9 @@
+import { basename } from 'node:path';
 import type { CrawlReader, PageSummary } from '../store/crawl-reader.js';
 import type { SearchHit } from '../store/store.js';
 import { stopReasonText } from '../cli/progress.js';
-import type { ListedPage, ServiceOnMap, Snapshot } from './snapshot.js';
+import type { ListedPage, RecallSeries, ServiceOnMap, Snapshot } from './snapshot.js';
+import type { TruthList } from './truth-file.js';
 
 /** The parts of an opened crawl a snapshot needs besides the reader. */
 export interface SnapshotSource {
@@ -9,6 +11,8 @@ export interface SnapshotSource {
   label: string;
   /** True or false when it can be told whether a crawl process runs now (see OpenReader.runningNow). */
   runningNow(): boolean | null;
+  /** Ground truth for a recall curve (serve and report --truth). */
+  truth?: TruthList | null;
 }
 
 const HARVEST_POINTS = 300;
@@ -47,11 +51,19 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
     discarded: await r.discardedByKind(),
     sitemaps: await r.sitemapCounts(),
     harvest: threshold === null ? [] : await r.harvestCurve(threshold, HARVEST_POINTS),
+    recall: {
+      labelled: await recallSeries(r, 'labelled relevant', labels.filter((l) => l.relevant).map((l) => l.url)),
+      truth: src.truth ? await recallSeries(r, basename(src.truth.file), src.truth.urls) : null,
+    },
     hosts: await r.hosts(50, threshold),
     services: servicesOnMap(await r.services()),
     relevantPages,
     labels: { relevant: labels.filter((l) => l.relevant).length, notRelevant: labels.filter((l) => !l.relevant).length },
   };
+}
+
+async function recallSeries(r: CrawlReader, source: string, urls: string[]): Promise<RecallSeries | null> {
+  return urls.length ? { source, total: urls.length, points: await r.recallCurve(urls, HARVEST_POINTS) } : null;
 }
 
 async function listPages(r: CrawlReader, pages: PageSummary[], labelOf: Map<string, boolean>): Promise<ListedPage[]> {

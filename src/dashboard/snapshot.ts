@@ -1,5 +1,5 @@
 import type { FrontierCounts } from '../frontier/frontier.js';
-import type { HarvestPoint, HostSummary, PageSummary, PathStep } from '../store/crawl-reader.js';
+import type { HarvestPoint, HostSummary, PageSummary, PathStep, RecallPoint } from '../store/crawl-reader.js';
 
 /** A service as the map and its table show it: the extents are WGS 84 [west, south, east, north]. */
 export interface ServiceOnMap {
@@ -15,6 +15,14 @@ export interface ListedPage extends PageSummary {
   snippet?: string;
   path: PathStep[];
   label: boolean | null;
+}
+
+/** Recall over pages fetched: of `total` target pages, how many were fetched by each harvest point. */
+export interface RecallSeries {
+  /** What the targets are: 'labelled relevant', or the ground-truth file's name. */
+  source: string;
+  total: number;
+  points: RecallPoint[];
 }
 
 /**
@@ -36,6 +44,11 @@ export interface Snapshot {
   discarded: Record<string, number>;
   sitemaps: { files: number; urls: number };
   harvest: HarvestPoint[];
+  /**
+   * Recall curves, present only when there are targets: the pages labelled relevant in the
+   * dashboard, and the ground truth given with --truth.
+   */
+  recall: { labelled: RecallSeries | null; truth: RecallSeries | null };
   hosts: HostSummary[];
   services: ServiceOnMap[];
   relevantPages: ListedPage[];

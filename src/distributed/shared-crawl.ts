@@ -10,6 +10,9 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
+import { PgPolitenessStore } from '../store/pg-politeness-store.js';
+import { LabelFeed } from '../engine/label-feed.js';
+import type { Strategy } from '../strategies/strategy.js';
 import { redact, type SharedTarget } from './shared-target.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
@@ -94,12 +97,19 @@ export function sharedFrontier(redis: Redis, config: CrawlConfig, name: string, 
   });
 }
 
-async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[]): Promise<SharedCrawl> {
-  const planned = plan(config, topicFile, {});
+async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[], strategy?: Strategy): Promise<SharedCrawl> {
+  const planned = plan(config, topicFile, strategy ? { strategy } : {});
   const worker = `${hostname()}:${process.pid}`;
   const frontier = sharedFrontier(redis, config, target.name, worker, pg);
+  if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const guards = crawlGuards(config, network);
-  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
+  // Every worker feeds the labels to its own strategy: each learns all of them.
+  const learner = planned.strategy;
+  const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
+  const fromLabels = labels ? await labels.poll() : 0;
+  if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
+  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
   let failed = false;
   const shared: SharedCrawl = {
@@ -189,7 +199,11 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
  * Joins a named crawl as a worker: the config comes from PostgreSQL; `concurrency` overrides this
  * worker's; `maxPages` raises the crawl's budget for every worker (stored, as `resume` does).
  */
-export async function openSharedWorker(target: SharedTarget, opts: { concurrency?: number; maxPages?: number; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+export async function openSharedWorker(
+  target: SharedTarget,
+  /** `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
+  opts: { concurrency?: number; maxPages?: number; fetcher?: Fetcher; strategy?: Strategy } = {},
+): Promise<SharedCrawl> {
   const { redis, pg } = await connectBoth(target);
   try {
     const stored = await pg.getMeta('config');
@@ -203,7 +217,7 @@ export async function openSharedWorker(target: SharedTarget, opts: { concurrency
     }
     const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
-    return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), []);
+    return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), [], opts.strategy);
   } catch (err) {
     redis.disconnect();
     await pg.close().catch(() => {});

@@ -63,6 +63,11 @@ export interface CrawlerOptions {
   /** Saves state that is not in the frontier (what the strategy learned); called about every `checkpointMs` and at the end of run(). */
   checkpoint?: () => void;
   checkpointMs?: number;
+  /**
+   * Work beside the crawl, awaited in the loop about every `everyMs` and once at the end of run():
+   * the dashboard's labels fed to the strategy, the hosts' politeness recorded for readers.
+   */
+  tasks?: { everyMs: number; run: () => Promise<void> }[];
   /** Network failures per host, fed by the fetcher (trackHealth): backoff and unreachable hosts. Null: none. */
   health?: HostHealth | null;
   /** Spider-trap rules for links and fetches (trap-guard.ts); null: none. */
@@ -110,6 +115,7 @@ export class Crawler {
   #lastRenew = Date.now();
   #lastReap = 0;
   #lastCounts = 0;
+  readonly #lastTask = new Map<number, number>();
   #congested = false;
   /** Leases this process holds, by key: renewed while their work lasts. */
   readonly #leased = new Map<string, CrawlRequest>();
@@ -118,7 +124,7 @@ export class Crawler {
   readonly #sitemaps: SitemapReading;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
       scope: this.#o.scope,
@@ -219,6 +225,7 @@ export class Crawler {
     this.stats.frontier = await f.counts();
     this.stats.seen = f.seenCounters();
     this.#o.checkpoint();
+    for (const t of this.#o.tasks) await t.run();
     await this.#o.store.flush();
     return { stats: this.stats, reason };
   }
@@ -253,6 +260,11 @@ export class Crawler {
     if (now - this.#lastCheckpoint >= this.#o.checkpointMs) {
       this.#o.checkpoint();
       this.#lastCheckpoint = now;
+    }
+    for (const [i, t] of this.#o.tasks.entries()) {
+      if (now - (this.#lastTask.get(i) ?? 0) < t.everyMs) continue;
+      this.#lastTask.set(i, now);
+      await t.run();
     }
     if (now - this.#lastFlush >= this.#o.flushIntervalMs) {
       await this.#o.store.flush();

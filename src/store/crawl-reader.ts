@@ -33,6 +33,30 @@ export interface HostSummary {
   fetched: number;
   relevant: number;
   errors: number;
+  /**
+   * Politeness, as the crawling processes recorded it (null before any did: a crawl by an older
+   * focuscrawl, or a host no request of this crawl reached yet): the delay between requests in
+   * force (robots.txt's Crawl-delay when larger than the configured one), the time the host was
+   * closed by its delay or a backoff before its requests could start (over every run and
+   * worker), and when it may next be contacted.
+   */
+  delayMs: number | null;
+  waitedMs: number | null;
+  nextAllowedAt: string | null;
+  /** The per-host page budget (`maxPagesPerHost`, or the group crawler's); null: none. `fetched` is what it has used. */
+  budget: number | null;
+}
+
+/** A point of a recall curve: after `fetched` fetches, `found` of the target pages were fetched. */
+export interface RecallPoint {
+  fetched: number;
+  found: number;
+}
+
+/** A host row with its recorded next-allowed time (epoch ms, null when none) as the readers return it. */
+export function withNextAllowed<T extends { nextAt: number | null }>(row: T): Omit<T, 'nextAt'> & { nextAllowedAt: string | null } {
+  const { nextAt, ...rest } = row;
+  return { ...rest, nextAllowedAt: nextAt === null || nextAt === undefined || Number(nextAt) <= 0 ? null : new Date(Number(nextAt)).toISOString() };
 }
 
 /** Priority bands of the waiting URLs (strategies' priorities are mostly in [0, 1], seeds and boosts above). */
@@ -110,6 +134,12 @@ export interface CrawlReader {
   logEntries(after?: number): AsyncIterable<LogEntry>;
   /** Relevant pages found over fetches, in crawl order, `points` points at most. */
   harvestCurve(threshold: number, points: number): Promise<HarvestPoint[]>;
+  /**
+   * How many of `urls` (normalised page URLs: the pages labelled relevant, or a ground-truth list)
+   * were fetched by each point of the harvest curve (same fetches, same thinning), in crawl order.
+   * A URL counts when it was requested or when a redirect ended on it.
+   */
+  recallCurve(urls: readonly string[], points: number): Promise<RecallPoint[]>;
   /** Hosts with the most fetches first. */
   hosts(limit: number, threshold: number | null): Promise<HostSummary[]>;
   search(query: string, limit: number): Promise<SearchHit[]>;
@@ -124,7 +154,7 @@ export interface CrawlReader {
   anchorPaths(urls: string[], maxSteps?: number): Promise<Record<string, PathStep[]>>;
   /** The labels given so far (the dashboard's label button), newest first; none before the first. */
   labels(): Promise<PageLabel[]>;
-  /** Labelled pages that are stored, with their title and text. */
-  labelledPages(): Promise<LabelledPage[]>;
+  /** Labelled pages that are stored, with their title and text; only those of `urls` when given. */
+  labelledPages(urls?: readonly string[]): Promise<LabelledPage[]>;
   close(): Promise<void>;
 }

@@ -3,8 +3,8 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
-import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
@@ -130,14 +130,31 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
+    const recorded = await this.#hasTable('host_politeness');
     const r = await this.#pool.query(
-      `SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE u.state IN (2, 3))::int AS fetched,
-              count(*) FILTER (WHERE u.state = 3)::int AS errors, count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
-       FROM ${this.#s}.urls u LEFT JOIN ${this.#s}.pages p ON p.fp = u.fp WHERE u.host <> ''
-       GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT $1`,
+      `SELECT g.*, ${recorded ? 'hp.delay_ms AS "delayMs", hp.waited_ms::float8 AS "waitedMs", hp.next_at::float8 AS "nextAt", hp.budget' : 'NULL::int AS "delayMs", NULL::float8 AS "waitedMs", NULL::float8 AS "nextAt", NULL::int AS budget'}
+       FROM (SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE u.state IN (2, 3))::int AS fetched,
+                    count(*) FILTER (WHERE u.state = 3)::int AS errors, count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
+             FROM ${this.#s}.urls u LEFT JOIN ${this.#s}.pages p ON p.fp = u.fp WHERE u.host <> ''
+             GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT $1) g
+       ${recorded ? `LEFT JOIN ${this.#s}.host_politeness hp ON hp.host = g.host` : ''} ORDER BY g.fetched DESC, g.host`,
       [limit, threshold],
     );
-    return r.rows as HostSummary[];
+    return (r.rows as (Omit<HostSummary, 'nextAllowedAt'> & { nextAt: number | null })[]).map(withNextAllowed);
+  }
+
+  async recallCurve(urls: readonly string[], points: number): Promise<RecallPoint[]> {
+    if (!urls.length) return [];
+    const r = await this.#pool.query(
+      `WITH t AS (SELECT unnest($1::text[]) AS url),
+       f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched,
+                    sum(CASE WHEN url IN (SELECT url FROM t) OR final_url IN (SELECT url FROM t) THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS found,
+                    count(*) OVER () AS total
+             FROM ${this.#s}.crawl_log WHERE state IN ('done', 'error') AND fetched_at IS NOT NULL)
+       SELECT fetched::int, found::int FROM f WHERE fetched % greatest(1, ceil(total::float8 / $2)::int) = 0 OR fetched = total ORDER BY fetched`,
+      [urls, points],
+    );
+    return r.rows as RecallPoint[];
   }
 
   async search(query: string, limit: number): Promise<SearchHit[]> {
@@ -177,9 +194,13 @@ export class PgCrawlReader implements CrawlReader {
     return out;
   }
 
-  async #hasLabels(): Promise<boolean> {
-    const r = await this.#pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.labels`]);
+  async #hasTable(name: string): Promise<boolean> {
+    const r = await this.#pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.${name}`]);
     return (r.rows[0] as { ok: boolean }).ok;
+  }
+
+  #hasLabels(): Promise<boolean> {
+    return this.#hasTable('labels');
   }
 
   async labels(): Promise<PageLabel[]> {
@@ -188,11 +209,13 @@ export class PgCrawlReader implements CrawlReader {
     return r.rows as PageLabel[];
   }
 
-  async labelledPages(): Promise<LabelledPage[]> {
+  async labelledPages(urls?: readonly string[]): Promise<LabelledPage[]> {
     if (!(await this.#hasLabels())) return [];
     const r = await this.#pool.query(
       `SELECT l.url, l.relevant, l.labelled_at AS "labelledAt", coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data AS "linkData"
-       FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url LEFT JOIN ${this.#s}.urls u ON u.fp = p.fp ORDER BY l.url`,
+       FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url LEFT JOIN ${this.#s}.urls u ON u.fp = p.fp
+       WHERE $1::text[] IS NULL OR l.url = ANY($1) ORDER BY l.url`,
+      [urls ?? null],
     );
     return r.rows as LabelledPage[];
   }

@@ -3,8 +3,8 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import { PRIORITY_BAND_SQL, PRIORITY_BANDS } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, StoredConfig } from './crawl-reader.js';
+import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
 import { crawlLogRows, SqliteStore } from './sqlite-store.js';
@@ -114,11 +114,29 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
     await this.#sql.settle();
-    return this.#all<HostSummary>(
-      `SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state IN (2, 3)) AS fetched, sum(u.state = 3) AS errors,
-              sum(CASE WHEN ? IS NOT NULL AND p.relevance >= ? THEN 1 ELSE 0 END) AS relevant
-       FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT ?`,
+    const recorded = this.#hasTable('host_politeness');
+    const rows = this.#all<Omit<HostSummary, 'nextAllowedAt'> & { nextAt: number | null }>(
+      `SELECT g.*, ${recorded ? 'hp.delay_ms AS delayMs, hp.waited_ms AS waitedMs, hp.next_at AS nextAt, hp.budget' : 'NULL AS delayMs, NULL AS waitedMs, NULL AS nextAt, NULL AS budget'}
+       FROM (SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state IN (2, 3)) AS fetched, sum(u.state = 3) AS errors,
+                    sum(CASE WHEN ? IS NOT NULL AND p.relevance >= ? THEN 1 ELSE 0 END) AS relevant
+             FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT ?) g
+       ${recorded ? 'LEFT JOIN host_politeness hp ON hp.host = g.host' : ''} ORDER BY g.fetched DESC, g.host`,
       threshold, threshold, limit,
+    );
+    return rows.map(withNextAllowed);
+  }
+
+  async recallCurve(urls: readonly string[], points: number): Promise<RecallPoint[]> {
+    if (!urls.length) return [];
+    await this.#sql.settle();
+    return this.#all<RecallPoint>(
+      `WITH t(url) AS (SELECT value FROM json_each(?)),
+       f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched,
+                    sum(CASE WHEN url IN (SELECT url FROM t) OR final_url IN (SELECT url FROM t) THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS found,
+                    count(*) OVER () AS total
+             FROM crawl_log WHERE state IN ('done', 'error') AND fetched_at IS NOT NULL)
+       SELECT fetched, found FROM f WHERE fetched % max(1, CAST((total + ? - 1) / ? AS INTEGER)) = 0 OR fetched = total ORDER BY fetched`,
+      JSON.stringify(urls), points, points,
     );
   }
 
@@ -160,21 +178,27 @@ export class SqliteCrawlReader implements CrawlReader {
     return out;
   }
 
+  #hasTable(name: string): boolean {
+    return this.#sql.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  }
+
   #hasLabels(): boolean {
-    return this.#sql.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'").get() !== undefined;
+    return this.#hasTable('labels');
   }
 
   async labels(): Promise<PageLabel[]> {
     if (!this.#hasLabels()) return [];
-    return this.#all<{ url: string; relevant: number; labelledAt: string }>('SELECT url, relevant, labelled_at AS labelledAt FROM labels ORDER BY labelled_at DESC, url').map((l) => ({ ...l, relevant: l.relevant === 1 }));
+    return this.#all<{ url: string; relevant: number; labelledAt: string }>('SELECT url, relevant, labelled_at AS labelledAt FROM labels ORDER BY labelled_at DESC, rowid DESC').map((l) => ({ ...l, relevant: l.relevant === 1 }));
   }
 
-  async labelledPages(): Promise<LabelledPage[]> {
+  async labelledPages(urls?: readonly string[]): Promise<LabelledPage[]> {
     if (!this.#hasLabels()) return [];
     await this.#sql.settle();
     return this.#all<{ url: string; relevant: number; labelledAt: string; title: string; text: string; data: string | null }>(
       `SELECT l.url, l.relevant, l.labelled_at AS labelledAt, coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data
-       FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id ORDER BY l.url`,
+       FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id
+       ${urls ? 'WHERE l.url IN (SELECT value FROM json_each(?))' : ''} ORDER BY l.url`,
+      ...(urls ? [JSON.stringify(urls)] : []),
     ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? (JSON.parse(data) as Record<string, unknown>) : null }));
   }
 

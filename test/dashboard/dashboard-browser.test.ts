@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
@@ -79,6 +79,22 @@ test('the dashboard loads on a running crawl and its harvest chart grows while t
       await page.locator('#pages li').first().locator('.label-yes').click();
       await page.locator('#pages li').first().locator('.label', { hasText: 'labelled relevant' }).waitFor();
       assert.deepEqual((await open.reader.labels()).map((l) => [l.url, l.relevant]), [[first, true]]);
+
+      // With a page labelled relevant, the recall chart appears beside harvest: one point per harvest point.
+      await page.waitForFunction(() => !document.getElementById('recall-panel')?.hidden && Number(document.getElementById('recall')?.dataset.points) > 0);
+      assert.equal(await page.getAttribute('#recall', 'data-series'), 'labelled relevant');
+      assert.equal(await page.getAttribute('#recall', 'data-points'), await page.getAttribute('#harvest', 'data-points'));
+      assert.ok((await page.locator('#recall canvas').count()) > 0, 'uPlot drew the recall chart');
+      assert.match((await page.textContent('#recall-note')) ?? '', /labelled relevant, 1 of 1/);
+
+      // The hosts panel shows the politeness the crawl recorded and the budget used.
+      const head = await page.locator('#hosts thead th').allTextContents();
+      assert.deepEqual(head.slice(6), ['delay', 'waited', 'next allowed', 'budget used']);
+      const row = await page.locator('#hosts tbody tr').first().locator('td').allTextContents();
+      assert.equal(row[0], new URL(site.origin).host);
+      assert.equal(row[6], '0 ms', 'the configured delay (0) is in force');
+      assert.equal(row[7], '0 ms', 'no delay, nothing waited');
+      assert.equal(row[9], '100.0 % of max-pages', 'the one host used the whole page budget');
     } finally {
       await open.close();
     }
@@ -107,9 +123,15 @@ test('bound off loopback, a browser without the token gets 401; with the printed
   await page.close();
 });
 
-test('report: one folder that a browser reads from file:// with no server', async () => {
+test('report: one folder that a browser reads from file:// with no server; --truth adds a recall curve', async () => {
   const out = join(dir, 'report');
-  const r = await runCli(['report', '--db', db, '--out', out]);
+  const bad = await runCli(['report', '--db', db, '--out', out, '--truth', join(dir, 'missing.txt')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr.trim(), /^[^\n]*--truth: cannot read [^\n]*missing\.txt: ENOENT$/);
+  const truth = join(dir, 'truth.txt');
+  // The seed (fetched first), a page the 40 fetches may or may not reach, and one that does not exist.
+  writeFileSync(truth, `# relevant pages\n${site.origin}/\n\n${site.origin}/p/79\n${site.origin}/nowhere\n`);
+  const r = await runCli(['report', '--db', db, '--out', out, '--truth', truth]);
   assert.equal(r.code, 0, r.stderr);
   const page = await browser.context.newPage();
   const failed: string[] = [];
@@ -120,6 +142,9 @@ test('report: one folder that a browser reads from file:// with no server', asyn
   assert.equal(await page.textContent('#state'), 'stopped');
   assert.ok((await page.locator('#pages li').count()) > 0);
   assert.equal(await page.locator('.label-yes').count(), 0, 'a report has no label buttons');
+  assert.equal(await page.getAttribute('#recall', 'data-series'), 'labelled relevant|truth.txt');
+  assert.equal(Number(await page.getAttribute('#recall', 'data-points')), 40);
+  assert.match((await page.textContent('#recall-note')) ?? '', /truth\.txt, [12] of 3/);
   assert.deepEqual(failed, []);
   await page.close();
 });

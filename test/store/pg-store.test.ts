@@ -103,7 +103,11 @@ test('PgStore: a done URL stays done when a late redelivery of it fails, and is 
     const counts = await store.reader().urlCounts();
     assert.deepEqual([counts.done, counts.error], [1, 0]);
     assert.deepEqual((await store.search('worker', 10)).map((h) => h.url), [p.url]);
-    assert.deepEqual(await store.reader().hosts(5, 0.1), [{ host: 'a.test', waiting: 0, fetched: 1, relevant: 1, errors: 0 }], 'a URL the journal never wrote gets its host');
+    assert.deepEqual(
+      (await store.reader().hosts(5, 0.1)).map(({ host, waiting, fetched, relevant, errors, delayMs }) => ({ host, waiting, fetched, relevant, errors, delayMs })),
+      [{ host: 'a.test', waiting: 0, fetched: 1, relevant: 1, errors: 0, delayMs: null }],
+      'a URL the journal never wrote gets its host (no crawling process recorded its politeness)',
+    );
     // Redelivered and done again: the page is written again, the log keeps one line for the URL.
     await commitPage(store, pageRecord('late', 'Stored again', 'second worker'));
     const log: string[] = [];

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { FocusCrawlError } from '../errors.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
+
+/** A ground-truth list: the pages a benchmark counts as relevant, normalised as the crawl normalises URLs. */
+export interface TruthList {
+  file: string;
+  urls: string[];
+}
+
+/**
+ * Reads `--truth FILE`: one http(s) URL a line; blank lines and lines starting with # are skipped.
+ * A line that is not a URL is an error naming the file and line, not a silent miss in the recall.
+ */
+export function loadTruth(file: string): TruthList {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new FocusCrawlError('IO', `--truth: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const urls = new Set<string>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    const url = normalizeUrl(line);
+    if (url === null) throw new FocusCrawlError('USAGE', `--truth ${file}:${i + 1}: '${line.slice(0, 80)}' is not an http(s) URL`);
+    urls.add(url);
+  });
+  if (!urls.size) throw new FocusCrawlError('USAGE', `--truth ${file} holds no URLs`);
+  return { file, urls: [...urls] };
+}

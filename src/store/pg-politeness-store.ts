@@ -1,0 +1,38 @@
+import type pg from 'pg';
+import type { HostPoliteness } from '../frontier/politeness-watch.js';
+import type { PolitenessStore } from './politeness-store.js';
+
+export const pgHostPolitenessTable = (schema: string) =>
+  `CREATE TABLE IF NOT EXISTS ${schema}.host_politeness (host text PRIMARY KEY, delay_ms integer NOT NULL, waited_ms bigint NOT NULL, next_at bigint NOT NULL, budget integer)`;
+
+/** A shared crawl's politeness rows, in its schema: every worker adds its waits to the same row. */
+export class PgPolitenessStore implements PolitenessStore {
+  readonly #pool: pg.Pool;
+  readonly #s: string;
+  #made = false;
+
+  constructor(pool: pg.Pool, schema: string) {
+    this.#pool = pool;
+    this.#s = schema;
+  }
+
+  async record(rows: HostPoliteness[]): Promise<void> {
+    if (!rows.length) return;
+    if (!this.#made) {
+      // Two workers creating it at once: one of them gets a duplicate error for a table that now exists.
+      await this.#pool.query(pgHostPolitenessTable(this.#s)).catch((err: { code?: string }) => {
+        if (err.code !== '23505' && err.code !== '42P07') throw err;
+      });
+      this.#made = true;
+    }
+    // One statement for the batch; sorted so that two workers lock shared rows in the same order.
+    const sorted = [...rows].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+    await this.#pool.query(
+      `INSERT INTO ${this.#s}.host_politeness AS t (host, delay_ms, waited_ms, next_at, budget)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::int[])
+       ON CONFLICT (host) DO UPDATE SET delay_ms = excluded.delay_ms, waited_ms = t.waited_ms + excluded.waited_ms,
+         next_at = greatest(t.next_at, excluded.next_at), budget = excluded.budget`,
+      [sorted.map((r) => r.host), sorted.map((r) => r.delayMs), sorted.map((r) => r.waitedMs), sorted.map((r) => r.nextAt), sorted.map((r) => r.budget)],
+    );
+  }
+}
