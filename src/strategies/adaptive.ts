@@ -44,6 +44,9 @@ interface HostTopic {
   anchors: Map<string, number>;
 }
 
+/** Outcomes one label counts as (the crawl's own reading of a page counts as one). */
+const LABEL_WEIGHT = 5;
+
 /** Feature kinds, mixed into the learned statistics' hash slots. */
 const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 } as const;
 
@@ -174,6 +177,22 @@ export class AdaptiveStrategy implements Strategy {
       const fresh = Number.isFinite(t) ? Math.max(0, 1 - (newest - t) / year) : 0;
       return { priority: e.priority * (1 + 0.01 * fresh), data: { i: e.inherited, f: e.features } };
     });
+  }
+
+  /**
+   * A person's label outweighs the crawl's own reading of a page: each counts as LABEL_WEIGHT
+   * outcomes of the features of the link that led to the page (links scored by another strategy,
+   * and seeds, carry none and are skipped). Returns the labels used.
+   */
+  learnFromLabels(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number {
+    let used = 0;
+    for (const l of labels) {
+      const f = l.linkData?.f;
+      if (!Array.isArray(f) || !f.every((x) => Number.isInteger(x))) continue;
+      for (let i = 0; i < LABEL_WEIGHT; i++) this.#stats.learn(f as number[], l.relevant ? 1 : 0);
+      used++;
+    }
+    return used;
   }
 
   /** The parts of a link's priority, as scoreLinks computes them (without learning from the page). */

@@ -62,7 +62,8 @@ export interface Strategy {
   snapshot?(): unknown;
   /**
    * Pages a person labelled in the dashboard, with the state the strategy gave the link that led
-   * to each (LinkDecision.data): a learning strategy trains on them when a crawl starts or resumes.
+   * to each (LinkDecision.data): a learning strategy trains on them when a crawl starts or resumes,
+   * and on new or changed labels while it runs (LabelFeed, in the order they were given).
    */
   learnFromLabels?(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number;
   restore?(state: unknown): void;

@@ -123,3 +123,19 @@ test('anchors meet the topic across English plurals (S-stemmer), and other scrip
   assert.ok(s.explain(view, link('http://a.test/c', 'Calling Tasks')).anchor > 0);
   assert.equal(s.explain(view, link('http://a.test/d', 'Daemonization')).anchor, 0);
 });
+
+test('labels teach adaptive: a page labelled relevant lifts links like the one that led to it, one labelled not relevant lowers them', () => {
+  const s = new AdaptiveStrategy(topic, { learn: 1 });
+  const home = { request: request('http://a.test/', { i: 1 }, 0), page: page('http://a.test/'), relevance: 0 };
+  const [good, bad] = s.scoreLinks(home, [link('http://a.test/g', 'datasheet'), link('http://a.test/b', 'news')]);
+  const before = [s.explain(home, link('http://a.test/g2', 'datasheet')).lift, s.explain(home, link('http://a.test/b2', 'news')).lift];
+  assert.deepEqual(before, [1, 1], 'nothing learned yet');
+  const used = s.learnFromLabels([
+    { relevant: true, linkData: good!.data as Record<string, unknown> },
+    { relevant: false, linkData: bad!.data as Record<string, unknown> },
+    { relevant: true, linkData: null },
+  ]);
+  assert.equal(used, 2, 'a label without the link\'s features (a seed) teaches nothing');
+  assert.ok(s.explain(home, link('http://a.test/g2', 'datasheet')).lift > 1);
+  assert.ok(s.explain(home, link('http://a.test/b2', 'news')).lift < 1);
+});
