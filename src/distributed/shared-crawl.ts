@@ -98,6 +98,9 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const planned = plan(config, topicFile, {});
   const worker = `${hostname()}:${process.pid}`;
   const frontier = sharedFrontier(redis, config, target.name, worker, pg);
+  if (!(await frontier.layoutMatches())) {
+    throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds crawl '${target.name}' in the layout of an earlier focuscrawl: stop its workers and run focuscrawl rebuild --name ${target.name} --force, which recreates it from PostgreSQL`);
+  }
   const guards = crawlGuards(config, network);
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true });
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;

@@ -35,6 +35,9 @@ export interface RedisFrontierOptions {
   traceScripts?: boolean;
 }
 
+/** The key layout of redis-scripts.ts, stored in each shard's cfg hash: 2 is the compact, binary one. */
+const LAYOUT = '2';
+
 /** Leases reaped per script call: a long reap is split so other workers get a turn. */
 const REAP_CHUNK = 1000;
 /** URLs of one host rescored per script call. */
@@ -127,6 +130,20 @@ export class RedisFrontier implements Frontier {
     } finally {
       this.#journal = journal;
     }
+  }
+
+  /**
+   * Whether the crawl's keys are in this layout (redis-scripts.ts): true for an empty crawl, which
+   * is marked so, and for one marked already; false for a frontier an earlier focuscrawl wrote,
+   * which these scripts would misread (its owner recreates it with rebuild).
+   */
+  async layoutMatches(): Promise<boolean> {
+    this.roundTrips++;
+    const found = await Promise.all(this.#shardList().map((s) => Promise.all([this.#redis.hget(shardBase(this.#prefix, s) + 'cfg', 'layout'), this.#redis.exists(this.#key(s))])));
+    if (found.every(([layout]) => layout === LAYOUT)) return true;
+    if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return false;
+    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', LAYOUT)));
+    return true;
   }
 
   /** The shard's KEYS[1] (its counters hash). */

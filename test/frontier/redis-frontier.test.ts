@@ -202,3 +202,15 @@ test('RedisFrontier: carried state of every size survives raise, retry and claim
   const left = (await keysUnder(redis, prefix, '*')).filter((k) => /:u(:\d+)?$|:ul$/.test(k));
   assert.deepEqual(left, [], 'no state left once every URL is final');
 });
+
+test('RedisFrontier: a crawl written in an earlier key layout is told apart; an empty one is marked with this one', async () => {
+  const redis = await connection;
+  const fresh1 = await fresh('layout');
+  const f = await worker(fresh1, 'w1', {}, { shards: 2 });
+  assert.equal(await f.layoutMatches(), true, 'an empty crawl takes this layout');
+  await f.add([req('http://layout.test/a', 1)], T);
+  assert.equal(await f.layoutMatches(), true, 'and keeps it');
+  const old = await fresh('layout-old');
+  await redis.hset(`${old}:{1}:n`, 'waiting', 3); // counters an earlier focuscrawl wrote, no layout mark
+  assert.equal(await (await worker(old, 'w1', {}, { shards: 2 })).layoutMatches(), false);
+});
