@@ -15,6 +15,7 @@ import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
  * Redis round trips, bytes and memory per URL, PostgreSQL write cost per page, seen-cache hits.
  *
  *   npm run bench:distributed -- [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--workers 1,2,4] [--no-record]
+ *   npm run bench:distributed -- --waiting-only    (only the Redis memory per waiting URL, by key kind; records nothing)
  *
  * Needs Redis on 127.0.0.1:6379 and PostgreSQL on 127.0.0.1:5432 (database test), as the tests.
  */
@@ -30,7 +31,8 @@ const HOSTS = Number(opt('hosts', '100'));
 const PER_HOST = Number(opt('pages-per-host', '500'));
 const CONCURRENCY = Number(opt('concurrency', '32'));
 const WORKERS = opt('workers', '1,2,4').split(',').map(Number);
-const record = !argv.includes('--no-record');
+const waitingOnly = argv.includes('--waiting-only');
+const record = !argv.includes('--no-record') && !waitingOnly;
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -111,6 +113,14 @@ async function dropCrawl(redis: Redis, db: pg.Client, name: string): Promise<voi
   await db.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
 }
 
+/** The keys a waiting URL costs (all but the seen set, leases and counters), by what they hold. */
+const WAITING_KEYS: [string, string[]][] = [
+  ['host queues', ['*:q:*']],
+  ['carried state', ['*:u:*', '*:ul']],
+  ['host records', ['*:h:*']],
+  ['heaps and host set', ['*:wait', '*:ready', '*:hosts']],
+];
+
 const sum = (re: RegExp, texts: string[]) => texts.reduce((s, t) => s + Number(re.exec(t)?.[1] ?? 0), 0);
 
 async function main(): Promise<void> {
@@ -123,56 +133,58 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   try {
     process.stderr.write(`web: ${HOSTS} hosts, ${pages} pages\n`);
-    // The embedded crawl runs before and after the shared ones: this shared machine drifts, and
-    // the ratio is taken against the mean of the two.
-    const embedded = async (): Promise<number> => {
-      process.stderr.write('embedded...\n');
-      const file = join(mkdtempSync(join(tmpdir(), 'fc-bench-dist-')), 'embedded.db');
-      const t = performance.now();
-      check(await cli(['crawl', '--db', file, ...crawlFlags(web, CONCURRENCY)]), 'embedded crawl');
-      return (performance.now() - t) / 1000;
-    };
-    const embeddedFirst = await embedded();
-    let t0 = 0;
-    let embeddedRate = pages / embeddedFirst;
-    const shared: string[] = [];
-    for (const n of WORKERS) {
-      const name = `bench${randomBytes(4).toString('hex')}`;
-      const target = ['--redis', REDIS, '--pg', PG, '--name', name];
-      process.stderr.write(`${n} worker(s)...\n`);
-      check(await cli(['crawl', ...target, '--seed-only', ...crawlFlags(web, CONCURRENCY)]), 'seeding');
-      const before = await redisStats(redis);
-      t0 = performance.now();
-      const runs = await Promise.all(Array.from({ length: n }, () => cli(['worker', ...target])));
-      const secs = (performance.now() - t0) / 1000;
-      runs.forEach((r, i) => check(r, `worker ${i + 1}`));
-      const after = await redisStats(redis);
-      const stored = Number((await db.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n);
-      const outs = runs.map((r) => r.stdout);
-      const trips = sum(/Redis: (\d+) round trips/, outs);
-      const hits = sum(/URL-seen cache: (\d+) hits/, outs);
-      const misses = sum(/URL-seen cache: \d+ hits, (\d+) misses/, outs);
-      const commits = sum(/PostgreSQL: (\d+) commits/, outs);
-      const commitMs = runs.reduce((s, r) => {
-        const m = /PostgreSQL: (\d+) commits, ([\d.]+) ms each/.exec(r.stdout);
-        return s + (m ? Number(m[1]) * Number(m[2]) : 0);
-      }, 0);
-      const pgBytes = Number((await db.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`, [pgSchema(name)])).rows[0].n);
-      const rate = stored / secs;
-      const redisCpuMs = (1000 * (after.cpuSeconds - before.cpuSeconds)) / stored;
-      shared.push(`| shared (Redis + PostgreSQL) | ${n} | ${CONCURRENCY} each | ${stored} | ${secs.toFixed(1)} | ${rate.toFixed(0)} | RATIO${rate} | ${(trips / stored).toFixed(2)} | ${((after.netBytes - before.netBytes) / stored).toFixed(0)} | ${redisCpuMs.toFixed(3)} ms | ${commits ? (commitMs / commits).toFixed(2) : '-'} ms, ${(pgBytes / stored / 1024).toFixed(1)} KiB | ${hits + misses ? ((100 * hits) / (hits + misses)).toFixed(1) : '-'}% |`);
-      if (n === WORKERS[0]) {
-        const c = await counters(redis, redisPrefix(name));
-        const seen = await memoryOf(redis, redisPrefix(name), '*:seen:*');
-        notes.push(`Redis memory per seen URL: ${(seen.bytes / c.seen!).toFixed(1)} bytes (${c.seen} fingerprints in ${seen.keys} intset buckets, MEMORY USAGE)`);
+    if (!waitingOnly) {
+      // The embedded crawl runs before and after the shared ones: this shared machine drifts, and
+      // the ratio is taken against the mean of the two.
+      const embedded = async (): Promise<number> => {
+        process.stderr.write('embedded...\n');
+        const file = join(mkdtempSync(join(tmpdir(), 'fc-bench-dist-')), 'embedded.db');
+        const t = performance.now();
+        check(await cli(['crawl', '--db', file, ...crawlFlags(web, CONCURRENCY)]), 'embedded crawl');
+        return (performance.now() - t) / 1000;
+      };
+      const embeddedFirst = await embedded();
+      let t0 = 0;
+      let embeddedRate = pages / embeddedFirst;
+      const shared: string[] = [];
+      for (const n of WORKERS) {
+        const name = `bench${randomBytes(4).toString('hex')}`;
+        const target = ['--redis', REDIS, '--pg', PG, '--name', name];
+        process.stderr.write(`${n} worker(s)...\n`);
+        check(await cli(['crawl', ...target, '--seed-only', ...crawlFlags(web, CONCURRENCY)]), 'seeding');
+        const before = await redisStats(redis);
+        t0 = performance.now();
+        const runs = await Promise.all(Array.from({ length: n }, () => cli(['worker', ...target])));
+        const secs = (performance.now() - t0) / 1000;
+        runs.forEach((r, i) => check(r, `worker ${i + 1}`));
+        const after = await redisStats(redis);
+        const stored = Number((await db.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n);
+        const outs = runs.map((r) => r.stdout);
+        const trips = sum(/Redis: (\d+) round trips/, outs);
+        const hits = sum(/URL-seen cache: (\d+) hits/, outs);
+        const misses = sum(/URL-seen cache: \d+ hits, (\d+) misses/, outs);
+        const commits = sum(/PostgreSQL: (\d+) commits/, outs);
+        const commitMs = runs.reduce((s, r) => {
+          const m = /PostgreSQL: (\d+) commits, ([\d.]+) ms each/.exec(r.stdout);
+          return s + (m ? Number(m[1]) * Number(m[2]) : 0);
+        }, 0);
+        const pgBytes = Number((await db.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`, [pgSchema(name)])).rows[0].n);
+        const rate = stored / secs;
+        const redisCpuMs = (1000 * (after.cpuSeconds - before.cpuSeconds)) / stored;
+        shared.push(`| shared (Redis + PostgreSQL) | ${n} | ${CONCURRENCY} each | ${stored} | ${secs.toFixed(1)} | ${rate.toFixed(0)} | RATIO${rate} | ${(trips / stored).toFixed(2)} | ${((after.netBytes - before.netBytes) / stored).toFixed(0)} | ${redisCpuMs.toFixed(3)} ms | ${commits ? (commitMs / commits).toFixed(2) : '-'} ms, ${(pgBytes / stored / 1024).toFixed(1)} KiB | ${hits + misses ? ((100 * hits) / (hits + misses)).toFixed(1) : '-'}% |`);
+        if (n === WORKERS[0]) {
+          const c = await counters(redis, redisPrefix(name));
+          const seen = await memoryOf(redis, redisPrefix(name), '*:seen:*');
+          notes.push(`Redis memory per seen URL: ${(seen.bytes / c.seen!).toFixed(1)} bytes (${c.seen} fingerprints in ${seen.keys} intset buckets, MEMORY USAGE)`);
+        }
+        await dropCrawl(redis, db, name);
       }
-      await dropCrawl(redis, db, name);
-    }
 
-    const embeddedLast = await embedded();
-    embeddedRate = (pages / embeddedFirst + pages / embeddedLast) / 2;
-    rows.push(`| embedded (SQLite), before and after | 1 | ${CONCURRENCY} | ${pages} | ${embeddedFirst.toFixed(1)}, ${embeddedLast.toFixed(1)} | ${embeddedRate.toFixed(0)} (mean) | 100% | - | - | - | - | - |`);
-    for (const r of shared) rows.push(r.replace(/RATIO([\d.]+)/, (_, x: string) => `${((100 * Number(x)) / embeddedRate).toFixed(0)}%`));
+      const embeddedLast = await embedded();
+      embeddedRate = (pages / embeddedFirst + pages / embeddedLast) / 2;
+      rows.push(`| embedded (SQLite), before and after | 1 | ${CONCURRENCY} | ${pages} | ${embeddedFirst.toFixed(1)}, ${embeddedLast.toFixed(1)} | ${embeddedRate.toFixed(0)} (mean) | 100% | - | - | - | - | - |`);
+      for (const r of shared) rows.push(r.replace(/RATIO([\d.]+)/, (_, x: string) => `${((100 * Number(x)) / embeddedRate).toFixed(0)}%`));
+    }
 
     // Waiting URLs: a crawl stopped early, with most of what it found still waiting.
     const name = `bench${randomBytes(4).toString('hex')}`;
@@ -181,8 +193,14 @@ async function main(): Promise<void> {
     check(await cli(['worker', ...target]), 'worker');
     const c = await counters(redis, redisPrefix(name));
     let waitingBytes = 0;
-    for (const pattern of ['*:q:*', '*:u', '*:h:*', '*:wait', '*:ready', '*:hosts']) waitingBytes += (await memoryOf(redis, redisPrefix(name), pattern)).bytes;
-    notes.push(`Redis memory per waiting URL: ${(waitingBytes / c.waiting!).toFixed(0)} bytes (${c.waiting} waiting after 3,000 fetches: host queues, carried state, host records and heaps, MEMORY USAGE)`);
+    const parts: string[] = [];
+    for (const [part, patterns] of WAITING_KEYS) {
+      let bytes = 0;
+      for (const pattern of patterns) bytes += (await memoryOf(redis, redisPrefix(name), pattern)).bytes;
+      waitingBytes += bytes;
+      parts.push(`${part} ${(bytes / c.waiting!).toFixed(1)}`);
+    }
+    notes.push(`Redis memory per waiting URL: ${(waitingBytes / c.waiting!).toFixed(0)} bytes (${c.waiting} waiting after 3,000 fetches: ${parts.join(', ')}; MEMORY USAGE)`);
     await dropCrawl(redis, db, name);
   } finally {
     redis.disconnect();
@@ -205,7 +223,7 @@ async function main(): Promise<void> {
     ...notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
-  process.stdout.write(table + '\n');
+  process.stdout.write((waitingOnly ? notes.map((n) => `- ${n}`).join('\n') : table) + '\n');
   if (record) appendFileSync(join(repo, 'bench', 'RESULTS.md'), '\n' + table);
 }
 

@@ -36,6 +36,11 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
       }
       await dropCrawlKeys(redis, redisPrefix(target.name));
     }
+    // Marks the frontier with this layout; what an earlier one left (a seen set, settings) goes.
+    if (!(await frontier.layoutMatches())) {
+      await dropCrawlKeys(redis, redisPrefix(target.name));
+      await frontier.layoutMatches();
+    }
     const report: RebuildReport = { final: 0, open: 0 };
     let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[] = [];
     for await (const row of pg.finalRows()) {

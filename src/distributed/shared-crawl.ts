@@ -101,6 +101,9 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const planned = plan(config, topicFile, strategy ? { strategy } : {});
   const worker = `${hostname()}:${process.pid}`;
   const frontier = sharedFrontier(redis, config, target.name, worker, pg);
+  if (!(await frontier.layoutMatches())) {
+    throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds crawl '${target.name}' in the layout of an earlier focuscrawl: stop its workers and run focuscrawl rebuild --name ${target.name} --force, which recreates it from PostgreSQL`);
+  }
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const guards = crawlGuards(config, network);
   // Every worker feeds the labels to its own strategy: each learns all of them.

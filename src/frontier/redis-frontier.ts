@@ -8,7 +8,7 @@ import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
 import { defineScripts, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
-import { decodeClaimed, decodeClaimReply, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
+import { decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
 export interface RedisFrontierOptions {
   /** Key prefix of the crawl, e.g. `fc:<crawl name>` (no braces: the shard number is the hash tag). */
@@ -34,6 +34,9 @@ export interface RedisFrontierOptions {
   /** Log every command the scripts run (the hash-tag test); never in a crawl. */
   traceScripts?: boolean;
 }
+
+/** The key layout of redis-scripts.ts, stored in each shard's cfg hash: 2 is the compact, binary one. */
+const LAYOUT = '2';
 
 /** Leases reaped per script call: a long reap is split so other workers get a turn. */
 const REAP_CHUNK = 1000;
@@ -70,6 +73,11 @@ export class RedisFrontier implements Frontier {
   readonly #scripts: Record<ScriptName, ScriptCall>;
   /** Seen-set buckets per shard (the same placement as RedisSeenSet with the URLs' hosts). */
   readonly #buckets: number;
+  /**
+   * Carried-state buckets per shard (redis-scripts.ts, u:<b>): four per seen bucket, so each holds
+   * about 64 waiting URLs at the seen set's design size and stays a compact listpack.
+   */
+  readonly #stateBuckets: number;
   readonly #cache: SeenPriorityCache;
   readonly #counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
   /** Keys this worker holds leases on: settled without asking. */
@@ -90,6 +98,7 @@ export class RedisFrontier implements Frontier {
     this.#promote = opts.promote ?? 100;
     this.#scripts = defineScripts(redis, opts.traceScripts ?? false);
     this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
+    this.#stateBuckets = 4 * this.#buckets;
     this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);
   }
 
@@ -121,6 +130,20 @@ export class RedisFrontier implements Frontier {
     } finally {
       this.#journal = journal;
     }
+  }
+
+  /**
+   * Whether the crawl's keys are in this layout (redis-scripts.ts): true for an empty crawl, which
+   * is marked so, and for one marked already; false for a frontier an earlier focuscrawl wrote,
+   * which these scripts would misread (its owner recreates it with rebuild).
+   */
+  async layoutMatches(): Promise<boolean> {
+    this.roundTrips++;
+    const found = await Promise.all(this.#shardList().map((s) => Promise.all([this.#redis.hget(shardBase(this.#prefix, s) + 'cfg', 'layout'), this.#redis.exists(this.#key(s))])));
+    if (found.every(([layout]) => layout === LAYOUT)) return true;
+    if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return false;
+    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', LAYOUT)));
+    return true;
   }
 
   /** The shard's KEYS[1] (its counters hash). */
@@ -159,11 +182,11 @@ export class RedisFrontier implements Frontier {
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fp, this.#buckets);
       let g = groups.get(shard);
-      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [this.#perHost, discard ? '1' : '0'] }));
+      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [this.#perHost, discard ? '1' : '0', this.#stateBuckets] }));
       const req = toRequest(r, key);
       g.at.push(i);
       g.fps.push(fp);
-      g.args.push(r.host, key, place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
+      g.args.push(r.host, keyBytes(key), place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
       sent.push(req);
       sentAt.push(i);
     }
@@ -217,7 +240,7 @@ export class RedisFrontier implements Frontier {
       const shard = this.#nextShard;
       this.#nextShard = (shard + 1) % this.#shards;
       this.roundTrips++;
-      const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker);
+      const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets);
       out.push(...decodeClaimReply(reply));
     }
     for (const r of out) this.#leased.add(r.key);
@@ -228,7 +251,7 @@ export class RedisFrontier implements Frontier {
     const byShard = this.#byShard(reqs);
     if (!byShard.size) return;
     this.roundTrips++;
-    await Promise.all([...byShard].map(([shard, rs]) => this.#scripts.renew(this.#key(shard), now, now + leaseMs, this.#worker, ...rs.map((r) => r.key))));
+    await Promise.all([...byShard].map(([shard, rs]) => this.#scripts.renew(this.#key(shard), now, now + leaseMs, this.#worker, ...rs.map((r) => keyBytes(r.key)))));
   }
 
   async reap(now: number): Promise<number> {
@@ -261,7 +284,7 @@ export class RedisFrontier implements Frontier {
     this.#leased.delete(req.key);
     this.roundTrips++;
     const shard = shardOfHost(req.host, this.#shards);
-    const ended = await this.#scripts.end(this.#key(shard), req.key, this.#worker, now, this.#perHost, this.#delayMs, notBefore, outcome, outcome === 'retry' ? packKept(req) : '');
+    const ended = await this.#scripts.end(this.#key(shard), keyBytes(req.key), this.#worker, now, this.#perHost, this.#delayMs, notBefore, outcome, outcome === 'retry' ? packKept(req) : '', this.#stateBuckets);
     if (Number(ended) === 1) return true;
     this.lostLeases++;
     return false;
@@ -269,7 +292,7 @@ export class RedisFrontier implements Frontier {
 
   async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
     this.roundTrips++;
-    const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker);
+    const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker, this.#stateBuckets);
     const out = decodeClaimReply(reply);
     for (const r of out) this.#leased.add(r.key);
     return out;
@@ -319,17 +342,18 @@ export class RedisFrontier implements Frontier {
     const hostBuf = Buffer.from(host);
     for (let i = 0; i < members.length; i += RESCORE_CHUNK) {
       const chunk = members.slice(i, i + RESCORE_CHUNK);
+      const keys = chunk.map((m) => Buffer.from(m.slice(4), 'latin1'));
       this.roundTrips++;
-      const values = await this.#redis.hmgetBuffer(base + 'u', ...chunk.map((m) => m.slice(10)));
-      const pairs: string[] = [];
+      const values = (await this.#scripts.states(this.#key(shard), this.#stateBuckets, ...keys)) as Buffer[];
+      const pairs: (Buffer | string)[] = [];
       const changed: { key: string; priority: number }[] = [];
       chunk.forEach((m, j) => {
         const v = values[j];
-        if (!v) return; // claimed meanwhile
-        const req = decodeClaimed(Buffer.from(m.slice(10), 'latin1'), hostBuf, entries.get(m)!, v);
+        if (!v || !v.length) return; // ended meanwhile
+        const req = decodeClaimed(keys[j]!, hostBuf, entries.get(m)!, v);
         const p = priority(req);
         if (p !== null && p !== req.priority) {
-          pairs.push(m, scoreOf(p));
+          pairs.push(Buffer.from(m, 'latin1'), scoreOf(p));
           changed.push({ key: req.key, priority: p });
         }
       });

@@ -2,11 +2,18 @@ import { Packr } from 'msgpackr';
 import type { CarriedState, CrawlRequest, NewRequest, ServiceProbe, SitemapFetch } from '../types.js';
 
 /**
- * How a waiting URL's carried state is stored in the Redis frontier's `u` hash (redis-scripts.ts):
- * id(10 hex) .. len(A)(6 hex) .. A .. R, with A and R msgpack arrays. A holds what a raise keeps
- * (url, attempts, probe, sitemap), R what a better parent replaces (depth, parent, anchor, data),
- * so the scripts splice values without decoding them. The key, host and priority are not stored
- * here: they are the hash field, the queue's name and the queue score.
+ * How a waiting URL is stored in the Redis frontier (layout in redis-scripts.ts). Redis memory per
+ * waiting URL is a capacity figure (docs/operations.md), so everything is binary:
+ *
+ *   queue member   id(4 bytes, big-endian) .. key(8 bytes): 12 bytes, the largest that fits
+ *                  Redis's 16-byte allocation of a skiplist member (26 hex digits took 32)
+ *   state (u:<b>)  field key(8 bytes) -> id(4) .. A .. R
+ *
+ * A is a length header (1 byte under 255, else 0xff and 4 bytes) and a msgpack array of what a
+ * raise keeps (url, scheme, attempts, probe, sitemap); R a msgpack array of what a better parent
+ * replaces (depth, parent, anchor, data). The scripts splice A and R without decoding them.
+ * Trailing defaults (no attempts, probe, sitemap or data) are left out of the arrays. The key,
+ * host and priority are not stored here: they are the hash field, the queue's name and its score.
  */
 
 // Plain arrays and objects only: records (msgpackr's default structures) would tie a value to
@@ -15,7 +22,7 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 
 /**
  * The URL without `scheme://host` when it has them, with the scheme as a number: the host is the
- * queue's name, and the prefix is a quarter of a typical URL (measured: 322 -> 290 bytes a waiting URL, test/frontier/redis-memory.test.ts).
+ * queue's name, and the prefix is a quarter of a typical URL.
  */
 const SCHEMES = ['', 'http://', 'https://'] as const;
 
@@ -27,17 +34,36 @@ function shortUrl(url: string, host: string): [string, number] {
   return [url, 0];
 }
 
+/** Drops the trailing elements that equal their defaults (decoding puts them back). */
+function trimmed(values: unknown[], defaults: unknown[]): unknown[] {
+  let n = values.length;
+  while (n > 0 && values[n - 1] === defaults[n - 1]) n--;
+  return n === values.length ? values : values.slice(0, n);
+}
+
+const KEPT_DEFAULTS = [undefined, undefined, 0, null, null];
+const RAISABLE_DEFAULTS = [undefined, undefined, undefined, null];
+
+/** A: the length header and the kept part (what a raise keeps, what a retry replaces). */
 export function packKept(r: Pick<CrawlRequest, 'url' | 'host' | 'attempts' | 'probe' | 'sitemap'>): Buffer {
   const [rest, scheme] = shortUrl(r.url, r.host);
-  return packr.pack([rest, scheme, r.attempts, r.probe ?? null, r.sitemap ?? null]);
+  const body = packr.pack(trimmed([rest, scheme, r.attempts, r.probe ?? null, r.sitemap ?? null], KEPT_DEFAULTS));
+  if (body.length < 255) return Buffer.concat([Buffer.of(body.length), body]);
+  const head = Buffer.alloc(5);
+  head[0] = 255;
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
 }
 
 const KEY = /^[0-9a-f]{16}$/;
 
-/** The parent key as 8 bytes rather than 16 hex digits (anything else that is not a key, as it is). */
+/** R: the parent key as 8 bytes rather than 16 hex digits (anything else that is not a key, as it is). */
 export function packRaisable(r: Pick<NewRequest, 'depth' | 'parent' | 'anchor' | 'data'>): Buffer {
-  return packr.pack([r.depth, r.parent !== null && KEY.test(r.parent) ? Buffer.from(r.parent, 'hex') : r.parent, r.anchor, r.data]);
+  return packr.pack(trimmed([r.depth, r.parent !== null && KEY.test(r.parent) ? Buffer.from(r.parent, 'hex') : r.parent, r.anchor, r.data ?? null], RAISABLE_DEFAULTS));
 }
+
+/** A URL key (16 hex digits) as the 8 bytes Redis holds. */
+export const keyBytes = (key: string): Buffer => Buffer.from(key, 'hex');
 
 /** The queue score of a priority: ZSETs pop the lowest first, best-first wants the highest. */
 export function scoreOf(priority: number): string {
@@ -45,18 +71,21 @@ export function scoreOf(priority: number): string {
   return String(-priority);
 }
 
-/** Parses one URL of a claim reply: key, host, score and the `u` value. */
+/** Parses one URL of a claim reply: key (8 bytes), host, score and the state value. */
 export function decodeClaimed(key: Buffer, host: Buffer, score: Buffer, value: Buffer): CrawlRequest {
-  if (value.length < 16) throw new Error(`Redis frontier: no carried state for ${key.toString('latin1')} (the u hash lost it)`);
-  const id = parseInt(value.toString('latin1', 0, 10), 16);
-  const lenA = parseInt(value.toString('latin1', 10, 16), 16);
+  const hexKey = key.toString('hex');
+  if (value.length < 6) throw new Error(`Redis frontier: no carried state for ${hexKey} (its state hash lost it)`);
+  const id = value.readUInt32BE(0);
+  const long = value[4] === 255;
+  const lenA = long ? value.readUInt32BE(5) : value[4]!;
+  const startA = long ? 9 : 5;
   const hostName = host.toString('utf8');
-  const [rest, scheme, attempts, probe, sitemap] = packr.unpack(value.subarray(16, 16 + lenA)) as [string, number, number, ServiceProbe | null, SitemapFetch | null];
-  const [depth, parent, anchor, data] = packr.unpack(value.subarray(16 + lenA)) as [number, Uint8Array | string | null, string, CarriedState | null];
+  const [rest, scheme, attempts = 0, probe = null, sitemap = null] = packr.unpack(value.subarray(startA, startA + lenA)) as [string, number, number?, (ServiceProbe | null)?, (SitemapFetch | null)?];
+  const [depth, parent, anchor, data = null] = packr.unpack(value.subarray(startA + lenA)) as [number, Uint8Array | string | null, string, (CarriedState | null)?];
   const url = scheme ? SCHEMES[scheme] + hostName + rest : rest;
   const priority = -Number(score.toString('latin1'));
   const parentKey = parent === null || typeof parent === 'string' ? parent : Buffer.from(parent).toString('hex');
-  return { key: key.toString('latin1'), id, url, host: hostName, depth, parent: parentKey, anchor, priority: priority === 0 ? 0 : priority, data, attempts, probe, sitemap };
+  return { key: hexKey, id, url, host: hostName, depth, parent: parentKey, anchor, priority: priority === 0 ? 0 : priority, data, attempts, probe, sitemap };
 }
 
 /** A claim or claimHost reply (flat: key, host, score, value per URL) as requests. */

@@ -6,19 +6,31 @@ import type { Redis } from 'ioredis';
  * so all of them share the `{s}` hash tag (Redis asks scripts to declare their keys; deriving them
  * is safe on Cluster only because of that tag, which the tests check command by command).
  *
- * Layout of a shard (B = `<prefix>:{s}:`):
- *   B q:<host>  ZSET  member id(10 hex) .. key(16 hex), score -priority: equal priorities come out
- *                     in discovery order because members compare byte-wise, id first
- *   B u         HASH  key -> id(10 hex) .. len(A)(6 hex) .. A .. R, where A (url, attempts, probe,
- *                     sitemap) is kept by a raise and R (depth, parent, anchor, data) is replaced
+ * Layout of a shard (B = `<prefix>:{s}:`; key = the URL's fingerprint as 8 bytes, id = its
+ * discovery number as 4 big-endian bytes; redis-request-codec.ts has the value encoding):
+ *   B q:<host>  ZSET  member id .. key (12 bytes), score -priority: equal priorities come out in
+ *                     discovery order because members compare byte-wise, id first
+ *   B u:<b>     HASH  the carried state: value id .. A .. R, where A (url, attempts, probe,
+ *                     sitemap) is kept by a raise and R (depth, parent, anchor, data) is replaced.
+ *                     b is the key's top 18 bits modulo the state buckets per shard (four per seen
+ *                     bucket), so a bucket holds about 64 waiting URLs at the seen set's design
+ *                     size and stays a listpack: a few bytes an entry instead of about 100 in a
+ *                     hashtable. A listpack takes no field or value over 64 bytes
+ *                     (hash-max-listpack-value), so a value is cut in pieces: field key -> a count
+ *                     byte and the first 63 bytes, fields key .. byte(i) -> the next 64 each
+ *   B ul        HASH  key -> the whole value when it needs more than 16 pieces (about 1 KB); its
+ *                     u:<b> field then holds the count 0
  *   B h:<host>  HASH  f in flight, t taken (budget), n next allowed ms, d Crawl-delay, rm ready member
  *   B wait      ZSET  host -> next allowed ms
- *   B ready     ZSET  id(10 hex) .. host -> -(head priority): ties between hosts by head discovery
- *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> "id score worker host"
+ *   B ready     ZSET  id .. host -> -(head priority): ties between hosts by head discovery
+ *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> id .. "score worker host"
  *   B hosts     SET   hosts with waiting URLs (rescore and budget changes walk it, never claim)
  *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
  *   B n         HASH  counters: waiting fetching done error discarded seen
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget)
+ *
+ * Ids wrap after 2^32 admissions in a shard; a wrapped id only orders equal priorities
+ * differently (it is no identity), so nothing is lost.
  *
  * Invariant kept by place(): a host is in `wait` or `ready` exactly when it has waiting URLs, fewer
  * than perHost in flight and is under the budget; `ready` when its delay is over. A host at its
@@ -40,7 +52,78 @@ end
 `;
 
 const HELPERS = `
+local LP = 64
+local MAXP = 16
 local function num(v, d) if v then return tonumber(v) end return d end
+local function be4(n)
+  return string.char(math.floor(n / 16777216) % 256, math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+end
+local function ukey(fp, nb)
+  return B .. 'u:' .. ((string.byte(fp, 1) * 1024 + string.byte(fp, 2) * 4 + math.floor(string.byte(fp, 3) / 64)) % nb)
+end
+local function pieceField(fp, i) if i == 1 then return fp end return fp .. string.char(i - 1) end
+-- Pieces a value of len bytes is stored in: the first holds a count byte and LP - 1 bytes, the
+-- others LP bytes each; 0 when it is stored whole in ul.
+local function piecesOf(len)
+  if len <= LP - 1 then return 1 end
+  local n = 1 + math.ceil((len - LP + 1) / LP)
+  if n > MAXP then return 0 end
+  return n
+end
+local function getU(fp, nb)
+  local k = ukey(fp, nb)
+  local first = call('HGET', k, fp)
+  if not first then return false end
+  local c = string.byte(first, 1)
+  if c == 0 then return call('HGET', B .. 'ul', fp) end
+  if c == 1 then return string.sub(first, 2) end
+  local fields = {}
+  for i = 2, c do fields[#fields + 1] = pieceField(fp, i) end
+  return string.sub(first, 2) .. table.concat(call('HMGET', k, unpack(fields)))
+end
+local function setU(fp, nb, v, old)
+  local k = ukey(fp, nb)
+  local n = piecesOf(#v)
+  if old then
+    local o = piecesOf(#old)
+    if o == 0 then
+      if n ~= 0 then call('HDEL', B .. 'ul', fp) end
+    else
+      local extra = {}
+      for i = math.max(n, 1) + 1, o do extra[#extra + 1] = pieceField(fp, i) end
+      if #extra > 0 then call('HDEL', k, unpack(extra)) end
+    end
+  end
+  if n == 0 then
+    call('HSET', B .. 'ul', fp, v)
+    call('HSET', k, fp, string.char(0))
+    return
+  end
+  local args = { fp, string.char(n) .. string.sub(v, 1, LP - 1) }
+  for i = 2, n do
+    local from = LP + (i - 2) * LP
+    args[#args + 1] = pieceField(fp, i)
+    args[#args + 1] = string.sub(v, from, from + LP - 1)
+  end
+  call('HSET', k, unpack(args))
+end
+local function delU(fp, nb, old)
+  local k = ukey(fp, nb)
+  local n = piecesOf(#old)
+  if n == 0 then
+    call('HDEL', B .. 'ul', fp)
+    n = 1
+  end
+  local fields = {}
+  for i = 1, n do fields[i] = pieceField(fp, i) end
+  call('HDEL', k, unpack(fields))
+end
+-- The last byte of id .. A in a value: A's header is 1 byte, or 0xff and 4 bytes.
+local function endOfA(v)
+  local b = string.byte(v, 5)
+  if b < 255 then return 5 + b end
+  return 9 + ((string.byte(v, 6) * 256 + string.byte(v, 7)) * 256 + string.byte(v, 8)) * 256 + string.byte(v, 9)
+end
 local function budget() return num(call('HGET', B .. 'cfg', 'budget'), nil) end
 local function hostDelay(hk, delay)
   local d = num(call('HGET', hk, 'd'), 0)
@@ -63,13 +146,14 @@ local function place(host, now, perHost, bud)
   if nx > now then
     call('ZADD', B .. 'wait', nx, host)
   else
-    local m = string.sub(head[1], 1, 10) .. host
+    local m = string.sub(head[1], 1, 4) .. host
     call('ZADD', B .. 'ready', head[2], m)
     call('HSET', hk, 'rm', m)
   end
 end
 local function parseLease(v)
-  return string.match(v, '^(%x+) (%S+) (%S+) (.+)$')
+  local score, owner, host = string.match(string.sub(v, 5), '^(%S+) (%S+) (.+)$')
+  return string.sub(v, 1, 4), score, owner, host
 end
 local function freeSlot(hk)
   if num(call('HGET', hk, 'f'), 0) > 0 then call('HINCRBY', hk, 'f', -1) end
@@ -77,7 +161,8 @@ end
 `;
 
 /**
- * ARGV: now, perHost, discard (1/0), then per URL: host, key, bucket, seen member, score, A, R.
+ * ARGV: now, perHost, discard (1/0), state buckets per shard, then per URL: host, key, bucket, seen
+ * member, score, A, R.
  * Returns per URL: 1 new, 0 waiting and not raised, 2 raised, 3 leased, 4 final (done, error,
  * discarded). The SADD decides: a URL is queued only when it was not in the seen set, in the same
  * script, so nothing is ever seen but not queued.
@@ -86,9 +171,10 @@ const ADD = `
 local now = tonumber(ARGV[1])
 local perHost = tonumber(ARGV[2])
 local discard = ARGV[3] == '1'
+local nb = tonumber(ARGV[4])
 local out, order, touched = {}, {}, {}
 local fresh = 0
-for i = 4, #ARGV, 7 do
+for i = 5, #ARGV, 7 do
   local host, fp, bucket, member, score, a, r = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local q = B .. 'q:' .. host
   if call('SADD', B .. 'seen:' .. bucket, member) == 1 then
@@ -96,26 +182,25 @@ for i = 4, #ARGV, 7 do
     if discard then
       call('HINCRBY', B .. 'n', 'discarded', 1)
     else
-      local id = string.format('%010x', call('INCR', B .. 'seq'))
+      local id = be4(call('INCR', B .. 'seq') % 4294967296)
       call('ZADD', q, score, id .. fp)
-      call('HSET', B .. 'u', fp, id .. string.format('%06x', #a) .. a .. r)
+      setU(fp, nb, id .. a .. r, nil)
       call('HINCRBY', B .. 'n', 'waiting', 1)
       if not touched[host] then touched[host] = true; order[#order + 1] = host end
     end
     out[#out + 1] = 1
   else
-    local v = call('HGET', B .. 'u', fp)
+    local v = getU(fp, nb)
     if not v then
       out[#out + 1] = 4
     else
-      local m = string.sub(v, 1, 10) .. fp
+      local m = string.sub(v, 1, 4) .. fp
       local old = call('ZSCORE', q, m)
       if not old then
         out[#out + 1] = 3
       elseif (not discard) and tonumber(score) < tonumber(old) then
         call('ZADD', q, score, m)
-        local la = tonumber(string.sub(v, 11, 16), 16)
-        call('HSET', B .. 'u', fp, string.sub(v, 1, 16 + la) .. r)
+        setU(fp, nb, string.sub(v, 1, endOfA(v)) .. r, v)
         if not touched[host] then touched[host] = true; order[#order + 1] = host end
         out[#out + 1] = 2
       else
@@ -136,7 +221,8 @@ return out
 `;
 
 /**
- * ARGV: now, max, lease expiry, perHost, delay, promote (hosts moved from wait at most), worker.
+ * ARGV: now, max, lease expiry, perHost, delay, promote (hosts moved from wait at most), worker,
+ * state buckets per shard.
  * Returns key, host, score, u value for each URL leased, flat.
  */
 const CLAIM = `
@@ -146,6 +232,7 @@ local expiry = ARGV[3]
 local perHost = tonumber(ARGV[4])
 local delay = tonumber(ARGV[5])
 local worker = ARGV[7]
+local nb = tonumber(ARGV[8])
 local bud = budget()
 local due = call('ZRANGEBYSCORE', B .. 'wait', '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[6]))
 for _, host in ipairs(due) do place(host, now, perHost, bud) end
@@ -154,15 +241,15 @@ local n = 0
 while n < max do
   local top = call('ZPOPMIN', B .. 'ready')
   if #top == 0 then break end
-  local host = string.sub(top[1], 11)
+  local host = string.sub(top[1], 5)
   local hk = B .. 'h:' .. host
   call('HDEL', hk, 'rm')
   local q = B .. 'q:' .. host
   local head = call('ZPOPMIN', q)
   if #head > 0 then
-    local fp = string.sub(head[1], 11)
+    local fp = string.sub(head[1], 5)
     call('ZADD', B .. 'lease', expiry, fp)
-    call('HSET', B .. 'lh', fp, string.sub(head[1], 1, 10) .. ' ' .. head[2] .. ' ' .. worker .. ' ' .. host)
+    call('HSET', B .. 'lh', fp, string.sub(head[1], 1, 4) .. head[2] .. ' ' .. worker .. ' ' .. host)
     call('HINCRBY', hk, 'f', 1)
     call('HINCRBY', hk, 't', 1)
     call('HSET', hk, 'n', now + hostDelay(hk, delay))
@@ -170,7 +257,7 @@ while n < max do
     out[#out + 1] = fp
     out[#out + 1] = host
     out[#out + 1] = head[2]
-    out[#out + 1] = call('HGET', B .. 'u', fp) or ''
+    out[#out + 1] = getU(fp, nb) or ''
   end
   if call('EXISTS', q) == 0 then call('SREM', B .. 'hosts', host) end
   place(host, now, perHost, bud)
@@ -184,13 +271,14 @@ return out
 
 /**
  * Ends a lease. ARGV: key, worker, now, perHost, delay, notBefore, outcome (done, error,
- * discarded: final; retry: waiting with the new A; release: waiting as it was), new A.
+ * discarded: final; retry: waiting with the new A; release: waiting as it was), new A, state buckets per shard.
  * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
  * claimed by another worker since) changes nothing. Returns 1 when ended, 0 when not held.
  */
 const END = `
 local fp, worker, outcome = ARGV[1], ARGV[2], ARGV[7]
 local now = tonumber(ARGV[3])
+local nb = tonumber(ARGV[9])
 local lv = call('HGET', B .. 'lh', fp)
 if not lv then return 0 end
 local id, score, owner, host = parseLease(lv)
@@ -201,15 +289,14 @@ call('HINCRBY', B .. 'n', 'fetching', -1)
 if outcome == 'retry' or outcome == 'release' then
   call('ZADD', B .. 'q:' .. host, score, id .. fp)
   if outcome == 'retry' then
-    local v = call('HGET', B .. 'u', fp)
-    local la = tonumber(string.sub(v, 11, 16), 16)
-    local a = ARGV[8]
-    call('HSET', B .. 'u', fp, id .. string.format('%06x', #a) .. a .. string.sub(v, 17 + la))
+    local v = getU(fp, nb)
+    setU(fp, nb, id .. ARGV[8] .. string.sub(v, endOfA(v) + 1), v)
   end
   call('HINCRBY', B .. 'n', 'waiting', 1)
   call('SADD', B .. 'hosts', host)
 else
-  call('HDEL', B .. 'u', fp)
+  local v = getU(fp, nb)
+  if v then delU(fp, nb, v) end
   call('HINCRBY', B .. 'n', outcome, 1)
 end
 local hk = B .. 'h:' .. host
@@ -220,22 +307,23 @@ place(host, now, tonumber(ARGV[4]), budget())
 return 1
 `;
 
-/** ARGV: host, lease expiry, worker. Leases every waiting URL of the host; returns them as CLAIM does. */
+/** ARGV: host, lease expiry, worker, state buckets per shard. Leases every waiting URL of the host; returns them as CLAIM does. */
 const CLAIM_HOST = `
 local host, expiry, worker = ARGV[1], ARGV[2], ARGV[3]
+local nb = tonumber(ARGV[4])
 local q = B .. 'q:' .. host
 local hk = B .. 'h:' .. host
 local all = call('ZRANGE', q, 0, -1, 'WITHSCORES')
 local out = {}
 for i = 1, #all, 2 do
   local m, sc = all[i], all[i + 1]
-  local fp = string.sub(m, 11)
+  local fp = string.sub(m, 5)
   call('ZADD', B .. 'lease', expiry, fp)
-  call('HSET', B .. 'lh', fp, string.sub(m, 1, 10) .. ' ' .. sc .. ' ' .. worker .. ' ' .. host)
+  call('HSET', B .. 'lh', fp, string.sub(m, 1, 4) .. sc .. ' ' .. worker .. ' ' .. host)
   out[#out + 1] = fp
   out[#out + 1] = host
   out[#out + 1] = sc
-  out[#out + 1] = call('HGET', B .. 'u', fp) or ''
+  out[#out + 1] = getU(fp, nb) or ''
 end
 local c = #all / 2
 if c > 0 then
@@ -322,6 +410,14 @@ place(host, tonumber(ARGV[1]), tonumber(ARGV[2]), budget())
 return 1
 `;
 
+/** ARGV: state buckets per shard, keys... The state value of each (rescore), '' when it has none. */
+const STATES = `
+local nb = tonumber(ARGV[1])
+local out = {}
+for i = 2, #ARGV do out[#out + 1] = getU(ARGV[i], nb) or '' end
+return out
+`;
+
 /** ARGV: bucket, member pairs. The seen set alone (RedisSeenSet.addMany): 1 new, 0 seen. */
 const SEEN_ADD = `
 local out = {}
@@ -367,6 +463,7 @@ const BODIES = {
   renew: RENEW,
   budget: BUDGET,
   rescore: RESCORE,
+  states: STATES,
   seenAdd: SEEN_ADD,
   seenHas: SEEN_HAS,
 } as const;

@@ -7,7 +7,7 @@ import type { CrawlRequest } from '../../src/types.js';
 import type { UrlJournal } from '../../src/frontier/url-journal.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { describeFrontier, req } from './describe-frontier.js';
-import { connectTestRedis, dropPrefix, freshPrefix } from '../helpers/test-redis.js';
+import { connectTestRedis, dropPrefix, freshPrefix, keysUnder } from '../helpers/test-redis.js';
 
 const clients: Redis[] = [];
 const prefixes: string[] = [];
@@ -166,4 +166,51 @@ test('RedisFrontier: the journal hears of each URL Redis admitted once, and of r
     'retried http://a.test/1 attempts 1',
     `rescored ${k('http://a.test/1')}:2`,
   ]);
+});
+
+test('RedisFrontier: carried state of every size survives raise, retry and claim, and leaves no piece behind', async () => {
+  const redis = await connection;
+  const prefix = await fresh('pieces');
+  // Few buckets, so that short and long values share listpacks.
+  const f = await worker(prefix, 'w1', { perHost: 100, delayMs: 0 }, { bucketBits: 0 });
+  // Anchors that make the state one piece, several pieces, and too many pieces (kept whole in ul).
+  const sizes = [0, 40, 70, 130, 400, 1100, 3000];
+  const anchor = (n: number, c: string) => c.repeat(n);
+  const urls = sizes.map((_, i) => `http://pieces.test/${i}`);
+  await f.add(urls.map((u, i) => req(u, 1, { anchor: anchor(sizes[i]!, 'a'), data: { n: i } })), T);
+  // Raise each to the size of its neighbour: more pieces, fewer, and across the ul boundary.
+  await f.add(urls.map((u, i) => req(u, 2, { anchor: anchor(sizes[(i + 1) % sizes.length]!, 'b'), parent: '00000000000000ab', depth: 7 })), T);
+  const first = await f.claim(100, T);
+  assert.equal(first.length, urls.length);
+  for (const r of first) {
+    const i = urls.indexOf(r.url);
+    assert.equal(r.anchor, anchor(sizes[(i + 1) % sizes.length]!, 'b'), `anchor of ${r.url}`);
+    assert.equal(r.parent, '00000000000000ab');
+    assert.equal(r.depth, 7);
+    assert.equal(r.priority, 2);
+    assert.equal(r.data, null);
+  }
+  // A retry rewrites the kept part (attempts) and keeps the raised part.
+  for (const r of first) await f.retry(r, T, T);
+  const again = await f.claim(100, T + 1);
+  assert.equal(again.length, urls.length);
+  for (const r of again) {
+    assert.equal(r.attempts, 1);
+    assert.equal(r.anchor, anchor(sizes[(urls.indexOf(r.url) + 1) % sizes.length]!, 'b'));
+  }
+  for (const r of again) await f.complete(r, { state: 'done' }, T + 2);
+  const left = (await keysUnder(redis, prefix, '*')).filter((k) => /:u(:\d+)?$|:ul$/.test(k));
+  assert.deepEqual(left, [], 'no state left once every URL is final');
+});
+
+test('RedisFrontier: a crawl written in an earlier key layout is told apart; an empty one is marked with this one', async () => {
+  const redis = await connection;
+  const fresh1 = await fresh('layout');
+  const f = await worker(fresh1, 'w1', {}, { shards: 2 });
+  assert.equal(await f.layoutMatches(), true, 'an empty crawl takes this layout');
+  await f.add([req('http://layout.test/a', 1)], T);
+  assert.equal(await f.layoutMatches(), true, 'and keeps it');
+  const old = await fresh('layout-old');
+  await redis.hset(`${old}:{1}:n`, 'waiting', 3); // counters an earlier focuscrawl wrote, no layout mark
+  assert.equal(await (await worker(old, 'w1', {}, { shards: 2 })).layoutMatches(), false);
 });
