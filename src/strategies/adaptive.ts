@@ -6,10 +6,11 @@ import { termCounts } from '../text/tokenize.js';
 import { explainedCosine } from '../relevance/scored.js';
 import { profileCosine, topicTerms } from '../relevance/vsm-scorer.js';
 import { SiteTerms } from './site-terms.js';
+import { SiblingFamilies } from './sibling-families.js';
 import { foldPlural } from '../text/plural-fold.js';
 import { LinkFrequency } from './link-frequency.js';
 import { OutcomeStats } from './outcome-stats.js';
-import type { LinkDecision, PageView, Strategy } from './strategy.js';
+import type { LinkDecision, PageView, Reoffer, Strategy } from './strategy.js';
 
 export const adaptiveOptions = z.strictObject({
   /** How much of a page's inherited score its links keep through an off-topic page (as shark's d). */
@@ -35,6 +36,13 @@ export const adaptiveOptions = z.strictObject({
    * as adaptive reads them; 1 turns the discount off.
    */
   siteTerm: z.number().min(0).max(1).default(0.2),
+  /**
+   * Largest factor by which a page's children that were fetched and found on topic raise its
+   * other, waiting links (SiblingFamilies); 1 turns sibling evidence off.
+   */
+  siblings: z.number().min(1).max(16).default(4),
+  /** Children's weight of the crawl's mean in a family's estimate (the more, the slower a family decides). */
+  siblingPrior: z.number().positive().default(2),
 });
 export type AdaptiveOptions = z.output<typeof adaptiveOptions>;
 
@@ -69,6 +77,8 @@ export interface AdaptiveExplanation {
   learned: number;
   evidence: number;
   lift: number;
+  /** The factor this page's children found so far give its waiting links (1: none, or no better than the crawl's mean). */
+  siblings: number;
 }
 
 /**
@@ -101,6 +111,7 @@ export class AdaptiveStrategy implements Strategy {
   readonly #freq = new LinkFrequency();
   readonly #stats = new OutcomeStats();
   readonly #siteTerms: SiteTerms;
+  readonly #siblings: SiblingFamilies;
   /** Per host: the topic's weights with its site terms discounted, as a map for anchors, and its anchors' scores. */
   readonly #hostTopics = new Map<string, HostTopic>();
 
@@ -109,6 +120,7 @@ export class AdaptiveStrategy implements Strategy {
     this.options = adaptiveOptions.parse(options);
     this.linkContext = this.options.contextChars;
     this.#siteTerms = new SiteTerms(topic.tokenizeOptions);
+    this.#siblings = new SiblingFamilies({ prior: this.options.siblingPrior, maxLift: this.options.siblings, track: 20_000 });
   }
 
   #hostTopic(host: string): HostTopic {
@@ -152,11 +164,25 @@ export class AdaptiveStrategy implements Strategy {
     const relevance = this.#relevance(view);
     const carried = view.request.data?.f;
     if (Array.isArray(carried)) this.#stats.learn(carried as number[], relevance >= this.topic.threshold ? 1 : 0);
+    const t = this.topic.threshold > 0 ? this.topic.threshold : 0.2;
+    if (this.options.siblings > 1) this.#siblings.fetched(view.request.url, view.request.parent, Math.min(1, relevance / (this.options.parentScale * t)));
     this.#freq.page(host);
-    return links.map((l) => {
-      const e = this.#explain(view, l, this.#freq.link(host, l.url), relevance);
-      return { priority: e.priority, data: { i: e.inherited, f: e.features } };
+    const family: Parameters<SiblingFamilies['add']>[2] = [];
+    const decisions = links.map((l) => {
+      const navigation = this.#freq.link(host, l.url);
+      const e = this.#explain(view, l, navigation, relevance);
+      const d = { priority: e.priority, data: { i: e.inherited, f: e.features } };
+      // Navigation repeats on most pages: it makes no family, or every page would be every page's sibling.
+      if (navigation < 0.5) family.push({ url: l.url, anchor: l.anchor, priority: d.priority, data: d.data });
+      return d;
     });
+    if (this.options.siblings > 1) this.#siblings.add(view.request.key, view.request.depth, family);
+    return decisions;
+  }
+
+  /** Waiting links whose family's fetched children turned out on topic, with their raised priority. */
+  reoffers(): Reoffer[] {
+    return this.#siblings.reoffers();
   }
 
   /**
@@ -198,10 +224,10 @@ export class AdaptiveStrategy implements Strategy {
   /** The parts of a link's priority, as scoreLinks computes them (without learning from the page). */
   explain(view: PageView, link: Link): AdaptiveExplanation {
     const { features: _f, ...e } = this.#explain(view, link, this.#freq.ratio(view.request.host, link.url), this.#relevance(view));
-    return e;
+    return { ...e, siblings: this.#siblings.liftOf(view.request.key) };
   }
 
-  #explain(view: PageView, l: Link, navigation: number, relevance: number): AdaptiveExplanation & { features: number[] } {
+  #explain(view: PageView, l: Link, navigation: number, relevance: number): Omit<AdaptiveExplanation, 'siblings'> & { features: number[] } {
     const o = this.options;
     const t = this.topic.threshold > 0 ? this.topic.threshold : 0.2;
     const parent = Math.min(1, relevance / (o.parentScale * t));
@@ -266,11 +292,12 @@ export class AdaptiveStrategy implements Strategy {
 
   /** What the strategy learned, as plain JSON (stored with the crawl; see restore). */
   snapshot(): unknown {
-    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot(), sites: this.#siteTerms.snapshot() };
+    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot(), sites: this.#siteTerms.snapshot(), siblings: this.#siblings.snapshot() };
   }
 
   restore(state: unknown): void {
-    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0]; sites?: Parameters<SiteTerms['restore']>[0] } | null;
+    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0]; sites?: Parameters<SiteTerms['restore']>[0]; siblings?: Parameters<SiblingFamilies['restore']>[0] } | null;
+    if (s?.siblings) this.#siblings.restore(s.siblings);
     if (s?.freq) this.#freq.restore(s.freq);
     if (s?.stats) this.#stats.restore(s.stats);
     if (s?.sites) {

@@ -139,3 +139,32 @@ test('labels teach adaptive: a page labelled relevant lifts links like the one t
   assert.ok(s.explain(home, link('http://a.test/g2', 'datasheet')).lift > 1);
   assert.ok(s.explain(home, link('http://a.test/b2', 'news')).lift < 1);
 });
+
+test('sibling evidence: when the first pages reached through an index are on topic, its other links are offered again, raised; navigation is no family', () => {
+  const s = new AdaptiveStrategy(topic, { learn: 0 });
+  // Ten off-topic pages carrying the sidebar: the sidebar links are navigation by now.
+  for (let i = 0; i < 10; i++) s.scoreLinks({ request: { ...request(`http://a.test/o${i}`), key: `o${i}` }, page: page(`http://a.test/o${i}`), relevance: 0 }, SIDEBAR);
+  assert.deepEqual(s.reoffers(), [], 'off-topic pages fetched through no family raise nothing');
+  // A chapter index whose entries are module names: no topic word in any anchor.
+  const index = { request: { ...request('http://a.test/index'), key: 'index' }, page: page('http://a.test/index'), relevance: 0.1 };
+  const entries = Array.from({ length: 6 }, (_x, i) => link(`http://a.test/m${i}`, `module_${i}`));
+  const decisions = s.scoreLinks(index, [...entries, SIDEBAR[0]!]);
+  assert.equal(s.explain(index, entries[0]!).siblings, 1, 'nothing fetched through the index yet');
+  // Its first two entries turn out on topic.
+  const fetch = (i: number) => {
+    s.scoreLinks({ request: { ...request(`http://a.test/m${i}`, decisions[i]!.data ?? null), key: `m${i}`, parent: 'index' }, page: page(`http://a.test/m${i}`), relevance: 0.6 }, []);
+    return s.reoffers();
+  };
+  fetch(0);
+  const raised = fetch(1);
+  const urls = new Set(raised.map((r) => r.url));
+  assert.deepEqual([...urls].sort(), ['m2', 'm3', 'm4', 'm5'].map((m) => `http://a.test/${m}`), 'the waiting entries, not the fetched ones nor the sidebar');
+  const m2 = raised.find((r) => r.url === 'http://a.test/m2')!;
+  assert.ok(m2.priority > decisions[2]!.priority, `${m2.priority} > ${decisions[2]!.priority}`);
+  assert.equal(m2.parent, 'index');
+  assert.ok(s.explain(index, entries[2]!).siblings > 1);
+  // The family survives a snapshot: a resumed crawl raises the rest as the original would.
+  const copy = new AdaptiveStrategy(topic, { learn: 0 });
+  copy.restore(JSON.parse(JSON.stringify(s.snapshot())));
+  assert.equal(copy.explain(index, entries[2]!).siblings, s.explain(index, entries[2]!).siblings);
+});
