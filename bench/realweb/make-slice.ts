@@ -74,7 +74,7 @@ the crawler reads (title, headings, paragraphs, lists, links; no scripts, styles
 - \`labels.txt\`: the ${targets.length} target pages of topic \`${topic.id}\`: ${labelRuleText(topic.label)} in the original tree.
 - \`topic.yaml\`: bench/realweb/${topic.file}.
 
-Made with \`node dist/bench/realweb/make-slice.js --topic ${topic.id}${drop.length ? ` --drop ${drop.join(',')}` : ''} --out test/fixtures/realweb-slice\`
+Made with \`node dist/bench/realweb/make-slice.js --topic ${topic.id}${drop.length ? ` --drop ${drop.join(',')}` : ''} --out ${values.out}\`
 after \`npm run bench:realweb -- --sites ${site.id} --build-only\`. The Debian documentation is free software (see
 /usr/share/doc/${site.package}/copyright).
 `,
