@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { RunResults, TopicResult } from './report.js';
+
+/**
+ * Issue 12's targets, read from a bench/realweb run's results.json, one row per topic:
+ *   - the default's recall at the budget (default 20%) is >= 0.9, or the oracle's bound where that is lower;
+ *   - its harvest is >= 5x breadth-first's, or >= 80% of the best harvest possible in the window
+ *     (every fetched page a target while targets last: min(targets, pages) / pages) where 5x is past that;
+ *   - its recall is within 0.05 of the best named strategy's (the strategies a user picks by name:
+ *     every strategy of the run but the default, the `@keep` variants and bfs).
+ *
+ *   node dist/bench/realweb/check-targets.js bench/realweb/out/results/results.json [--budget 20]
+ */
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { budget: { type: 'string', default: '20' } } });
+const file = positionals[0] ?? 'bench/realweb/out/results/results.json';
+const run = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+const b = values.budget!;
+const pct = (x: number) => (100 * x).toFixed(1);
+
+interface Check {
+  topic: TopicResult;
+  recall: number;
+  recallGoal: number;
+  harvest: number;
+  harvestGoal: number;
+  best: [string, number];
+}
+
+function check(t: TopicResult): Check | null {
+  const d = t.strategies[run.defaultStrategy];
+  if (!d) return null;
+  const named = Object.entries(t.strategies).filter(([n]) => n !== run.defaultStrategy && n !== 'bfs' && !n.includes('@'));
+  const best = named.reduce<[string, number]>((m, [n, s]) => ((s.recall[b] ?? 0) > m[1] ? [n, s.recall[b] ?? 0] : m), ['-', 0]);
+  const bfs = t.strategies['bfs']?.harvest[b] ?? 0;
+  return {
+    topic: t,
+    recall: d.recall[b] ?? 0,
+    recallGoal: Math.min(0.9, t.oracle.recall[b] ?? 0.9),
+    harvest: d.harvest[b] ?? 0,
+    harvestGoal: Math.min(5 * bfs, (0.8 * Math.min(t.targets, t.budgetPages[b] ?? 1)) / (t.budgetPages[b] ?? 1)),
+    best,
+  };
+}
+
+const rows = run.topics.map(check).filter((c): c is Check => c !== null);
+const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
+const out = [
+  `Issue 12's targets at ${b}% of each site, from ${file} (${run.command}, ${run.date}); default: ${run.defaultStrategy}.`,
+  '',
+  `| topic | split | recall | goal (0.9 or the bound) | | harvest | goal (5x bfs, or 0.8 of the best possible) | | best named strategy | within 0.05 |`,
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (c) =>
+      `| ${c.topic.topic} | ${c.topic.split} | ${pct(c.recall)} | ${pct(c.recallGoal)} | ${mark(c.recall >= c.recallGoal - 1e-9)} | ${pct(c.harvest)} | ${pct(c.harvestGoal)} | ${mark(c.harvest >= c.harvestGoal - 1e-9)} | ${c.best[0]} ${pct(c.best[1])} | ${mark(c.recall >= c.best[1] - 0.05 - 1e-9)} |`,
+  ),
+  '',
+  `Met on ${rows.filter((c) => c.recall >= c.recallGoal - 1e-9).length} of ${rows.length} topics (recall), ${rows.filter((c) => c.harvest >= c.harvestGoal - 1e-9).length} (harvest), ${rows.filter((c) => c.recall >= c.best[1] - 0.05 - 1e-9).length} (within 0.05 of the best named strategy).`,
+];
+process.stdout.write(out.join('\n') + '\n');
