@@ -35,9 +35,9 @@ before(async () => {
     perHost: 4,
     delayMs: 0,
     retryBaseMs: 10,
-    headersTimeoutMs: 500,
-    bodyTimeoutMs: 500,
-    totalTimeoutMs: 3000,
+    headersTimeoutMs: 2000,
+    bodyTimeoutMs: 2000,
+    totalTimeoutMs: 10000,
     maxBytes: 1024 * 1024,
     maxDecompressedBytes: 8 * 1024 * 1024,
   });

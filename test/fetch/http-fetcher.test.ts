@@ -8,7 +8,7 @@ let srv: TestServer;
 let fetcher: HttpFetcher;
 before(async () => {
   srv = await startTestServer();
-  fetcher = new HttpFetcher({ headersTimeoutMs: 300, bodyTimeoutMs: 300, totalTimeoutMs: 2000, maxBytes: 1024 * 1024, maxDecompressedBytes: 4 * 1024 * 1024 });
+  fetcher = new HttpFetcher({ headersTimeoutMs: 1500, bodyTimeoutMs: 1500, totalTimeoutMs: 10000, maxBytes: 1024 * 1024, maxDecompressedBytes: 4 * 1024 * 1024 });
 });
 after(async () => {
   await fetcher.close();
