@@ -41,10 +41,11 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
  * harmless: upserts, and appends where a duplicate line is acceptable (the connection may have
  * dropped after the server committed). SQL errors are not retried and pass through as they are.
  */
-export async function pgQuery(pool: pg.Pool, sql: string, params: unknown[] = [], delays: readonly number[] = RETRY_DELAYS_MS): Promise<pg.QueryResult> {
+export async function pgQuery(pool: pg.Pool, sql: string, params: unknown[] = [], delays: readonly number[] = RETRY_DELAYS_MS, prepared?: string): Promise<pg.QueryResult> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await pool.query(sql, params);
+      // A named statement is parsed and planned once per connection (`prepared`: its name).
+      return await (prepared ? pool.query({ name: prepared, text: sql, values: params }) : pool.query(sql, params));
     } catch (err) {
       if (!isTransient(err) && !isConflict(err)) throw err;
       if (attempt >= delays.length) {
