@@ -8,6 +8,7 @@ import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
 import { defineScripts, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
+import { ScriptBatcher } from './script-batcher.js';
 import { decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
 export interface RedisFrontierOptions {
@@ -83,9 +84,12 @@ export class RedisFrontier implements Frontier {
   /** Keys this worker holds leases on: settled without asking. */
   readonly #leased = new Set<string>();
   #nextShard = 0;
-  /** Lease ends waiting for the next turn of the event loop, by shard (#end). */
-  readonly #ends = new Map<number, { args: ScriptArg[]; waiters: { resolve: (ended: boolean) => void; reject: (err: unknown) => void }[] }>();
-  #endsTimer: NodeJS.Immediate | null = null;
+  /**
+   * Adds and lease ends made in one turn of the event loop leave as one script call per shard:
+   * pages' responses arrive together and a group commit ends many pages at once (ScriptBatcher).
+   */
+  readonly #adds: ScriptBatcher;
+  readonly #ends: ScriptBatcher;
 
   /** The client stays the caller's: close() does not quit it. */
   constructor(redis: Redis, opts: RedisFrontierOptions) {
@@ -103,6 +107,9 @@ export class RedisFrontier implements Frontier {
     this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
     this.#stateBuckets = 4 * this.#buckets;
     this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);
+    const sent = () => void this.roundTrips++;
+    this.#adds = new ScriptBatcher(this.#scripts.add, (s) => this.#key(s), sent);
+    this.#ends = new ScriptBatcher(this.#scripts.end, (s) => this.#key(s), sent);
   }
 
   /**
@@ -185,20 +192,19 @@ export class RedisFrontier implements Frontier {
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fp, this.#buckets);
       let g = groups.get(shard);
-      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [this.#perHost, discard ? '1' : '0', this.#stateBuckets] }));
+      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [] }));
       const req = toRequest(r, key);
       g.at.push(i);
       g.fps.push(fp);
-      g.args.push(r.host, keyBytes(key), place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
+      g.args.push(r.host, keyBytes(key), place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req), now);
       sent.push(req);
       sentAt.push(i);
     }
     if (groups.size === 0) return out;
-    this.roundTrips++;
     const raised: CrawlRequest[] = [];
     await Promise.all(
       [...groups].map(async ([shard, g]) => {
-        const codes = (await this.#scripts.add(this.#key(shard), now, ...g.args)) as number[];
+        const codes = (await this.#adds.push(shard, [this.#perHost, discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
         g.at.forEach((i, j) => {
           const code = codes[j];
           const priority = batch[i]!.priority;
@@ -290,39 +296,13 @@ export class RedisFrontier implements Frontier {
     if (await this.#end(req, 'release', now, notBefore)) await this.#journal?.retried(req);
   }
 
-  #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
+  async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
     this.#leased.delete(req.key);
     const shard = shardOfHost(req.host, this.#shards);
-    return new Promise<boolean>((resolve, reject) => {
-      let batch = this.#ends.get(shard);
-      if (!batch) this.#ends.set(shard, (batch = { args: [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], waiters: [] }));
-      batch.args.push(keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : '');
-      batch.waiters.push({ resolve, reject });
-      this.#endsTimer ??= setImmediate(() => this.#sendEnds());
-    });
-  }
-
-  /**
-   * Sends the lease ends made since the last turn of the event loop, one script call per shard.
-   * A group commit settles many pages together and each then ends its lease: one call instead of
-   * one per page saves a socket write and read here and a command in Redis (bench/distributed).
-   */
-  #sendEnds(): void {
-    this.#endsTimer = null;
-    const batches = [...this.#ends];
-    this.#ends.clear();
-    this.roundTrips++;
-    for (const [shard, { args, waiters }] of batches) {
-      this.#scripts.end(this.#key(shard), ...args).then(
-        (reply) => {
-          (reply as number[]).forEach((code, i) => {
-            if (Number(code) !== 1) this.lostLeases++;
-            waiters[i]!.resolve(Number(code) === 1);
-          });
-        },
-        (err: unknown) => waiters.forEach((w) => w.reject(err)),
-      );
-    }
+    const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
+    if (Number(code) === 1) return true;
+    this.lostLeases++;
+    return false;
   }
 
   async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
