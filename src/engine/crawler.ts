@@ -452,11 +452,19 @@ export class Crawler {
     if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
     const fresh = batch.length ? await f.add(batch, Date.now()) : [];
     batch.forEach((r, i) => i < own && fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
-    const logged: { req: NewRequest; reason: string }[] = [];
+    // One call per reason (a shared frontier's round trip), not one per discarded link.
+    const byReason = new Map<string, { req: NewRequest; reason: string }[]>();
     for (const d of discards) {
-      const [fresh] = await f.discard([d.req], d.reason);
-      if (fresh) logged.push(d);
+      const list = byReason.get(d.reason);
+      if (list) list.push(d);
+      else byReason.set(d.reason, [d]);
     }
+    const isNew = new Set<{ req: NewRequest; reason: string }>();
+    for (const [reason, list] of byReason) {
+      const fresh = await f.discard(list.map((d) => d.req), reason);
+      list.forEach((d, i) => fresh[i] && isNew.add(d));
+    }
+    const logged = discards.filter((d) => isNew.has(d)); // in the page's order
     await this.#logDiscards(logged, parent.url);
     let added = 0;
     for (let i = 0; i < own; i++) if (fresh[i]) added++;

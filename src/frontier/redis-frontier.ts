@@ -82,7 +82,8 @@ export class RedisFrontier implements Frontier {
   readonly #cache: SeenPriorityCache;
   readonly #counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
   /** Keys this worker holds leases on: settled without asking. */
-  readonly #leased = new Set<string>();
+  /** By cache key (a number: no hex string per extracted link). */
+  readonly #leased = new Set<number>();
   #nextShard = 0;
   /**
    * Adds and lease ends made in one turn of the event loop leave as one script call per shard:
@@ -182,12 +183,13 @@ export class RedisFrontier implements Frontier {
     for (let i = 0; i < batch.length; i++) {
       const r = batch[i]!;
       const fp = fingerprint(r.url);
-      const key = fingerprintHex(fp);
-      const best = this.#cache.get(cacheKey(fp));
-      if (this.#leased.has(key) || (best !== undefined && (discard || !(r.priority > best)))) {
+      const ck = cacheKey(fp);
+      const best = this.#cache.get(ck);
+      if (this.#leased.has(ck) || (best !== undefined && (discard || !(r.priority > best)))) {
         this.#counters.cacheHits++;
         continue;
       }
+      const key = fingerprintHex(fp);
       this.#counters.cacheMisses++;
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fp, this.#buckets);
@@ -241,12 +243,14 @@ export class RedisFrontier implements Frontier {
 
   settled(url: string): boolean {
     const fp = fingerprint(url);
-    return this.#leased.has(fingerprintHex(fp)) || this.#cache.peek(cacheKey(fp)) === Infinity;
+    const ck = cacheKey(fp);
+    return this.#leased.has(ck) || this.#cache.peek(ck) === Infinity;
   }
 
   knownSeen(url: string): boolean {
     const fp = fingerprint(url);
-    return this.#cache.peek(cacheKey(fp)) !== undefined || this.#leased.has(fingerprintHex(fp));
+    const ck = cacheKey(fp);
+    return this.#cache.peek(ck) !== undefined || this.#leased.has(ck);
   }
 
   async claim(max: number, now: number, leaseMs = DEFAULT_LEASE_MS): Promise<CrawlRequest[]> {
@@ -259,7 +263,7 @@ export class RedisFrontier implements Frontier {
       const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets);
       out.push(...decodeClaimReply(reply));
     }
-    for (const r of out) this.#leased.add(r.key);
+    for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
 
@@ -297,7 +301,7 @@ export class RedisFrontier implements Frontier {
   }
 
   async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
-    this.#leased.delete(req.key);
+    this.#leased.delete(cacheKey(keyFingerprint(req.key)));
     const shard = shardOfHost(req.host, this.#shards);
     const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
     if (Number(code) === 1) return true;
@@ -309,7 +313,7 @@ export class RedisFrontier implements Frontier {
     this.roundTrips++;
     const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker, this.#stateBuckets);
     const out = decodeClaimReply(reply);
-    for (const r of out) this.#leased.add(r.key);
+    for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
 
