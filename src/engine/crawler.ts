@@ -215,7 +215,9 @@ export class Crawler {
       if (claimed.length) continue;
       if (this.#inflight === 0 && (await f.isFinished())) break;
       if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
-      const next = await f.nextReadyAt(now);
+      // With every slot busy the loop waits for a request to end (#wake): asking the frontier
+      // when the next host opens would cost a shared frontier a round trip for nothing.
+      const next = free > 0 ? await f.nextReadyAt(now) : null;
       const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
       await this.#sleep(Math.min(wait, this.#o.shared ? 100 : this.#o.flushIntervalMs));
     }
