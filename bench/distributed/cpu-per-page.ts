@@ -199,7 +199,8 @@ async function main(): Promise<void> {
       const stored = Number((await db.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n);
       const trips = Number(/Redis: (\d+) round trips/.exec(w.stdout)?.[1] ?? NaN);
       rows.push(`| shared, 1 worker | ${round} | ${stored} | ${(stored / w.secs).toFixed(0)} | ${per(w.cpuMs, stored)} | ${per(rMs, stored)} | ${per(p.backendsMs, stored)} | ${per(p.backgroundMs, stored)} | ${per(wWeb, stored)} | ${per(w.cpuMs + rMs + p.backendsMs + p.backgroundMs, stored)} |`);
-      notes.push(`round ${round}, 1 worker: ${(trips / stored).toFixed(2)} Redis round trips, ${((r1.commands - r0.commands - 4) / stored).toFixed(2)} Redis commands, about ${(xacts / stored).toFixed(2)} PostgreSQL transactions per page`);
+      const statements = Number(/in (\d+) statements/.exec(w.stdout)?.[1] ?? NaN);
+      notes.push(`round ${round}, 1 worker: ${(trips / stored).toFixed(2)} Redis round trips, ${((r1.commands - r0.commands - 4) / stored).toFixed(2)} Redis commands (those in scripts included), about ${(xacts / stored).toFixed(2)} PostgreSQL transactions per page${Number.isNaN(statements) ? '' : ` (${(stored / statements).toFixed(1)} pages a group-commit statement)`}`);
       await dropCrawl(redis, db, name);
     }
   } finally {
