@@ -132,7 +132,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
       const w = pg.writes;
       return [
         `Redis: ${frontier.roundTrips} round trips by this worker (${fetched ? (frontier.roundTrips / fetched).toFixed(2) : '-'} per page it fetched), ${frontier.lostLeases} leases lost to expiry`,
-        `PostgreSQL: ${w.commits} commits, ${w.commits ? (w.ms / w.commits).toFixed(2) : '-'} ms each as this worker saw them`,
+        `PostgreSQL: ${w.commits} commits, ${w.commits ? (w.ms / w.commits).toFixed(2) : '-'} ms each as this worker saw them, in ${pg.statements} statements (group commit, with the URLs admitted)`,
       ];
     },
     async run(): Promise<CrawlSummary> {

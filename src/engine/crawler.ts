@@ -215,7 +215,9 @@ export class Crawler {
       if (claimed.length) continue;
       if (this.#inflight === 0 && (await f.isFinished())) break;
       if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
-      const next = await f.nextReadyAt(now);
+      // With every slot busy the loop waits for a request to end (#wake): asking the frontier
+      // when the next host opens would cost a shared frontier a round trip for nothing.
+      const next = free > 0 ? await f.nextReadyAt(now) : null;
       const wait = free <= 0 || next === null ? 1000 : Math.max(1, next - now);
       await this.#sleep(Math.min(wait, this.#o.shared ? 100 : this.#o.flushIntervalMs));
     }
@@ -452,11 +454,19 @@ export class Crawler {
     if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
     const fresh = batch.length ? await f.add(batch, Date.now()) : [];
     batch.forEach((r, i) => i < own && fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
-    const logged: { req: NewRequest; reason: string }[] = [];
+    // One call per reason (a shared frontier's round trip), not one per discarded link.
+    const byReason = new Map<string, { req: NewRequest; reason: string }[]>();
     for (const d of discards) {
-      const [fresh] = await f.discard([d.req], d.reason);
-      if (fresh) logged.push(d);
+      const list = byReason.get(d.reason);
+      if (list) list.push(d);
+      else byReason.set(d.reason, [d]);
     }
+    const isNew = new Set<{ req: NewRequest; reason: string }>();
+    for (const [reason, list] of byReason) {
+      const fresh = await f.discard(list.map((d) => d.req), reason);
+      list.forEach((d, i) => fresh[i] && isNew.add(d));
+    }
+    const logged = discards.filter((d) => isNew.has(d)); // in the page's order
     await this.#logDiscards(logged, parent.url);
     let added = 0;
     for (let i = 0; i < own; i++) if (fresh[i]) added++;

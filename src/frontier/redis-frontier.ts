@@ -8,6 +8,7 @@ import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
 import { defineScripts, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
+import { ScriptBatcher } from './script-batcher.js';
 import { decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
 export interface RedisFrontierOptions {
@@ -23,7 +24,7 @@ export interface RedisFrontierOptions {
   politeness?: Partial<PolitenessOptions>;
   /** This worker's name in leases (no spaces): only the lease holder ends a lease. */
   worker: string;
-  /** The crawl's record (PostgreSQL): told of every URL before Redis is. */
+  /** The crawl's record (PostgreSQL): told of every URL Redis admits or raises. */
   journal?: UrlJournal;
   /** Entries of the worker-local seen cache (default 65,536). */
   seenCache?: number;
@@ -52,8 +53,8 @@ type EndOutcome = Outcome['state'] | 'retry' | 'release';
  * lives in Redis, so it holds across all workers.
  *
  * Redis round trips per fetched page: add (one script per page's links, none when the local
- * cache drops them all), complete (one), claim (one per batch). `roundTrips` counts them; calls
- * to several shards sent together count once.
+ * cache drops them all), complete (one per batch of lease ends made together), claim (one per
+ * batch). `roundTrips` counts them; calls to several shards sent together count once.
  */
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */
@@ -81,8 +82,15 @@ export class RedisFrontier implements Frontier {
   readonly #cache: SeenPriorityCache;
   readonly #counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
   /** Keys this worker holds leases on: settled without asking. */
-  readonly #leased = new Set<string>();
+  /** By cache key (a number: no hex string per extracted link). */
+  readonly #leased = new Set<number>();
   #nextShard = 0;
+  /**
+   * Adds and lease ends made in one turn of the event loop leave as one script call per shard:
+   * pages' responses arrive together and a group commit ends many pages at once (ScriptBatcher).
+   */
+  readonly #adds: ScriptBatcher;
+  readonly #ends: ScriptBatcher;
 
   /** The client stays the caller's: close() does not quit it. */
   constructor(redis: Redis, opts: RedisFrontierOptions) {
@@ -100,6 +108,9 @@ export class RedisFrontier implements Frontier {
     this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
     this.#stateBuckets = 4 * this.#buckets;
     this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);
+    const sent = () => void this.roundTrips++;
+    this.#adds = new ScriptBatcher(this.#scripts.add, (s) => this.#key(s), sent);
+    this.#ends = new ScriptBatcher(this.#scripts.end, (s) => this.#key(s), sent);
   }
 
   /**
@@ -172,30 +183,30 @@ export class RedisFrontier implements Frontier {
     for (let i = 0; i < batch.length; i++) {
       const r = batch[i]!;
       const fp = fingerprint(r.url);
-      const key = fingerprintHex(fp);
-      const best = this.#cache.get(cacheKey(fp));
-      if (this.#leased.has(key) || (best !== undefined && (discard || !(r.priority > best)))) {
+      const ck = cacheKey(fp);
+      const best = this.#cache.get(ck);
+      if (this.#leased.has(ck) || (best !== undefined && (discard || !(r.priority > best)))) {
         this.#counters.cacheHits++;
         continue;
       }
+      const key = fingerprintHex(fp);
       this.#counters.cacheMisses++;
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fp, this.#buckets);
       let g = groups.get(shard);
-      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [this.#perHost, discard ? '1' : '0', this.#stateBuckets] }));
+      if (!g) groups.set(shard, (g = { at: [], fps: [], args: [] }));
       const req = toRequest(r, key);
       g.at.push(i);
       g.fps.push(fp);
-      g.args.push(r.host, keyBytes(key), place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req));
+      g.args.push(r.host, keyBytes(key), place.bucket, place.member, discard ? '' : scoreOf(r.priority), discard ? '' : packKept(req), discard ? '' : packRaisable(req), now);
       sent.push(req);
       sentAt.push(i);
     }
     if (groups.size === 0) return out;
-    this.roundTrips++;
     const raised: CrawlRequest[] = [];
     await Promise.all(
       [...groups].map(async ([shard, g]) => {
-        const codes = (await this.#scripts.add(this.#key(shard), now, ...g.args)) as number[];
+        const codes = (await this.#adds.push(shard, [this.#perHost, discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
         g.at.forEach((i, j) => {
           const code = codes[j];
           const priority = batch[i]!.priority;
@@ -215,22 +226,31 @@ export class RedisFrontier implements Frontier {
     // PostgreSQL nothing. A worker killed between the two leaves a URL that Redis holds and the
     // record does not; it is recorded when its page is committed, and only a Redis loss in that
     // window (before the URL is fetched) could lose it.
-    if (this.#journal) {
+    const journal = this.#journal;
+    if (journal) {
       const admitted = sent.filter((_, j) => out[sentAt[j]!]);
-      if (admitted.length) await this.#journal.added(admitted, discard ? 'discarded' : 'waiting', discardReason);
-      if (raised.length) await this.#journal.raised(raised);
+      const written = Promise.all([
+        admitted.length ? journal.added(admitted, discard ? 'discarded' : 'waiting', discardReason) : null,
+        raised.length ? journal.raised(raised) : null,
+      ]);
+      // An ordered journal fails the page's commit if these fail: waiting here would only add
+      // a statement's latency to every page.
+      if (journal.ordered) written.catch(() => {});
+      else await written;
     }
     return out;
   }
 
   settled(url: string): boolean {
     const fp = fingerprint(url);
-    return this.#leased.has(fingerprintHex(fp)) || this.#cache.peek(cacheKey(fp)) === Infinity;
+    const ck = cacheKey(fp);
+    return this.#leased.has(ck) || this.#cache.peek(ck) === Infinity;
   }
 
   knownSeen(url: string): boolean {
     const fp = fingerprint(url);
-    return this.#cache.peek(cacheKey(fp)) !== undefined || this.#leased.has(fingerprintHex(fp));
+    const ck = cacheKey(fp);
+    return this.#cache.peek(ck) !== undefined || this.#leased.has(ck);
   }
 
   async claim(max: number, now: number, leaseMs = DEFAULT_LEASE_MS): Promise<CrawlRequest[]> {
@@ -243,7 +263,7 @@ export class RedisFrontier implements Frontier {
       const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets);
       out.push(...decodeClaimReply(reply));
     }
-    for (const r of out) this.#leased.add(r.key);
+    for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
 
@@ -281,11 +301,10 @@ export class RedisFrontier implements Frontier {
   }
 
   async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
-    this.#leased.delete(req.key);
-    this.roundTrips++;
+    this.#leased.delete(cacheKey(keyFingerprint(req.key)));
     const shard = shardOfHost(req.host, this.#shards);
-    const ended = await this.#scripts.end(this.#key(shard), keyBytes(req.key), this.#worker, now, this.#perHost, this.#delayMs, notBefore, outcome, outcome === 'retry' ? packKept(req) : '', this.#stateBuckets);
-    if (Number(ended) === 1) return true;
+    const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
+    if (Number(code) === 1) return true;
     this.lostLeases++;
     return false;
   }
@@ -294,7 +313,7 @@ export class RedisFrontier implements Frontier {
     this.roundTrips++;
     const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker, this.#stateBuckets);
     const out = decodeClaimReply(reply);
-    for (const r of out) this.#leased.add(r.key);
+    for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
 

@@ -161,21 +161,22 @@ end
 `;
 
 /**
- * ARGV: now, perHost, discard (1/0), state buckets per shard, then per URL: host, key, bucket, seen
- * member, score, A, R.
+ * ARGV: perHost, discard (1/0), state buckets per shard, then per URL: host, key, bucket, seen
+ * member, score, A, R, now (the offers of several pages go in one call: ScriptBatcher).
  * Returns per URL: 1 new, 0 waiting and not raised, 2 raised, 3 leased, 4 final (done, error,
  * discarded). The SADD decides: a URL is queued only when it was not in the seen set, in the same
  * script, so nothing is ever seen but not queued.
  */
 const ADD = `
-local now = tonumber(ARGV[1])
-local perHost = tonumber(ARGV[2])
-local discard = ARGV[3] == '1'
-local nb = tonumber(ARGV[4])
+local perHost = tonumber(ARGV[1])
+local discard = ARGV[2] == '1'
+local nb = tonumber(ARGV[3])
 local out, order, touched = {}, {}, {}
 local fresh = 0
-for i = 5, #ARGV, 7 do
+local at = {}
+for i = 4, #ARGV, 8 do
   local host, fp, bucket, member, score, a, r = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
+  local now = tonumber(ARGV[i + 7])
   local q = B .. 'q:' .. host
   if call('SADD', B .. 'seen:' .. bucket, member) == 1 then
     fresh = fresh + 1
@@ -187,6 +188,7 @@ for i = 5, #ARGV, 7 do
       setU(fp, nb, id .. a .. r, nil)
       call('HINCRBY', B .. 'n', 'waiting', 1)
       if not touched[host] then touched[host] = true; order[#order + 1] = host end
+      at[host] = now
     end
     out[#out + 1] = 1
   else
@@ -202,6 +204,7 @@ for i = 5, #ARGV, 7 do
         call('ZADD', q, score, m)
         setU(fp, nb, string.sub(v, 1, endOfA(v)) .. r, v)
         if not touched[host] then touched[host] = true; order[#order + 1] = host end
+        at[host] = now
         out[#out + 1] = 2
       else
         out[#out + 1] = 0
@@ -214,7 +217,7 @@ if #order > 0 then
   local bud = budget()
   for _, host in ipairs(order) do
     call('SADD', B .. 'hosts', host)
-    place(host, now, perHost, bud)
+    place(host, at[host], perHost, bud)
   end
 end
 return out
@@ -270,41 +273,50 @@ return out
 `;
 
 /**
- * Ends a lease. ARGV: key, worker, now, perHost, delay, notBefore, outcome (done, error,
- * discarded: final; retry: waiting with the new A; release: waiting as it was), new A, state buckets per shard.
+ * Ends leases, several in one call (the ends a worker makes together: ScriptBatcher). ARGV: worker, perHost, delay, state buckets per shard,
+ * then per URL: key, outcome (done, error, discarded: final; retry: waiting with the new A;
+ * release: waiting as it was), now, notBefore, new A.
  * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
- * claimed by another worker since) changes nothing. Returns 1 when ended, 0 when not held.
+ * claimed by another worker since) changes nothing. Returns per URL 1 when ended, 0 when not held.
  */
 const END = `
-local fp, worker, outcome = ARGV[1], ARGV[2], ARGV[7]
-local now = tonumber(ARGV[3])
-local nb = tonumber(ARGV[9])
-local lv = call('HGET', B .. 'lh', fp)
-if not lv then return 0 end
-local id, score, owner, host = parseLease(lv)
-if owner ~= worker then return 0 end
-call('ZREM', B .. 'lease', fp)
-call('HDEL', B .. 'lh', fp)
-call('HINCRBY', B .. 'n', 'fetching', -1)
-if outcome == 'retry' or outcome == 'release' then
-  call('ZADD', B .. 'q:' .. host, score, id .. fp)
-  if outcome == 'retry' then
-    local v = getU(fp, nb)
-    setU(fp, nb, id .. ARGV[8] .. string.sub(v, endOfA(v) + 1), v)
+local worker = ARGV[1]
+local perHost, delay, nb = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local bud = budget()
+local out = {}
+for i = 5, #ARGV, 5 do
+  local fp, outcome, now, notBefore, newA = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
+  local lv = call('HGET', B .. 'lh', fp)
+  local id, score, owner, host
+  if lv then id, score, owner, host = parseLease(lv) end
+  if (not lv) or owner ~= worker then
+    out[#out + 1] = 0
+  else
+    call('ZREM', B .. 'lease', fp)
+    call('HDEL', B .. 'lh', fp)
+    call('HINCRBY', B .. 'n', 'fetching', -1)
+    if outcome == 'retry' or outcome == 'release' then
+      call('ZADD', B .. 'q:' .. host, score, id .. fp)
+      if outcome == 'retry' then
+        local v = getU(fp, nb)
+        setU(fp, nb, id .. newA .. string.sub(v, endOfA(v) + 1), v)
+      end
+      call('HINCRBY', B .. 'n', 'waiting', 1)
+      call('SADD', B .. 'hosts', host)
+    else
+      local v = getU(fp, nb)
+      if v then delU(fp, nb, v) end
+      call('HINCRBY', B .. 'n', outcome, 1)
+    end
+    local hk = B .. 'h:' .. host
+    freeSlot(hk)
+    local nx = math.max(num(call('HGET', hk, 'n'), 0), now + hostDelay(hk, delay), notBefore)
+    call('HSET', hk, 'n', nx)
+    place(host, now, perHost, bud)
+    out[#out + 1] = 1
   end
-  call('HINCRBY', B .. 'n', 'waiting', 1)
-  call('SADD', B .. 'hosts', host)
-else
-  local v = getU(fp, nb)
-  if v then delU(fp, nb, v) end
-  call('HINCRBY', B .. 'n', outcome, 1)
 end
-local hk = B .. 'h:' .. host
-freeSlot(hk)
-local nx = math.max(num(call('HGET', hk, 'n'), 0), now + hostDelay(hk, tonumber(ARGV[5])), tonumber(ARGV[6]))
-call('HSET', hk, 'n', nx)
-place(host, now, tonumber(ARGV[4]), budget())
-return 1
+return out
 `;
 
 /** ARGV: host, lease expiry, worker, state buckets per shard. Leases every waiting URL of the host; returns them as CLAIM does. */

@@ -7,6 +7,14 @@ import type { CrawlRequest } from '../types.js';
  * Every method is idempotent by key: a redelivered batch changes nothing.
  */
 export interface UrlJournal {
+  /**
+   * True when the journal is also the crawl's Store and keeps its writes in order: nothing
+   * handed to it later (a page's commit) commits before added() and raised(), and once one of
+   * them fails every later write fails. The frontier then does not wait for those two (a page's
+   * links are recorded in the page's own statement or an earlier one) and learns of a failure
+   * through the page's commit.
+   */
+  readonly ordered?: boolean;
   /** URLs that joined the frontier as waiting (or discarded, with the reason). */
   added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void>;
   /** A waiting URL raised by a better parent: its new priority, parent, anchor, depth and state. */

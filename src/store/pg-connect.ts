@@ -17,7 +17,10 @@ export const RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000, 4000];
  * names PostgreSQL, the address (password hidden) and the reason.
  */
 export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  // Prepared statements (the group commit's) are planned for each execution's arrays: a generic
+  // plan, which PostgreSQL may settle on while a crawl's tables are still empty, is kept for the
+  // connection's life and is not re-planned as the tables grow.
+  const pool = new pg.Pool({ connectionString: url, max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
   // An idle client that loses its server emits here; the next query reports it where it is awaited.
   pool.on('error', () => {});
   let last: unknown = null;
@@ -41,10 +44,11 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
  * harmless: upserts, and appends where a duplicate line is acceptable (the connection may have
  * dropped after the server committed). SQL errors are not retried and pass through as they are.
  */
-export async function pgQuery(pool: pg.Pool, sql: string, params: unknown[] = [], delays: readonly number[] = RETRY_DELAYS_MS): Promise<pg.QueryResult> {
+export async function pgQuery(pool: pg.Pool, sql: string, params: unknown[] = [], delays: readonly number[] = RETRY_DELAYS_MS, prepared?: string): Promise<pg.QueryResult> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await pool.query(sql, params);
+      // A named statement is parsed and planned once per connection (`prepared`: its name).
+      return await (prepared ? pool.query({ name: prepared, text: sql, values: params }) : pool.query(sql, params));
     } catch (err) {
       if (!isTransient(err) && !isConflict(err)) throw err;
       if (attempt >= delays.length) {

@@ -11,8 +11,15 @@ import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } f
 import { FocusCrawlError } from '../errors.js';
 import { GroupWriter } from './group-writer.js';
 
-/** Commits in flight before congested() asks the crawl to wait: about the pool's size, twice. */
-const MAX_IN_FLIGHT = 20;
+/**
+ * Batches closed and waiting behind the one being written before congested() asks the crawl to
+ * wait. A batch closes early only when full or on a repeated key, so a queue means PostgreSQL is
+ * behind.
+ */
+const MAX_QUEUED = 4;
+/** What a batch may carry: a commit (a page's text) weighs as much as 30 admitted URLs. */
+const MAX_BATCH_WEIGHT = 2000;
+const COMMIT_WEIGHT = 30;
 /** Rows a bulk statement carries at most (parameters stay far below PostgreSQL's 65,535). */
 const BULK = 1000;
 
@@ -32,6 +39,14 @@ function kindOf(r: CrawlRequest): string | null {
   return r.probe ? JSON.stringify(r.probe) : r.sitemap ? JSON.stringify({ sitemap: r.sitemap }) : null;
 }
 
+/** One write of the crawl's record, as the group writer carries it. */
+type RecordWrite =
+  | { commit: UrlCommit }
+  | { admit: CrawlRequest; state: 'waiting' | 'discarded'; reason: string | null }
+  | { raise: CrawlRequest };
+
+const keyOfWrite = (w: RecordWrite): string | null => ('commit' in w ? w.commit.key : 'admit' in w ? w.admit.key : w.raise.key);
+
 /**
  * The repository of a shared crawl in PostgreSQL, one schema per crawl. It is the crawl's record:
  * pages, log and services, and (as the Redis frontier's UrlJournal) every URL admitted with its
@@ -45,11 +60,24 @@ export class PgStore implements Store, UrlJournal {
   readonly schema: string;
   readonly services: PgServiceRegistry;
   readonly #delays: readonly number[];
-  #inFlight = 0;
-  readonly #commits = new GroupWriter<UrlCommit>((batch) => this.#commitBatch(batch), { maxItems: 64, delayMs: 4 });
-  readonly #admitted = new GroupWriter<CrawlRequest>((batch) => this.#addRows(batch, 'waiting', null), { maxItems: 2000, delayMs: 4 });
+  /**
+   * Every write of a running crawl (URLs admitted or raised, URL ends with their pages) in one
+   * ordered group writer: one statement per batch, batches in order. So the Redis frontier need
+   * not wait for its admissions (UrlJournal.ordered): a page's links are written in the page's
+   * statement or an earlier one, never after it.
+   */
+  readonly #record = new GroupWriter<RecordWrite>((batch) => this.#writeBatch(batch), {
+    maxWeight: MAX_BATCH_WEIGHT,
+    delayMs: 4,
+    keyOf: keyOfWrite,
+    weightOf: (w) => ('commit' in w ? COMMIT_WEIGHT : 1),
+  });
+  /** UrlJournal: later writes through this store never commit before added() and raised() (see #record). */
+  readonly ordered = true;
   /** Commits made by this process and the time they took as it saw them (bench/distributed). */
   readonly writes = { commits: 0, ms: 0 };
+  /** Statements the group writer sent (each a batch of admissions, raises and commits). */
+  statements = 0;
 
   private constructor(pool: pg.Pool, schema: string, delays: readonly number[]) {
     this.pool = pool;
@@ -131,22 +159,38 @@ export class PgStore implements Store, UrlJournal {
   }
 
   /**
-   * Group commit (GroupWriter): the URL ends handed in within a few milliseconds leave together as
-   * one statement (data-modifying CTEs over unnest arrays: log lines, URL states, pages), atomic
-   * for the whole batch; each caller's promise resolves when its batch has committed.
+   * Group commit (GroupWriter): the URL ends handed in within a few milliseconds, or while the
+   * batch before them is written, leave together as one statement (data-modifying CTEs over
+   * unnest arrays: URLs admitted and raised, log lines, URL states, pages), atomic for the whole
+   * batch; each caller's promise resolves when its batch has committed.
    */
   commit(c: UrlCommit): Promise<void> {
-    this.#inFlight++;
     const t0 = performance.now();
-    return this.#commits.write([c], (x, batch) => x.key !== null && batch.some((b) => b.key === x.key)).finally(() => {
-      this.#inFlight--;
+    return this.#record.write([{ commit: c }]).finally(() => {
       this.writes.commits++;
       this.writes.ms += performance.now() - t0;
     });
   }
 
-  async #commitBatch(batch: UrlCommit[]): Promise<void> {
+  #writeBatch(batch: RecordWrite[]): Promise<void> {
+    const commits: UrlCommit[] = [];
+    const admits: { admit: CrawlRequest; state: 'waiting' | 'discarded'; reason: string | null }[] = [];
+    const raises: CrawlRequest[] = [];
+    for (const w of batch) {
+      if ('commit' in w) commits.push(w.commit);
+      else if ('admit' in w) admits.push(w);
+      else raises.push(w.raise);
+    }
+    this.statements++;
+    return this.#commitBatch(commits, admits, raises);
+  }
+
+  async #commitBatch(batch: UrlCommit[], admitted: { admit: CrawlRequest; state: 'waiting' | 'discarded'; reason: string | null }[], raisedReqs: CrawlRequest[]): Promise<void> {
     const s = this.schema;
+    // In fingerprint order: two workers inserting overlapping batches then lock rows in the same order.
+    const adm = admitted.map((a) => [keyToBigInt(a.admit.key), a] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, a]) => a);
+    const ad = adm.map((a) => a.admit);
+    const rz = byFp(raisedReqs);
     const log = batch.map((c) => c.entry);
     const keyed = batch.filter((c) => c.key !== null);
     const pages = batch.map((c) => c.page).filter((p): p is PageRecord => p !== null);
@@ -161,12 +205,23 @@ export class PgStore implements Store, UrlJournal {
       pages.map((p) => p.encoding), pages.map((p) => p.title), pages.map((p) => p.text), pages.map((p) => p.canonical), pages.map((p) => p.relevance), pages.map((p) => p.noindex),
       pages.map((p) => JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor])))),
       pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text))),
+      ad.map((r) => fp(r.key)), ad.map((r) => r.url), ad.map((r) => r.host), ad.map((r) => r.depth), ad.map((r) => (r.parent === null ? null : fp(r.parent))),
+      ad.map((r) => r.anchor), ad.map((r) => r.priority), ad.map((r) => json(r.data)), ad.map(kindOf), adm.map((a) => STATE[a.state]), adm.map((a) => a.reason),
+      rz.map((r) => fp(r.key)), rz.map((r) => r.priority), rz.map((r) => r.depth), rz.map((r) => (r.parent === null ? null : fp(r.parent))), rz.map((r) => r.anchor), rz.map((r) => json(r.data)),
     ];
     // A done URL stays done: a late redelivery (its lease had expired while the first worker
     // stored the page) neither marks a stored page as an error nor logs the URL a second time.
     // Every part of the statement sees the table as it was before it, so a URL done by an
-    // earlier commit is skipped here, and one that ends twice within this batch is logged twice.
-    const sql = `WITH l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
+    // earlier commit is skipped here. No key occurs twice in a batch (GroupWriter keyOf), so no
+    // two parts touch one row. The text is the same for every batch: a prepared statement.
+    const sql = `WITH a AS (INSERT INTO ${s}.urls(fp, url, host, depth, parent, anchor, priority, data, kind, state, reason)
+        SELECT f, u, h, d, p, a, pr, dt::jsonb, k::jsonb, st, rs FROM unnest($40::bigint[], $41::text[], $42::text[], $43::int[], $44::bigint[], $45::text[], $46::float8[],
+          $47::text[], $48::text[], $49::smallint[], $50::text[]) AS t(f, u, h, d, p, a, pr, dt, k, st, rs)
+        ON CONFLICT (fp) DO NOTHING RETURNING 1),
+      rz AS (UPDATE ${s}.urls AS u SET priority = t.pr, depth = t.d, parent = t.p, anchor = t.a, data = t.dt::jsonb
+        FROM unnest($51::bigint[], $52::float8[], $53::int[], $54::bigint[], $55::text[], $56::text[]) AS t(f, pr, d, p, a, dt)
+        WHERE u.fp = t.f AND u.state = 0 AND u.priority < t.pr RETURNING 1),
+      l AS (INSERT INTO ${s}.crawl_log(fp, url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
         SELECT f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[],
           $9::text[], $10::float8[], $11::float8[], $12::text[], $13::text[]) WITH ORDINALITY AS x(f, u, fu, st, stc, d, pa, a, t, r, pr, fa, e, ord)
           WHERE f IS NULL OR NOT EXISTS (SELECT 1 FROM ${s}.urls done WHERE done.fp = x.f AND done.state = ${STATE.done}) ORDER BY ord RETURNING 1),
@@ -182,8 +237,11 @@ export class PgStore implements Store, UrlJournal {
           encoding = excluded.encoding, title = excluded.title, text = excluded.text, canonical = excluded.canonical, relevance = excluded.relevance,
           noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)
       SELECT 1`;
-    await this.#query(sql, params);
+    await pgQuery(this.pool, sql, params, this.#delays, this.#writeName);
   }
+
+  /** The name the batch statement is prepared under on each connection (one per schema). */
+  readonly #writeName = `fc_write_${Math.random().toString(36).slice(2, 10)}`;
 
   async logDiscards(entries: NewLogEntry[]): Promise<void> {
     for (let i = 0; i < entries.length; i += BULK) {
@@ -198,46 +256,26 @@ export class PgStore implements Store, UrlJournal {
   }
 
   congested(): boolean {
-    return this.#inFlight >= MAX_IN_FLIGHT;
+    return this.#record.queued >= MAX_QUEUED;
   }
 
-  /** Sends the batches waiting for their few milliseconds now. */
+  /** Sends the batch waiting for its few milliseconds now; resolves when everything handed in is committed (rejects if any failed). */
   async flush(): Promise<void> {
-    await Promise.all([this.#commits.flush(), this.#admitted.flush()]);
+    await this.#record.flush();
   }
 
   // UrlJournal: the Redis frontier records what it admits.
 
-  /** Waiting URLs leave in group batches (several pages' links in one statement); discards at once. */
+  /** URLs admitted (waiting, or discarded with the reason): written in the next group batch, several pages' links in one statement. */
   added(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
-    if (state === 'waiting') return this.#admitted.write(reqs);
-    return this.#addRows(reqs, state, reason);
+    if (!reqs.length) return Promise.resolve();
+    return this.#record.write(reqs.map((admit) => ({ admit, state, reason })));
   }
 
-  async #addRows(reqs: CrawlRequest[], state: 'waiting' | 'discarded', reason: string | null): Promise<void> {
-    const sorted = byFp(reqs);
-    for (let i = 0; i < sorted.length; i += BULK) {
-      const part = sorted.slice(i, i + BULK);
-      await this.#query(
-        `INSERT INTO ${this.schema}.urls(fp, url, host, depth, parent, anchor, priority, data, kind, state, reason)
-         SELECT f, u, h, d, p, a, pr, dt::jsonb, k::jsonb, $10, $11 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::text[], $7::float8[], $8::text[], $9::text[])
-           AS t(f, u, h, d, p, a, pr, dt, k)
-         ON CONFLICT (fp) DO NOTHING`,
-        [part.map((r) => fp(r.key)), part.map((r) => r.url), part.map((r) => r.host), part.map((r) => r.depth), part.map((r) => (r.parent === null ? null : fp(r.parent))),
-          part.map((r) => r.anchor), part.map((r) => r.priority), part.map((r) => json(r.data)), part.map(kindOf), STATE[state], reason],
-      );
-    }
-  }
-
-  async raised(batch: CrawlRequest[]): Promise<void> {
-    if (!batch.length) return;
-    const reqs = byFp(batch);
-    await this.#query(
-      `UPDATE ${this.schema}.urls AS u SET priority = t.pr, depth = t.d, parent = t.p, anchor = t.a, data = t.dt::jsonb
-       FROM unnest($1::bigint[], $2::float8[], $3::int[], $4::bigint[], $5::text[], $6::text[]) AS t(f, pr, d, p, a, dt)
-       WHERE u.fp = t.f AND u.state = 0 AND u.priority < t.pr`,
-      [reqs.map((r) => fp(r.key)), reqs.map((r) => r.priority), reqs.map((r) => r.depth), reqs.map((r) => (r.parent === null ? null : fp(r.parent))), reqs.map((r) => r.anchor), reqs.map((r) => json(r.data))],
-    );
+  /** Raised URLs: in the next group batch, after the batch that admitted them. */
+  raised(batch: CrawlRequest[]): Promise<void> {
+    if (!batch.length) return Promise.resolve();
+    return this.#record.write(batch.map((raise) => ({ raise })));
   }
 
   /**
@@ -246,6 +284,7 @@ export class PgStore implements Store, UrlJournal {
    * URLs had before the last rescore.
    */
   async rescored(batch: { key: string; priority: number }[]): Promise<void> {
+    await this.#record.flush(); // the rows it updates may still be queued
     const sorted = batch.map((r) => [keyToBigInt(r.key), r.priority] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (let i = 0; i < sorted.length; i += BULK) {
       const part = sorted.slice(i, i + BULK);
@@ -257,6 +296,7 @@ export class PgStore implements Store, UrlJournal {
   }
 
   async retried(req: CrawlRequest): Promise<void> {
+    await this.#record.flush(); // the URL's row may still be queued
     await this.#query(`UPDATE ${this.schema}.urls SET attempts = $2 WHERE fp = $1 AND state = 0`, [fp(req.key), req.attempts]);
   }
 
