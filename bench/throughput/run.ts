@@ -42,6 +42,7 @@ const CONTENDERS: Record<string, { script: string; args: string[] }> = {
   'ceiling-store': { script: 'contender-ceiling-store.js', args: ['--work', 'store'] },
   focuscrawl: { script: 'contender-focuscrawl.js', args: ['--strategy', 'bfs'] },
   'focuscrawl-best-first': { script: 'contender-focuscrawl.js', args: ['--strategy', 'best-first'] },
+  'focuscrawl-adaptive': { script: 'contender-focuscrawl.js', args: ['--strategy', 'adaptive'] },
   'crawlee-nopersist': { script: 'contender-crawlee.js', args: ['--persist', 'false'] },
   crawlee: { script: 'contender-crawlee.js', args: ['--persist', 'true'] },
 };

@@ -120,7 +120,7 @@ export class AdaptiveStrategy implements Strategy {
     this.options = adaptiveOptions.parse(options);
     this.linkContext = this.options.contextChars;
     this.#siteTerms = new SiteTerms(topic.tokenizeOptions);
-    this.#siblings = new SiblingFamilies({ prior: this.options.siblingPrior, maxLift: this.options.siblings, track: 20_000 });
+    this.#siblings = new SiblingFamilies({ prior: this.options.siblingPrior, maxLift: this.options.siblings, track: 10_000 });
   }
 
   #hostTopic(host: string): HostTopic {
