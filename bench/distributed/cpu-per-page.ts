@@ -8,6 +8,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { optionValue } from '../option-value.js';
 
 /**
  * CPU milliseconds per fetched page, by process: one shared worker (and the Redis and PostgreSQL
@@ -29,10 +30,7 @@ const repo = join(here, '..', '..', '..');
 const CLI = join(repo, 'bin', 'focuscrawl.js');
 const HOOK = join(here, 'cpu-report.js');
 const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf('--' + name);
-  return i >= 0 ? argv[i + 1]! : fallback;
-};
+const opt = (name: string, fallback: string) => optionValue(argv, name, fallback);
 const HOSTS = Number(opt('hosts', '100'));
 const PER_HOST = Number(opt('pages-per-host', '500'));
 const CONCURRENCY = Number(opt('concurrency', '32'));

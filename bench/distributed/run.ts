@@ -8,6 +8,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { optionValue } from '../option-value.js';
 
 /**
  * bench/distributed: the shared crawl (Redis frontier, PostgreSQL repository) with 1, 2 and 4
@@ -23,10 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
 const CLI = join(repo, 'bin', 'focuscrawl.js');
 const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf('--' + name);
-  return i >= 0 ? argv[i + 1]! : fallback;
-};
+const opt = (name: string, fallback: string) => optionValue(argv, name, fallback);
 const HOSTS = Number(opt('hosts', '100'));
 const PER_HOST = Number(opt('pages-per-host', '500'));
 const CONCURRENCY = Number(opt('concurrency', '32'));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startNginx } from './nginx.js';
 import type { ContenderResult } from './report.js';
 import { BENCH_SITE, warmSite, writeSite } from './site.js';
+import { optionValue } from '../option-value.js';
 
 /**
  * bench/throughput: focuscrawl, Crawlee's CheerioCrawler and a ceiling loop crawl the same
@@ -25,10 +26,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
 const out = join(repo, 'bench', 'throughput', 'out');
 const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf('--' + name);
-  return i >= 0 ? argv[i + 1]! : fallback;
-};
+const opt = (name: string, fallback: string) => optionValue(argv, name, fallback);
 const concurrency = Number(opt('concurrency', '32'));
 const port = Number(opt('port', '18080'));
 const only = opt('only', 'ceiling,ceiling-parse,ceiling-store,focuscrawl,focuscrawl-best-first,crawlee-nopersist,crawlee').split(',');

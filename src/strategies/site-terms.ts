@@ -11,6 +11,8 @@ interface HostTitles {
   pages: number;
   /** Title affix (the part before the first or after the last separator) -> pages that carry it. */
   affixes: Map<string, number>;
+  /** The affixes that count as the site's now, joined: terms are made again only when they change. */
+  common: string;
   /** Terms of the affixes most of the host's pages carry, and of the host name. */
   terms: Set<string>;
 }
@@ -50,11 +52,11 @@ export class SiteTerms {
       // A site with thousands of distinct first parts would grow this map: keep its common affixes only.
       if (h.affixes.size > 256) for (const [a, n] of h.affixes) if (n <= 1) h.affixes.delete(a);
     }
-    const before = h.terms.size;
-    const terms = this.#terms(host, h);
-    const changed = terms.size !== before || [...terms].some((t) => !h.terms.has(t));
-    h.terms = terms;
-    return changed;
+    const common = this.#common(h);
+    if (common.join('\0') === h.common) return false;
+    h.common = common.join('\0');
+    h.terms = this.#terms(host, common);
+    return true;
   }
 
   /** The site terms of `host` (empty until enough of its pages were seen, except the host name's). */
@@ -66,18 +68,23 @@ export class SiteTerms {
     let h = this.#hosts.get(host);
     if (!h) {
       if (this.#hosts.size >= MAX_HOSTS) this.#hosts.delete(this.#hosts.keys().next().value!);
-      h = { pages: 0, affixes: new Map(), terms: this.#hostNameTerms(host) };
+      h = { pages: 0, affixes: new Map(), common: '', terms: this.#hostNameTerms(host) };
       this.#hosts.set(host, h);
     }
     return h;
   }
 
-  #terms(host: string, h: HostTitles): Set<string> {
+  /** The affixes at least `share` of the host's pages, and `min` of them, carry (sorted). */
+  #common(h: HostTitles): string[] {
+    if (h.pages < this.#min) return [];
+    const out: string[] = [];
+    for (const [a, n] of h.affixes) if (n >= this.#min && n >= this.#share * h.pages) out.push(a);
+    return out.sort();
+  }
+
+  #terms(host: string, common: readonly string[]): Set<string> {
     const out = this.#hostNameTerms(host);
-    if (h.pages < this.#min) return out;
-    for (const [a, n] of h.affixes) {
-      if (n >= this.#min && n >= this.#share * h.pages) for (const t of tokenize(a.slice(1), this.#opts)) out.add(t);
-    }
+    for (const a of common) for (const t of tokenize(a.slice(1), this.#opts)) out.add(t);
     return out;
   }
 
@@ -95,8 +102,10 @@ export class SiteTerms {
 
   restore(s: [string, number, [string, number][]][]): void {
     for (const [host, pages, affixes] of s) {
-      const h: HostTitles = { pages, affixes: new Map(affixes), terms: new Set() };
-      h.terms = this.#terms(host, h);
+      const h: HostTitles = { pages, affixes: new Map(affixes), common: '', terms: new Set() };
+      const common = this.#common(h);
+      h.common = common.join('\0');
+      h.terms = this.#terms(host, common);
       this.#hosts.set(host, h);
     }
   }
