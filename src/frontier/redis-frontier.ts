@@ -414,8 +414,14 @@ export class RedisFrontier implements Frontier {
     const busy = await Promise.all(
       this.#shardList().map(async (s) => {
         const base = shardBase(this.#prefix, s);
-        const [fetching, ready, wait] = await Promise.all([this.#redis.hget(this.#key(s), 'fetching'), this.#redis.zcard(base + 'ready'), this.#redis.zcard(base + 'wait')]);
-        return Number(fetching ?? 0) > 0 || ready + wait > 0;
+        // One transaction: read one at a time, another worker's claim could move the last waiting
+        // URLs into its leases between the reads, and both would look empty.
+        const replies = await this.#redis.multi().hget(this.#key(s), 'fetching').zcard(base + 'ready').zcard(base + 'wait').exec();
+        const [fetching, ready, wait] = (replies ?? []).map(([err, v]) => {
+          if (err) throw err;
+          return Number(v ?? 0);
+        });
+        return fetching! > 0 || ready! + wait! > 0;
       }),
     );
     return !busy.some(Boolean);

@@ -57,7 +57,7 @@ test('three workers share a crawl of 5,000 pages over 10 hosts; one is killed wi
     children[0]!.kill('SIGKILL');
     runs.push(worker());
     const results = await Promise.all(runs);
-    assert.equal(results[0]!.signal, 'SIGKILL');
+    assert.equal(results[0]!.signal, 'SIGKILL', `the first worker ended before it was killed: exit ${results[0]!.code}; ${results[0]!.stdout.slice(-400)} ${results[0]!.stderr.slice(-400)}`);
     for (const r of results.slice(1)) assert.equal(r.code, 0, r.stderr);
 
     const stored = await pgRows<{ url: string }>(`SELECT url FROM ${pgSchema(name)}.pages`);
