@@ -48,7 +48,8 @@ export interface CrawlerOptions {
   reapIntervalMs?: number;
   /**
    * Other workers crawl the same frontier: the page budget counts their fetches too (the frontier's
-   * done + error, read a few times a second), and an idle worker polls less often.
+   * done + error, read a few times a second), an idle worker polls less often, and a page waiting
+   * for its commit gives its request slot back (see #settle).
    */
   shared?: boolean;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
@@ -90,6 +91,9 @@ export interface CrawlSummary {
   reason: StopReason;
 }
 
+/** Pages of a shared crawl that may wait for their commit, per request slot (see #settle). */
+const SETTLING_PER_SLOT = 2;
+
 /**
  * The crawl loop: claims URLs from the frontier, fetches them, parses, lets the strategy score
  * the links, and hands everything to the frontier and store. It only moves work between those
@@ -103,7 +107,12 @@ export class Crawler {
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */
   #abort = new AbortController();
+  /** URLs holding one of the `concurrency` slots: their request, or what precedes their commit, is under way. */
   #inflight = 0;
+  /** URLs that gave their slot back and wait for their commit (shared crawls only; see #settle). */
+  #settling = 0;
+  /** Keys of the URLs holding a slot. */
+  readonly #slots = new Set<string>();
   #finalBefore = 0;
   #stopping = false;
   /** Pages scored since the last relevant one (the stall rule). */
@@ -185,9 +194,10 @@ export class Crawler {
     let reason: StopReason = 'exhausted';
     for (;;) {
       await this.#housekeeping();
+      const busy = this.#inflight + this.#settling;
       if (this.#stopping) {
         reason = this.#stalled ? 'stalled' : 'stopped';
-        if (this.#inflight === 0) break;
+        if (busy === 0) break;
         await this.#sleep(1000);
         continue;
       }
@@ -197,7 +207,7 @@ export class Crawler {
       const budget = this.#o.maxPages - (all + this.#inflight);
       if (budget <= 0) {
         // Not final while requests are in flight: some end without a fetch and give their share back.
-        if (this.#inflight === 0) {
+        if (busy === 0) {
           reason = 'max-pages';
           break;
         }
@@ -209,12 +219,13 @@ export class Crawler {
         continue;
       }
       const now = Date.now();
-      const free = Math.min(this.#o.concurrency - this.#inflight, budget);
+      // Pages waiting for their commit are bounded too: a killed worker's leases are fetched again.
+      const free = Math.min(this.#o.concurrency - this.#inflight, SETTLING_PER_SLOT * this.#o.concurrency - this.#settling, budget);
       const claimed = free > 0 ? await f.claim(free, now, this.#o.leaseMs) : [];
       for (const req of claimed) this.#start(req);
       if (claimed.length) continue;
-      if (this.#inflight === 0 && (await f.isFinished())) break;
-      if (this.#inflight === 0 && (await this.#endUnreachable(now))) continue;
+      if (busy === 0 && (await f.isFinished())) break;
+      if (busy === 0 && (await this.#endUnreachable(now))) continue;
       // With every slot busy the loop waits for a request to end (#wake): asking the frontier
       // when the next host opens would cost a shared frontier a round trip for nothing.
       const next = free > 0 ? await f.nextReadyAt(now) : null;
@@ -269,7 +280,7 @@ export class Crawler {
       await t.run();
     }
     if (now - this.#lastFlush >= this.#o.flushIntervalMs) {
-      await this.#o.store.flush();
+      this.#o.store.handOver();
       this.#lastFlush = now;
     }
     if (this.#leased.size && now - this.#lastRenew >= this.#o.leaseMs / 3) {
@@ -290,6 +301,7 @@ export class Crawler {
 
   #start(req: CrawlRequest): void {
     this.#inflight++;
+    this.#slots.add(req.key);
     this.#leased.set(req.key, req);
     const signal = this.#abort.signal;
     this.#process(req)
@@ -308,7 +320,8 @@ export class Crawler {
       })
       .finally(() => {
         this.#leased.delete(req.key);
-        this.#inflight--;
+        if (this.#slots.delete(req.key)) this.#inflight--;
+        else this.#settling--;
         this.#wake?.();
       });
   }
@@ -527,6 +540,24 @@ export class Crawler {
   }
 
   /**
+   * A shared crawl's URL gives its request slot back once only its commit and lease end remain
+   * (its page counted, its links offered): concurrency bounds requests, and the store's
+   * back-pressure bounds what waits for it. Holding the slot through a PostgreSQL group commit
+   * (a statement at a time, tens of milliseconds) left most of a worker's slots waiting on the
+   * database (bench/distributed/cpu-per-page). The embedded store commits in well under a
+   * millisecond; there the slot is kept, so that a crawl at concurrency 1 cannot claim another
+   * host's URL before the last one is final, and its order stays what the strategy alone decides.
+   */
+  #settle(req: CrawlRequest): void {
+    // At most SETTLING_PER_SLOT * concurrency wait (the loop claims nothing beyond): so a worker
+    // holds at most (1 + SETTLING_PER_SLOT) * concurrency leases, which a crash costs in refetches.
+    if (!this.#o.shared || !this.#slots.delete(req.key)) return;
+    this.#inflight--;
+    this.#settling++;
+    this.#wake?.();
+  }
+
+  /**
    * Ends a URL: registry writes queued for it, then its page and log line as one store write,
    * then its final state in the frontier, each awaited, so no URL is done before its page is recorded.
    */
@@ -548,6 +579,7 @@ export class Crawler {
       countDiscard(this.stats.discardedBy, outcome.reason);
       this.events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
+    this.#settle(req);
     await this.#probing?.settle();
     await this.#o.store.commit({
       key: req.key,

@@ -105,8 +105,12 @@ export class SqliteStore implements Store {
     return this.#sql.congested;
   }
 
-  async flush(): Promise<void> {
+  handOver(): void {
     this.#sql.flush();
+  }
+
+  async flush(): Promise<void> {
+    await this.#sql.settle();
   }
 
   #savePage(p: PageRecord): void {

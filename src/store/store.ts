@@ -79,7 +79,14 @@ export interface Store {
    * until it turns false. Answered locally, it is asked on every turn of the crawl loop.
    */
   congested(): boolean;
-  /** Hands buffered writes to the backend (about every 25 ms, and at the end of a run). */
+  /**
+   * Hands buffered writes to the backend without waiting for them: the crawl loop calls it about
+   * every 25 ms. The embedded store's writes go to its writer thread as one transaction; a shared
+   * store's group writer sends its batches on its own, and a loop that waited for them would stop
+   * claiming for a commit's time every turn.
+   */
+  handOver(): void;
+  /** Hands buffered writes over and resolves once they are committed (after seeds, at the end of a run, at close). */
   flush(): Promise<void>;
   search(query: string, limit: number): Promise<SearchHit[]>;
   /** The crawl log in seq order, as committed. */

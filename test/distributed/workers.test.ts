@@ -68,8 +68,9 @@ test('three workers share a crawl of 5,000 pages over 10 hosts; one is killed wi
 
     assert.deepEqual(politenessViolations(web.log, 1, delayMs), [], 'one request at a time per host and the delay between them, across all workers');
     const fetches = web.log.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').length;
-    // Only the killed worker's requests in flight (its concurrency, 4) may be fetched twice.
-    assert.ok(fetches >= 5000 && fetches <= 5004, `${fetches} page requests for 5,000 pages`);
+    // Only the killed worker's leases may be fetched twice: its requests in flight (its concurrency,
+    // 4) and the pages that waited for their commit (at most twice as many).
+    assert.ok(fetches >= 5000 && fetches <= 5012, `${fetches} page requests for 5,000 pages`);
   } finally {
     await web.close();
     await dropCrawl(name);
@@ -130,6 +131,51 @@ test('after Redis lost a crawl\'s keys, rebuild recreates the frontier from Post
     assert.equal(pageRequests.length, new Set(pageRequests).size, 'no page was fetched twice');
     assert.equal(pageRequests.length, 200);
   } finally {
+    await web.close();
+    await dropCrawl(name);
+  }
+});
+
+/** The most requests the server had in flight at once, over all hosts. */
+function peakInFlight(log: { start: number; end: number }[]): number {
+  const edges = log.flatMap((r) => [[r.start, 1], [r.end, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let peak = 0;
+  for (const [, d] of edges) peak = Math.max(peak, (now += d));
+  return peak;
+}
+
+test('while PostgreSQL holds a worker\'s commits, its pages give their request slots back: it keeps fetching (up to twice --concurrency pages wait), never more than --concurrency at once, and stores every page once the lock goes', { timeout: 120_000 }, async () => {
+  // A host's next URL waits for the last one's commit (--per-host 1): 20 hosts let up to 20 pages wait at once.
+  const web = await serveMultiHostWeb({ hosts: 20, pagesPerHost: 10, latencyMs: 2 });
+  const name = freshName();
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  const locker = new pg.Client(PG_URL);
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '0', '--max-pages', '1000', '--concurrency', '2', '--no-sitemaps']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const run = runCli(['worker', ...shared]);
+    const pageRequests = () => web.log.filter((r) => r.path !== '/robots.txt');
+    const committed = async () => Number(((await locker.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0] as { n: string }).n);
+    await locker.connect();
+    // Once the worker is under way (its schema work done), its page writes are held.
+    while (pageRequests().length < 2) await new Promise((r) => setTimeout(r, 20));
+    await locker.query('BEGIN');
+    await locker.query(`LOCK TABLE ${pgSchema(name)}.pages IN EXCLUSIVE MODE`);
+    const atLock = await committed();
+    // Fetched and not committed: at most the 2 slots when a page held its slot until its commit;
+    // now up to twice as many pages wait for their commit (and the claims stop there).
+    while (pageRequests().length - atLock < 3) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await committed(), atLock, 'no page is committed while the lock is held');
+    await locker.query('COMMIT');
+    const done = await run;
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(peakInFlight(pageRequests()) <= 2, `at most 2 requests at once (--concurrency 2), saw ${peakInFlight(pageRequests())}`);
+    const stored = await pgRows<{ url: string }>(`SELECT url FROM ${pgSchema(name)}.pages`);
+    assert.equal(stored.length, 200);
+    assert.deepEqual(new Set(stored.map((r) => r.url)), new Set(web.pages()));
+  } finally {
+    await locker.end().catch(() => {});
     await web.close();
     await dropCrawl(name);
   }
