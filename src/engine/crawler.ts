@@ -21,6 +21,7 @@ import { ServiceProbing } from './service-probing.js';
 import type { TrapGuard } from './trap-guard.js';
 import { afterFailure, hostsToEnd } from './after-failure.js';
 import { SitemapReading, type SitemapOptions } from './sitemap-reading.js';
+import { RequestSlots } from './request-slots.js';
 export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-reading.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
@@ -91,9 +92,6 @@ export interface CrawlSummary {
   reason: StopReason;
 }
 
-/** Pages of a shared crawl that may wait for their commit, per request slot (see #settle). */
-const SETTLING_PER_SLOT = 2;
-
 /**
  * The crawl loop: claims URLs from the frontier, fetches them, parses, lets the strategy score
  * the links, and hands everything to the frontier and store. It only moves work between those
@@ -107,12 +105,7 @@ export class Crawler {
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */
   #abort = new AbortController();
-  /** URLs holding one of the `concurrency` slots: their request, or what precedes their commit, is under way. */
-  #inflight = 0;
-  /** URLs that gave their slot back and wait for their commit (shared crawls only; see #settle). */
-  #settling = 0;
-  /** Keys of the URLs holding a slot. */
-  readonly #slots = new Set<string>();
+  readonly #slots: RequestSlots;
   #finalBefore = 0;
   #stopping = false;
   /** Pages scored since the last relevant one (the stall rule). */
@@ -134,6 +127,7 @@ export class Crawler {
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
       scope: this.#o.scope,
@@ -194,7 +188,7 @@ export class Crawler {
     let reason: StopReason = 'exhausted';
     for (;;) {
       await this.#housekeeping();
-      const busy = this.#inflight + this.#settling;
+      const busy = this.#slots.busy;
       if (this.#stopping) {
         reason = this.#stalled ? 'stalled' : 'stopped';
         if (busy === 0) break;
@@ -204,7 +198,7 @@ export class Crawler {
       const own = this.#finalBefore + this.stats.fetched;
       // Shared: what every worker fetched, as of the last counts (errors that made no request included: a slight undercount of the budget).
       const all = this.#o.shared ? Math.max(own, this.stats.frontier.done + this.stats.frontier.error) : own;
-      const budget = this.#o.maxPages - (all + this.#inflight);
+      const budget = this.#o.maxPages - (all + this.#slots.inflight);
       if (budget <= 0) {
         // Not final while requests are in flight: some end without a fetch and give their share back.
         if (busy === 0) {
@@ -219,8 +213,7 @@ export class Crawler {
         continue;
       }
       const now = Date.now();
-      // Pages waiting for their commit are bounded too: a killed worker's leases are fetched again.
-      const free = Math.min(this.#o.concurrency - this.#inflight, SETTLING_PER_SLOT * this.#o.concurrency - this.#settling, budget);
+      const free = Math.min(this.#slots.room(), budget);
       const claimed = free > 0 ? await f.claim(free, now, this.#o.leaseMs) : [];
       for (const req of claimed) this.#start(req);
       if (claimed.length) continue;
@@ -300,8 +293,7 @@ export class Crawler {
   }
 
   #start(req: CrawlRequest): void {
-    this.#inflight++;
-    this.#slots.add(req.key);
+    this.#slots.take(req.key);
     this.#leased.set(req.key, req);
     const signal = this.#abort.signal;
     this.#process(req)
@@ -320,8 +312,7 @@ export class Crawler {
       })
       .finally(() => {
         this.#leased.delete(req.key);
-        if (this.#slots.delete(req.key)) this.#inflight--;
-        else this.#settling--;
+        this.#slots.end(req.key);
         this.#wake?.();
       });
   }
@@ -541,20 +532,15 @@ export class Crawler {
 
   /**
    * A shared crawl's URL gives its request slot back once only its commit and lease end remain
-   * (its page counted, its links offered): concurrency bounds requests, and the store's
-   * back-pressure bounds what waits for it. Holding the slot through a PostgreSQL group commit
+   * (its page counted, its links offered): concurrency bounds requests, and RequestSlots bounds
+   * what waits for a commit. Holding the slot through a PostgreSQL group commit
    * (a statement at a time, tens of milliseconds) left most of a worker's slots waiting on the
    * database (bench/distributed/cpu-per-page). The embedded store commits in well under a
    * millisecond; there the slot is kept, so that a crawl at concurrency 1 cannot claim another
    * host's URL before the last one is final, and its order stays what the strategy alone decides.
    */
   #settle(req: CrawlRequest): void {
-    // At most SETTLING_PER_SLOT * concurrency wait (the loop claims nothing beyond): so a worker
-    // holds at most (1 + SETTLING_PER_SLOT) * concurrency leases, which a crash costs in refetches.
-    if (!this.#o.shared || !this.#slots.delete(req.key)) return;
-    this.#inflight--;
-    this.#settling++;
-    this.#wake?.();
+    if (this.#o.shared && this.#slots.settle(req.key)) this.#wake?.();
   }
 
   /**
