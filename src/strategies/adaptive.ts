@@ -52,6 +52,12 @@ interface HostTopic {
   anchors: Map<string, number>;
 }
 
+/**
+ * Anchor scores cached over all hosts: menus and sidebars repeat their anchors on every page. A
+ * bound per host let a crawl of a thousand hosts keep fifty million; over all hosts it is a few MB.
+ */
+const MAX_CACHED_ANCHORS = 50_000;
+
 /** Outcomes one label counts as (the crawl's own reading of a page counts as one). */
 const LABEL_WEIGHT = 5;
 
@@ -114,6 +120,8 @@ export class AdaptiveStrategy implements Strategy {
   readonly #siblings: SiblingFamilies;
   /** Per host: the topic's weights with its site terms discounted, as a map for anchors, and its anchors' scores. */
   readonly #hostTopics = new Map<string, HostTopic>();
+  /** Anchor scores cached in all hosts' HostTopic.anchors. */
+  #cachedAnchors = 0;
 
   constructor(topic: Topic, options: Partial<AdaptiveOptions> = {}) {
     this.topic = topic;
@@ -130,7 +138,7 @@ export class AdaptiveStrategy implements Strategy {
       const site = this.options.siteTerm < 1 ? this.#siteTerms.of(host) : new Set<string>();
       const w = Float64Array.from(names, (t, i) => weights[i]! * (site.has(t) ? this.options.siteTerm : 1));
       // Bounded like the anchors' cache: a crawl of many hosts rebuilds the ones it returns to.
-      if (this.#hostTopics.size >= 1_000) this.#hostTopics.clear();
+      if (this.#hostTopics.size >= 1_000) this.#clearHostTopics();
       const vector = new Map<string, number>();
       names.forEach((t, i) => {
         const k = this.#fold(t);
@@ -140,6 +148,21 @@ export class AdaptiveStrategy implements Strategy {
       this.#hostTopics.set(host, h);
     }
     return h;
+  }
+
+  #dropHostTopic(host: string): void {
+    this.#cachedAnchors -= this.#hostTopics.get(host)?.anchors.size ?? 0;
+    this.#hostTopics.delete(host);
+  }
+
+  #clearHostTopics(): void {
+    this.#hostTopics.clear();
+    this.#cachedAnchors = 0;
+  }
+
+  /** Sizes of what adaptive keeps per host, for memory checks: hosts with a cached topic, anchor scores cached, hosts with a page count. */
+  cacheSizes(): { hosts: number; anchors: number; countedHosts: number } {
+    return { hosts: this.#hostTopics.size, anchors: this.#cachedAnchors, countedHosts: this.#freq.hosts };
   }
 
   /** The topic terms adaptive discounts on `host` as the site's own name (SiteTerms). */
@@ -160,7 +183,7 @@ export class AdaptiveStrategy implements Strategy {
   scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
     if (view.request.sitemap) return this.#sitemapLinks(view, links);
     const host = view.request.host;
-    if (this.options.siteTerm < 1 && this.#siteTerms.observe(host, view.page.title)) this.#hostTopics.delete(host);
+    if (this.options.siteTerm < 1 && this.#siteTerms.observe(host, view.page.title)) this.#dropHostTopic(host);
     const relevance = this.#relevance(view);
     const carried = view.request.data?.f;
     if (Array.isArray(carried)) this.#stats.learn(carried as number[], relevance >= this.topic.threshold ? 1 : 0);
@@ -250,9 +273,12 @@ export class AdaptiveStrategy implements Strategy {
     let a = topic.anchors.get(text);
     if (a === undefined) {
       a = Math.min(1, this.#cosine(topic, text) / (2 * t));
-      // Anchors repeat (menus, sidebars); a bounded cache keeps their scores without growing for ever.
-      if (topic.anchors.size >= 50_000) topic.anchors.clear();
+      if (this.#cachedAnchors >= MAX_CACHED_ANCHORS) {
+        for (const h of this.#hostTopics.values()) h.anchors.clear();
+        this.#cachedAnchors = 0;
+      }
       topic.anchors.set(text, a);
+      this.#cachedAnchors++;
     }
     return a;
   }
@@ -302,7 +328,7 @@ export class AdaptiveStrategy implements Strategy {
     if (s?.stats) this.#stats.restore(s.stats);
     if (s?.sites) {
       this.#siteTerms.restore(s.sites);
-      this.#hostTopics.clear();
+      this.#clearHostTopics();
     }
   }
 }

@@ -2,6 +2,9 @@ import { hashTerm } from '../text/term-hasher.js';
 
 const ROWS = 4;
 
+/** Hosts whose page counts are kept; a crawl past it forgets the hosts it met first (their links then look rarer). */
+const MAX_HOSTS = 100_000;
+
 /**
  * How often a link target appears on the pages of its host: the share of a host's scored pages
  * that link to a URL. Navigation that repeats on every page (sidebars, menus, footers) approaches
@@ -22,7 +25,14 @@ export class LinkFrequency {
 
   /** A page of `host` was scored. */
   page(host: string): void {
-    this.#pages.set(host, (this.#pages.get(host) ?? 0) + 1);
+    const n = this.#pages.get(host);
+    if (n === undefined && this.#pages.size >= MAX_HOSTS) this.#pages.delete(this.#pages.keys().next().value!);
+    this.#pages.set(host, (n ?? 0) + 1);
+  }
+
+  /** Hosts whose page counts are kept. */
+  get hosts(): number {
+    return this.#pages.size;
   }
 
   /**

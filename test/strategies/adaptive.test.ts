@@ -168,3 +168,21 @@ test('sibling evidence: when the first pages reached through an index are on top
   copy.restore(JSON.parse(JSON.stringify(s.snapshot())));
   assert.equal(copy.explain(index, entries[2]!).siblings, s.explain(index, entries[2]!).siblings);
 });
+
+test('what adaptive keeps per host stays bounded on a crawl of many hosts: at most 1,000 host topics and 50,000 anchor scores in all, 100,000 hosts counted', () => {
+  const s = new AdaptiveStrategy(topic);
+  const req = (host: string, i: number): CrawlRequest => ({ ...request(`http://${host}/p${i}`), host });
+  for (let h = 0; h < 2_000; h++) {
+    const host = `h${h}.test`;
+    const links = Array.from({ length: 100 }, (_, i) => link(`http://${host}/l${i}`, `solar part ${h} ${i}`));
+    s.scoreLinks({ request: req(host, 0), page: page(`http://${host}/p0`), relevance: 0.3 }, links);
+    const size = s.cacheSizes();
+    assert.ok(size.anchors <= 50_000 && size.hosts <= 1_000, `after ${h + 1} hosts: ${JSON.stringify(size)}`);
+  }
+  for (let h = 2_000; h < 120_000; h++) s.scoreLinks({ request: req(`h${h}.test`, 0), page: page(`http://h${h}.test/p0`), relevance: 0 }, []);
+  assert.equal(s.cacheSizes().countedHosts, 100_000);
+  // Scores stay right after the caches were cleared: the same anchor scores the same.
+  const again = s.explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
+  const fresh = new AdaptiveStrategy(topic).explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
+  assert.equal(again.anchor, fresh.anchor);
+});
