@@ -11,7 +11,9 @@ export const SETTLING_PER_SLOT = 2;
  */
 export class RequestSlots {
   readonly #concurrency: number;
-  readonly #held = new Set<string>();
+  /** Slots held, by key: counted, since an expired lease may hand a URL to this process while it still works on it. */
+  readonly #held = new Map<string, number>();
+  #inflight = 0;
   #settling = 0;
 
   constructor(concurrency: number) {
@@ -20,32 +22,42 @@ export class RequestSlots {
 
   /** URLs holding a slot. */
   get inflight(): number {
-    return this.#held.size;
+    return this.#inflight;
   }
 
   /** URLs holding a slot or waiting for their commit: the run is over only when this is 0. */
   get busy(): number {
-    return this.#held.size + this.#settling;
+    return this.#inflight + this.#settling;
   }
 
   /** How many more URLs may be claimed now (0 or less: none). */
   room(): number {
-    return Math.min(this.#concurrency - this.#held.size, SETTLING_PER_SLOT * this.#concurrency - this.#settling);
+    return Math.min(this.#concurrency - this.#inflight, SETTLING_PER_SLOT * this.#concurrency - this.#settling);
   }
 
   take(key: string): void {
-    this.#held.add(key);
+    this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    this.#inflight++;
   }
 
   /** Gives `key`'s slot back while it waits for its commit; false if it held none (already settled, or never claimed here). */
   settle(key: string): boolean {
-    if (!this.#held.delete(key)) return false;
+    if (!this.#release(key)) return false;
     this.#settling++;
     return true;
   }
 
   /** `key` has ended, whether it still held its slot or had settled. */
   end(key: string): void {
-    if (!this.#held.delete(key)) this.#settling--;
+    if (!this.#release(key)) this.#settling--;
+  }
+
+  #release(key: string): boolean {
+    const n = this.#held.get(key);
+    if (n === undefined) return false;
+    if (n > 1) this.#held.set(key, n - 1);
+    else this.#held.delete(key);
+    this.#inflight--;
+    return true;
   }
 }

@@ -28,3 +28,15 @@ test('request slots: a settled URL frees its slot, at most SETTLING_PER_SLOT x c
   assert.equal(slots.busy, 0);
   assert.equal(slots.room(), 2);
 });
+
+test('request slots: a URL handed to the process twice (its lease expired while it worked) is counted twice', () => {
+  const slots = new RequestSlots(4);
+  slots.take('a');
+  slots.take('a');
+  assert.equal(slots.inflight, 2);
+  assert.equal(slots.settle('a'), true);
+  slots.end('a');
+  slots.end('a');
+  assert.equal(slots.busy, 0);
+  assert.equal(slots.room(), 4);
+});
