@@ -143,11 +143,12 @@ test('a write failure mid-crawl ends the crawl with one line naming the database
     await site.pageRequests(5);
     const sql = new Database(db);
     sql.pragma('busy_timeout = 5000');
-    const max = sql.prepare('SELECT max(id) FROM urls').pluck().get() as number;
     const put = sql.prepare("INSERT INTO urls(id, fp, url, host, depth, anchor, priority, state) VALUES (?, ?, 'http://x.test/', 'x.test', 0, '', 0, 4)");
+    // Read and insert under the write lock: the crawl's writer thread may commit queued URLs in between.
     sql.transaction(() => {
+      const max = sql.prepare('SELECT max(id) FROM urls').pluck().get() as number;
       for (let id = max + 1; id <= max + 200; id++) put.run(id, -id);
-    })();
+    }).immediate();
     sql.close();
     site.release();
     const r = await run;
