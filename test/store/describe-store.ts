@@ -49,6 +49,20 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: commits not yet awaited and handed over are readable once flush resolves`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      const commits = ['1', '2', '3'].map((p) => commitPage(store, pageRecord(p, `Page ${p}`, 'solar panels')));
+      store.handOver();
+      await store.flush();
+      assert.equal(await reader.pageCount(), 3);
+      assert.equal((await store.search('solar', 10)).length, 3);
+      await Promise.all(commits);
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: Latin diacritics are folded both ways (café is found by cafe, and the reverse); other scripts keep their marks`, async () => {
     const { store, close } = await make();
     try {
