@@ -8,6 +8,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
 
 /**
@@ -145,12 +146,7 @@ async function pgCommits(db: pg.Client): Promise<number> {
 }
 
 async function dropCrawl(redis: Redis, db: pg.Client, name: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix(name)}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await dropCrawlKeys(redis, redisPrefix(name));
   await db.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
 }
 
