@@ -36,7 +36,7 @@ export interface PgWriteCost {
   journalMsPerUrl: number;
   bytesPerPage: { pages: number; crawlLog: number; urls: number; total: number };
   /** Average stored (compressed) size of the page columns that dominate, and of the GIN index per page. */
-  columnBytes: { text: number; searchText: number; tsv: number; outlinks: number; ginIndex: number };
+  columnBytes: { text: number; tsv: number; outlinks: number; ginIndex: number };
   walBytesPerPage: number;
 }
 
@@ -124,7 +124,7 @@ export async function measurePgWriteCost(pgUrl: string, o: PgWriteCostOptions = 
     const server1 = backendCpuUs(backends);
     const walBytes = await walDiff(store, wal0);
     const size = async (table: string) => ((await store.pool.query(`SELECT pg_total_relation_size('${schema}.${table}')::float8 AS b`)).rows[0] as { b: number }).b / n;
-    const col = (await store.pool.query(`SELECT avg(pg_column_size(text))::float8 AS text, avg(pg_column_size(search_text))::float8 AS "searchText",
+    const col = (await store.pool.query(`SELECT avg(pg_column_size(text))::float8 AS text,
         avg(pg_column_size(tsv))::float8 AS tsv, avg(pg_column_size(outlinks))::float8 AS outlinks, pg_relation_size('${schema}.pages_tsv')::float8 / $1 AS "ginIndex"
       FROM ${schema}.pages`, [n])).rows[0] as PgWriteCost['columnBytes'];
     const bytes = { pages: await size('pages'), crawlLog: await size('crawl_log'), urls: await size('urls'), total: 0 };
@@ -178,6 +178,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     `  commit: ${r.msPerPage.toFixed(2)} ms per page of wall time (${r.pagesPerSecond.toFixed(0)} pages/s), latency median ${r.commitMsMedian.toFixed(1)} ms, p99 ${r.commitMsP99.toFixed(1)} ms, CPU per page: client ${r.clientCpuUsPerPage.toFixed(0)} µs, PostgreSQL backends ${r.serverCpuUsPerPage === null ? 'not measurable here' : r.serverCpuUsPerPage.toFixed(0) + ' µs'}\n` +
     `  journal: ${(1000 * r.journalMsPerUrl).toFixed(0)} µs per URL (batches of 100)\n` +
     `  stored per page: ${kb(r.bytesPerPage.total)} (pages ${kb(r.bytesPerPage.pages)}, crawl_log ${kb(r.bytesPerPage.crawlLog)}, urls ${kb(r.bytesPerPage.urls)}); WAL ${kb(r.walBytesPerPage)}\n` +
-    `  of which: text ${kb(r.columnBytes.text)}, search_text ${kb(r.columnBytes.searchText)}, tsv ${kb(r.columnBytes.tsv)}, outlinks ${kb(r.columnBytes.outlinks)}, GIN index ${kb(r.columnBytes.ginIndex)}\n`,
+    `  of which: text ${kb(r.columnBytes.text)}, tsv ${kb(r.columnBytes.tsv)}, outlinks ${kb(r.columnBytes.outlinks)}, GIN index ${kb(r.columnBytes.ginIndex)}\n`,
   );
 }

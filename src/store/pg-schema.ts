@@ -4,8 +4,12 @@
  * the pages with their full-text index, the crawl log and the service registry.
  * Fingerprints are the signed 64-bit form (bigint), as in the SQLite file.
  */
-/** 2: the search text folds Latin diacritics (version 1 rows are folded when a store opens them). */
-export const PG_SCHEMA_VERSION = 2;
+/**
+ * 2: the search text folds Latin diacritics. 3: the tsvector is written by the store
+ * (pgTsvector) instead of generated from a stored search text, which is gone. A store opening
+ * version 1 or 2 brings it to 3 (PgStore).
+ */
+export const PG_SCHEMA_VERSION = 3;
 
 export function pgSchemaSql(s: string): string {
   return `
@@ -46,10 +50,9 @@ CREATE TABLE IF NOT EXISTS ${s}.pages (
   relevance double precision,
   noindex boolean NOT NULL,
   outlinks jsonb,
-  -- Title and text with CJK runs as bigrams (cjk-bigrams.ts), the form the SQLite index uses;
-  -- null for a page that asked not to be indexed.
-  search_text text,
-  tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(search_text, ''))) STORED
+  -- Title and text with CJK runs as bigrams (cjk-bigrams.ts), the form the SQLite index uses,
+  -- as the store built it (pgTsvector); null for a page that asked not to be indexed.
+  tsv tsvector
 );
 CREATE INDEX IF NOT EXISTS pages_tsv ON ${s}.pages USING gin (tsv);
 CREATE TABLE IF NOT EXISTS ${s}.crawl_log (

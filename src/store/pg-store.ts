@@ -6,7 +6,7 @@ import { connectPg, pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
-import { pgSearchText } from './pg-text-query.js';
+import { pgTsvector } from './pg-text-query.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
 import { GroupWriter } from './group-writer.js';
@@ -113,8 +113,8 @@ export class PgStore implements Store, UrlJournal {
       await client.query(pgSchemaSql(this.schema));
       const v = await client.query(`SELECT value FROM ${this.schema}.meta WHERE key = 'schema_version'`);
       const found = v.rows[0] ? Number((v.rows[0] as { value: string }).value) : null;
-      if (found === 1) await this.#foldSearchText(client);
-      if (found === null || found === 1) {
+      if (found === 1 || found === 2) await this.#storeTsvectors(client);
+      if (found === null || found === 1 || found === 2) {
         await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
       } else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
       await client.query('COMMIT');
@@ -126,19 +126,26 @@ export class PgStore implements Store, UrlJournal {
     }
   }
 
-  /** Version 1 to 2: the stored search text again from the title and text, now with Latin diacritics folded. */
-  async #foldSearchText(client: pg.PoolClient): Promise<void> {
+  /**
+   * Versions 1 and 2 to 3: the tsvector, generated until 2 from a stored search text, becomes a
+   * column the store writes; each indexed page's is built again from its title and text (which
+   * also folds the diacritics version 1 kept), and the search text column goes.
+   */
+  async #storeTsvectors(client: pg.PoolClient): Promise<void> {
+    await client.query(`ALTER TABLE ${this.schema}.pages ALTER COLUMN tsv DROP EXPRESSION IF EXISTS`);
     let after = '-9223372036854775808';
     for (;;) {
       const r = await client.query(`SELECT fp::text AS fp, title, text FROM ${this.schema}.pages WHERE fp > $1::bigint AND search_text IS NOT NULL ORDER BY fp LIMIT 500`, [after]);
       const rows = r.rows as { fp: string; title: string | null; text: string | null }[];
-      if (!rows.length) return;
+      if (!rows.length) break;
       await client.query(
-        `UPDATE ${this.schema}.pages p SET search_text = v.t FROM unnest($1::bigint[], $2::text[]) AS v(fp, t) WHERE p.fp = v.fp`,
-        [rows.map((x) => x.fp), rows.map((x) => pgSearchText(x.title, x.text))],
+        `UPDATE ${this.schema}.pages p SET tsv = lower(v.t)::tsvector FROM unnest($1::bigint[], $2::text[]) AS v(fp, t) WHERE p.fp = v.fp`,
+        [rows.map((x) => x.fp), rows.map((x) => pgTsvector(x.title, x.text))],
       );
       after = rows[rows.length - 1]!.fp;
     }
+    await client.query(`UPDATE ${this.schema}.pages SET tsv = NULL WHERE search_text IS NULL`);
+    await client.query(`ALTER TABLE ${this.schema}.pages DROP COLUMN search_text`);
   }
 
   reader(live?: ConstructorParameters<typeof PgCrawlReader>[2]): PgCrawlReader {
@@ -204,7 +211,7 @@ export class PgStore implements Store, UrlJournal {
       pages.map((p) => JSON.stringify(p.headers)), pages.map((p) => JSON.stringify(p.redirects)), pages.map((p) => p.fetchedAt), pages.map((p) => p.fetchMs), pages.map((p) => p.bytes),
       pages.map((p) => p.encoding), pages.map((p) => p.title), pages.map((p) => p.text), pages.map((p) => p.canonical), pages.map((p) => p.relevance), pages.map((p) => p.noindex),
       pages.map((p) => JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor])))),
-      pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgSearchText(p.title, p.text))),
+      pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgTsvector(p.title, p.text))),
       ad.map((r) => fp(r.key)), ad.map((r) => r.url), ad.map((r) => r.host), ad.map((r) => r.depth), ad.map((r) => (r.parent === null ? null : fp(r.parent))),
       ad.map((r) => r.anchor), ad.map((r) => r.priority), ad.map((r) => json(r.data)), ad.map(kindOf), adm.map((a) => STATE[a.state]), adm.map((a) => a.reason),
       rz.map((r) => fp(r.key)), rz.map((r) => r.priority), rz.map((r) => r.depth), rz.map((r) => (r.parent === null ? null : fp(r.parent))), rz.map((r) => r.anchor), rz.map((r) => json(r.data)),
@@ -228,14 +235,14 @@ export class PgStore implements Store, UrlJournal {
       u AS (INSERT INTO ${s}.urls(fp, url, host, depth, anchor, priority, state, reason)
         SELECT * FROM unnest($14::bigint[], $15::text[], $16::text[], $17::int[], $18::text[], $19::float8[], $20::smallint[], $21::text[])
         ON CONFLICT (fp) DO UPDATE SET state = excluded.state, reason = excluded.reason WHERE urls.state <> ${STATE.done} OR excluded.state = ${STATE.done} RETURNING 1),
-      p AS (INSERT INTO ${s}.pages(fp, url, final_url, status, content_type, headers, redirects, fetched_at, fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks, search_text)
-        SELECT f, u, fu, st, ct, h::jsonb, rd::jsonb, fa, fm, b, enc, t, tx, c, r, ni, o::jsonb, srch FROM unnest($22::bigint[], $23::text[], $24::text[], $25::int[], $26::text[],
+      p AS (INSERT INTO ${s}.pages(fp, url, final_url, status, content_type, headers, redirects, fetched_at, fetch_ms, bytes, encoding, title, text, canonical, relevance, noindex, outlinks, tsv)
+        SELECT f, u, fu, st, ct, h::jsonb, rd::jsonb, fa, fm, b, enc, t, tx, c, r, ni, o::jsonb, lower(srch)::tsvector FROM unnest($22::bigint[], $23::text[], $24::text[], $25::int[], $26::text[],
           $27::text[], $28::text[], $29::text[], $30::float8[], $31::int[], $32::text[], $33::text[], $34::text[], $35::text[], $36::float8[], $37::boolean[], $38::text[], $39::text[])
           AS x(f, u, fu, st, ct, h, rd, fa, fm, b, enc, t, tx, c, r, ni, o, srch)
         ON CONFLICT (fp) DO UPDATE SET url = excluded.url, final_url = excluded.final_url, status = excluded.status, content_type = excluded.content_type,
           headers = excluded.headers, redirects = excluded.redirects, fetched_at = excluded.fetched_at, fetch_ms = excluded.fetch_ms, bytes = excluded.bytes,
           encoding = excluded.encoding, title = excluded.title, text = excluded.text, canonical = excluded.canonical, relevance = excluded.relevance,
-          noindex = excluded.noindex, outlinks = excluded.outlinks, search_text = excluded.search_text RETURNING 1)
+          noindex = excluded.noindex, outlinks = excluded.outlinks, tsv = excluded.tsv RETURNING 1)
       SELECT 1`;
     await pgQuery(this.pool, sql, params, this.#delays, this.#writeName);
   }

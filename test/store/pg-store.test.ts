@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { PgStore } from '../../src/store/pg-store.js';
+import { pgSearchText, pgTsvector } from '../../src/store/pg-text-query.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import type { CrawlRequest } from '../../src/types.js';
 import { PG_URL } from '../helpers/test-pg.js';
@@ -205,29 +206,68 @@ test('PgStore: hosts, addresses, numbers and joined words are found by their wor
   }
 });
 
-test('PgStore: a schema of version 1 is brought to version 2 when opened: its pages are found without their diacritics', async () => {
-  const { store, schema, close } = await open();
-  try {
-    await commitPage(store, pageRecord('1', 'Café crème', 'Ångström'));
-    await store.flush();
-    await store.close();
-    // As version 1 stored it: the search text with its diacritics.
-    const c = new pg.Client(PG_URL);
-    await c.connect();
-    await c.query(`UPDATE ${schema}.pages SET search_text = 'Café crème Ångström'`);
-    await c.query(`UPDATE ${schema}.meta SET value = '1' WHERE key = 'schema_version'`);
-    const before = await c.query(`SELECT count(*)::int AS n FROM ${schema}.pages WHERE tsv @@ to_tsquery('simple', 'cafe')`);
-    assert.equal((before.rows[0] as { n: number }).n, 0, 'version 1 did not fold');
-    const reopened = await PgStore.connect(PG_URL, schema);
+test('PgStore: schemas of versions 1 and 2 (a tsvector generated from a stored search text) are brought to version 3 when opened', async () => {
+  for (const version of ['1', '2']) {
+    const { store, schema } = await open();
     try {
-      assert.deepEqual((await reopened.search('cafe angstrom', 10)).map((h) => h.url), ['http://a.test/1']);
-      const v = await c.query(`SELECT value FROM ${schema}.meta WHERE key = 'schema_version'`);
-      assert.equal((v.rows[0] as { value: string }).value, '2');
+      await commitPage(store, pageRecord('1', 'Café crème', 'Ångström'));
+      await commitPage(store, { ...pageRecord('2', 'Hidden café', 'noindex'), noindex: true });
+      await store.flush();
+      await store.close();
+      // The pages table as versions 1 and 2 made it; version 1 stored the search text with its diacritics.
+      const c = new pg.Client(PG_URL);
+      await c.connect();
+      await c.query(`ALTER TABLE ${schema}.pages DROP COLUMN tsv, ADD COLUMN search_text text`);
+      await c.query(`ALTER TABLE ${schema}.pages ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(search_text, ''))) STORED`);
+      await c.query(`CREATE INDEX ON ${schema}.pages USING gin (tsv)`);
+      await c.query(`UPDATE ${schema}.pages SET search_text = $1 WHERE url LIKE '%/1'`, [version === '1' ? 'Café crème Ångström' : 'Cafe creme Angstrom']);
+      await c.query(`UPDATE ${schema}.meta SET value = $1 WHERE key = 'schema_version'`, [version]);
+      const reopened = await PgStore.connect(PG_URL, schema);
+      try {
+        assert.deepEqual((await reopened.search('cafe angstrom', 10)).map((h) => h.url), ['http://a.test/1'], `from version ${version}`);
+        assert.deepEqual((await reopened.search('café', 10)).map((h) => h.url), ['http://a.test/1'], `from version ${version}: the noindex page stays out`);
+        const v = await c.query(`SELECT value FROM ${schema}.meta WHERE key = 'schema_version'`);
+        assert.equal((v.rows[0] as { value: string }).value, '3');
+        const cols = await c.query(`SELECT column_name, is_generated FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'pages' AND column_name IN ('tsv', 'search_text')`, [schema]);
+        assert.deepEqual(cols.rows, [{ column_name: 'tsv', is_generated: 'NEVER' }]);
+        // Pages written after the upgrade are found too.
+        await commitPage(reopened, pageRecord('3', 'Crème brûlée', 'Dessert'));
+        await reopened.flush();
+        assert.deepEqual((await reopened.search('creme', 10)).map((h) => h.url).sort(), ['http://a.test/1', 'http://a.test/3']);
+      } finally {
+        await reopened.close();
+        await c.end();
+      }
     } finally {
-      await reopened.close();
-      await c.end();
+      await dropSchema(schema);
     }
+  }
+});
+
+test('pgTsvector: PostgreSQL reads the store-built tsvector as the same lexemes and positions to_tsvector gives, and never refuses one', async () => {
+  const c = new pg.Client(PG_URL);
+  await c.connect();
+  try {
+    const long = 'x'.repeat(3000);
+    const cases: [string | null, string | null][] = [
+      ['Solar energy', 'Photovoltaic cells turn sunlight into electricity. Solar, SOLAR and solar-panels; 3.5 kW at example.com.'],
+      ['光伏发电', '太阳能电池把阳光变成电能。Solar 电池 ＧＩＳ and café crème'],
+      [null, 'हिन्दी भाषा and Ångström, naïve façade'],
+      ['', ''],
+      [`short ${long} words`, `after ${long} the long word`],
+      [null, Array.from({ length: 20_000 }, (_, i) => `w${i % 300}`).join(' ')],
+    ];
+    for (const [title, text] of cases) {
+      const r = await c.query(`SELECT lower($1)::tsvector::text AS built, to_tsvector('simple', $2)::text AS pg`, [pgTsvector(title, text), pgSearchText(title, text)]);
+      const row = r.rows[0] as { built: string; pg: string };
+      assert.equal(row.built, row.pg, `${title} / ${text?.slice(0, 40)}`);
+    }
+    // Distinct lexemes past PostgreSQL's 1 MB of lexemes are left out rather than failing the page.
+    const huge = Array.from({ length: 200_000 }, (_, i) => `lexeme${i.toString(36)}`).join(' ');
+    const r = await c.query(`SELECT length(lower($1)::tsvector) AS n`, [pgTsvector(null, huge)]);
+    const n = (r.rows[0] as { n: number }).n;
+    assert.ok(n > 50_000 && n < 200_000, `${n} lexemes kept`);
   } finally {
-    await dropSchema(schema);
+    await c.end();
   }
 });
