@@ -18,7 +18,8 @@ import { optionValue } from '../option-value.js';
  *
  *   node dist/bench/distributed/cpu-per-page.js [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--rounds 1] [--prof DIR]
  *
- * - crawler processes: process.cpuUsage() at exit (cpu-report.ts, loaded with --import), every thread;
+ * - crawler processes: process.cpuUsage() at exit (cpu-report.ts, loaded with --import), every thread,
+ *   and the main thread alone with its involuntary context switches (in the notes under the table);
  * - Redis: INFO cpu (used_cpu_user + used_cpu_sys) before and after the worker;
  * - PostgreSQL: the worker's backends (application_name, set through PGAPPNAME) read from
  *   /proc/<pid>/stat every 100 ms while they live, and the server's background processes
@@ -47,6 +48,9 @@ interface Run {
   stderr: string;
   cpuMs: number;
   secs: number;
+  /** CPU of the main thread alone (Linux), and the times the kernel took the CPU from the process. */
+  mainMs: number;
+  involuntary: number;
 }
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
@@ -61,7 +65,11 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code) => {
       const m = /CPU-USAGE-US (\d+) (\d+)/.exec(stderr);
-      const run = { code, stdout, stderr, cpuMs: m ? (Number(m[1]) + Number(m[2])) / 1000 : NaN, secs: (performance.now() - t0) / 1000 };
+      const t = /MAIN-THREAD-MS (\d+) INVOLUNTARY (\d+)/.exec(stderr);
+      const run = {
+        code, stdout, stderr, cpuMs: m ? (Number(m[1]) + Number(m[2])) / 1000 : NaN, secs: (performance.now() - t0) / 1000,
+        mainMs: t ? Number(t[1]) : NaN, involuntary: t ? Number(t[2]) : NaN,
+      };
       if (code !== 0) reject(new Error(`focuscrawl ${args[0]} failed (exit ${code}): ${stderr.slice(-800)}`));
       else resolve(run);
     });
@@ -150,6 +158,10 @@ async function dropCrawl(redis: Redis, db: pg.Client, name: string): Promise<voi
   await db.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
 }
 
+/** The main thread's CPU per page and share of the wall time, and involuntary context switches per page. */
+const mainThread = (r: Run, pages: number) =>
+  `main thread ${(r.mainMs / pages).toFixed(3)} ms CPU per page, busy ${((100 * r.mainMs) / 1000 / r.secs).toFixed(0)}% of the wall time, ${(r.involuntary / pages).toFixed(2)} involuntary context switches per page`;
+
 const driverCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -171,6 +183,7 @@ async function main(): Promise<void> {
       let d0 = driverCpuMs();
       const e = await cli(['crawl', '--db', file, ...crawlFlags(web)]);
       const eWeb = driverCpuMs() - d0;
+      notes.push(`round ${round}, embedded: ${mainThread(e, pages)}`);
       rows.push(`| embedded (SQLite) | ${round} | ${pages} | ${(pages / e.secs).toFixed(0)} | ${per(e.cpuMs, pages)} | - | - | - | ${per(eWeb, pages)} | ${per(e.cpuMs, pages)} |`);
 
       process.stderr.write(`round ${round}: 1 worker...\n`);
@@ -194,7 +207,7 @@ async function main(): Promise<void> {
       const trips = Number(/Redis: (\d+) round trips/.exec(w.stdout)?.[1] ?? NaN);
       rows.push(`| shared, 1 worker | ${round} | ${stored} | ${(stored / w.secs).toFixed(0)} | ${per(w.cpuMs, stored)} | ${per(rMs, stored)} | ${per(p.backendsMs, stored)} | ${per(p.backgroundMs, stored)} | ${per(wWeb, stored)} | ${per(w.cpuMs + rMs + p.backendsMs + p.backgroundMs, stored)} |`);
       const statements = Number(/in (\d+) statements/.exec(w.stdout)?.[1] ?? NaN);
-      notes.push(`round ${round}, 1 worker: ${(trips / stored).toFixed(2)} Redis round trips, ${((r1.commands - r0.commands - 4) / stored).toFixed(2)} Redis commands (those in scripts included), about ${(xacts / stored).toFixed(2)} PostgreSQL transactions per page${Number.isNaN(statements) ? '' : ` (${(stored / statements).toFixed(1)} pages a group-commit statement)`}`);
+      notes.push(`round ${round}, 1 worker: ${mainThread(w, stored)}; ${(trips / stored).toFixed(2)} Redis round trips, ${((r1.commands - r0.commands - 4) / stored).toFixed(2)} Redis commands (those in scripts included), about ${(xacts / stored).toFixed(2)} PostgreSQL transactions per page${Number.isNaN(statements) ? '' : ` (${(stored / statements).toFixed(1)} pages a group-commit statement)`}`);
       await dropCrawl(redis, db, name);
     }
   } finally {
