@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
+import { procCpuMs } from './proc-cpu.js';
 
 /**
  * CPU milliseconds per fetched page, by process: one shared worker (and the Redis and PostgreSQL
@@ -40,7 +41,6 @@ const ROUNDS = Number(opt('rounds', '1'));
 const PROF = opt('prof', '');
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-const TICK_MS = 10; // /proc/<pid>/stat counts clock ticks of 1/100 s (CLK_TCK 100 on Linux)
 
 interface Run {
   code: number | null;
@@ -81,16 +81,6 @@ const crawlFlags = (web: MultiHostWeb) => [
   '--max-pages', String(HOSTS * PER_HOST), '--max-depth', '100000', '--no-sitemaps', '--no-robots',
 ];
 
-function procCpuMs(pid: number): number | null {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return null;
-  }
-}
 
 /** PostgreSQL CPU while a worker runs: its backends by application name, and the server's background processes. */
 class PgCpuSampler {
@@ -112,7 +102,7 @@ class PgCpuSampler {
     try {
       const r = await this.#db.query(`SELECT pid, application_name AS app, backend_type AS type FROM pg_stat_activity`);
       for (const row of r.rows as { pid: number; app: string; type: string }[]) {
-        const ms = procCpuMs(row.pid);
+        const ms = procCpuMs(`/proc/${row.pid}/stat`);
         if (ms === null) continue;
         if (row.app === this.#app) this.#backends.set(row.pid, ms);
         else if (row.type !== 'client backend') {

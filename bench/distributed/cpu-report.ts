@@ -1,4 +1,5 @@
-import { readFileSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
+import { procCpuMs } from './proc-cpu.js';
 
 /**
  * Loaded with `node --import` into a crawler process by bench/distributed/cpu-per-page.ts: prints
@@ -10,12 +11,7 @@ import { readFileSync, writeSync } from 'node:fs';
 process.on('exit', () => {
   const u = process.cpuUsage();
   writeSync(2, `\nCPU-USAGE-US ${u.user} ${u.system}\n`);
-  try {
-    // utime and stime of the main thread (its task id is the pid), in clock ticks of 10 ms.
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    writeSync(2, `MAIN-THREAD-MS ${(Number(f[11]) + Number(f[12])) * 10} INVOLUNTARY ${process.resourceUsage().involuntaryContextSwitches}\n`);
-  } catch {
-    /* not Linux: no main-thread figure */
-  }
+  const mainMs = procCpuMs(`/proc/self/task/${process.pid}/stat`);
+  // Not Linux: no main-thread figure.
+  if (mainMs !== null) writeSync(2, `MAIN-THREAD-MS ${mainMs} INVOLUNTARY ${process.resourceUsage().involuntaryContextSwitches}\n`);
 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from '../../src/bench/seeded-random.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { PgStore } from '../../src/store/pg-store.js';
+import { procCpuMs } from './proc-cpu.js';
 import type { PageRecord } from '../../src/store/store.js';
 import type { CrawlRequest } from '../../src/types.js';
 
@@ -140,19 +140,15 @@ export async function measurePgWriteCost(pgUrl: string, o: PgWriteCostOptions = 
   }
 }
 
-/** utime + stime of the processes, in µs (Linux clock ticks of 10 ms); null when /proc cannot tell. */
+/** utime + stime of the processes, in µs; null when /proc cannot tell. */
 function backendCpuUs(pids: number[]): number | null {
-  try {
-    let ticks = 0;
-    for (const pid of pids) {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return pids.length ? ticks * 10_000 : null;
-  } catch {
-    return null;
+  let ms = 0;
+  for (const pid of pids) {
+    const m = procCpuMs(`/proc/${pid}/stat`);
+    if (m === null) return null;
+    ms += m;
   }
+  return pids.length ? ms * 1000 : null;
 }
 
 async function walLsn(store: PgStore): Promise<string> {
