@@ -27,6 +27,42 @@ test('CLOCK differs from LRU when every key is marked', () => {
   assert.equal(hits(new ClockCache(2), trace), 'mmhhmm');
 });
 
+test('CLOCK answers as a plain CLOCK over a Map on long traces with colliding keys and constant eviction', () => {
+  // The reference: the same sweep with a Map for the key -> slot index. Keys share their low 32
+  // bits in pairs and cluster, so the typed index's probe runs collide and its deletions shift entries.
+  class MapClock {
+    keys: number[] = []; marks: number[] = []; slot = new Map<number, number>(); hand = 0;
+    constructor(readonly cap: number) {}
+    access(k: number): boolean {
+      const s = this.slot.get(k);
+      if (s !== undefined) { this.marks[s] = 1; return true; }
+      let v: number;
+      if (this.keys.length < this.cap) v = this.keys.length;
+      else {
+        while (this.marks[this.hand]) { this.marks[this.hand] = 0; this.hand = (this.hand + 1) % this.cap; }
+        v = this.hand; this.slot.delete(this.keys[v]!); this.hand = (v + 1) % this.cap;
+      }
+      this.keys[v] = k; this.marks[v] = 0; this.slot.set(k, v);
+      return false;
+    }
+  }
+  let seed = 7;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  for (const cap of [1, 3, 17, 200]) {
+    const ours = new ClockCache(cap), ref = new MapClock(cap);
+    let out = '', want = '';
+    for (let i = 0; i < 20000; i++) {
+      const base = Math.floor(rnd() * cap * 3);
+      const k = rnd() < 0.5 ? base : base + 2 ** 32 * (1 + (base % 5));
+      out += ours.access(k) ? 'h' : 'm';
+      want += ref.access(k) ? 'h' : 'm';
+    }
+    assert.equal(out, want, `capacity ${cap}`);
+    assert.ok(out.includes('h') && out.includes('m'));
+    for (const k of ref.slot.keys()) assert.equal(ours.slotOf(k), ref.slot.get(k));
+  }
+});
+
 test('random replacement is seeded and keeps the cache full', () => {
   const a = new RandomCache(3, 7);
   const b = new RandomCache(3, 7);
