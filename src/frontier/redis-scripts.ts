@@ -125,31 +125,32 @@ local function endOfA(v)
   return 9 + ((string.byte(v, 6) * 256 + string.byte(v, 7)) * 256 + string.byte(v, 8)) * 256 + string.byte(v, 9)
 end
 local function budget() return num(call('HGET', B .. 'cfg', 'budget'), nil) end
-local function hostDelay(hk, delay)
-  local d = num(call('HGET', hk, 'd'), 0)
-  if d > delay then return d end
-  return delay
+local function placeKnown(host, hk, now, perHost, bud, f, t, nx, rm, hasRm, mayWait, sets)
+  if rm then call('ZREM', B .. 'ready', rm) end
+  if mayWait then call('ZREM', B .. 'wait', host) end
+  local head = call('ZRANGE', B .. 'q:' .. host, 0, 0, 'WITHSCORES')
+  local newRm = false
+  if #head > 0 and f < perHost and not (bud and t >= bud) then
+    if nx > now then
+      call('ZADD', B .. 'wait', nx, host)
+    else
+      newRm = string.sub(head[1], 1, 4) .. host
+      call('ZADD', B .. 'ready', head[2], newRm)
+    end
+  end
+  if newRm then
+    sets[#sets + 1] = 'rm'
+    sets[#sets + 1] = newRm
+  elseif hasRm then
+    call('HDEL', hk, 'rm')
+  end
+  if #sets > 0 then call('HSET', hk, unpack(sets)) end
+  return #head > 0
 end
 local function place(host, now, perHost, bud)
   local hk = B .. 'h:' .. host
   local st = call('HMGET', hk, 'f', 't', 'n', 'rm')
-  if st[4] then
-    call('ZREM', B .. 'ready', st[4])
-    call('HDEL', hk, 'rm')
-  end
-  call('ZREM', B .. 'wait', host)
-  local head = call('ZRANGE', B .. 'q:' .. host, 0, 0, 'WITHSCORES')
-  if #head == 0 then return end
-  if num(st[1], 0) >= perHost then return end
-  if bud and num(st[2], 0) >= bud then return end
-  local nx = num(st[3], 0)
-  if nx > now then
-    call('ZADD', B .. 'wait', nx, host)
-  else
-    local m = string.sub(head[1], 1, 4) .. host
-    call('ZADD', B .. 'ready', head[2], m)
-    call('HSET', hk, 'rm', m)
-  end
+  return placeKnown(host, hk, now, perHost, bud, num(st[1], 0), num(st[2], 0), num(st[3], 0), st[4], st[4], true, {})
 end
 local function parseLease(v)
   local score, owner, host = string.match(string.sub(v, 5), '^(%S+) (%S+) (.+)$')
@@ -172,8 +173,10 @@ local perHost = tonumber(ARGV[1])
 local discard = ARGV[2] == '1'
 local nb = tonumber(ARGV[3])
 local out, order, touched = {}, {}, {}
-local fresh = 0
+local fresh, queued = 0, 0
 local at = {}
+local seq0 = num(call('GET', B .. 'seq'), 0)
+local seq = seq0
 for i = 4, #ARGV, 8 do
   local host, fp, bucket, member, score, a, r = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local now = tonumber(ARGV[i + 7])
@@ -183,10 +186,11 @@ for i = 4, #ARGV, 8 do
     if discard then
       call('HINCRBY', B .. 'n', 'discarded', 1)
     else
-      local id = be4(call('INCR', B .. 'seq') % 4294967296)
+      seq = seq + 1
+      local id = be4(seq % 4294967296)
       call('ZADD', q, score, id .. fp)
       setU(fp, nb, id .. a .. r, nil)
-      call('HINCRBY', B .. 'n', 'waiting', 1)
+      queued = queued + 1
       if not touched[host] then touched[host] = true; order[#order + 1] = host end
       at[host] = now
     end
@@ -212,7 +216,9 @@ for i = 4, #ARGV, 8 do
     end
   end
 end
+if seq ~= seq0 then call('SET', B .. 'seq', seq) end
 if fresh > 0 then call('HINCRBY', B .. 'n', 'seen', fresh) end
+if queued > 0 then call('HINCRBY', B .. 'n', 'waiting', queued) end
 if #order > 0 then
   local bud = budget()
   for _, host in ipairs(order) do
@@ -246,24 +252,28 @@ while n < max do
   if #top == 0 then break end
   local host = string.sub(top[1], 5)
   local hk = B .. 'h:' .. host
-  call('HDEL', hk, 'rm')
+  -- Popped from ready, so in neither heap now; its rm field names the member just popped.
+  local st = call('HMGET', hk, 'f', 't', 'n', 'd')
+  local f, t, nx = num(st[1], 0), num(st[2], 0), num(st[3], 0)
+  local sets = {}
   local q = B .. 'q:' .. host
   local head = call('ZPOPMIN', q)
   if #head > 0 then
     local fp = string.sub(head[1], 5)
     call('ZADD', B .. 'lease', expiry, fp)
     call('HSET', B .. 'lh', fp, string.sub(head[1], 1, 4) .. head[2] .. ' ' .. worker .. ' ' .. host)
-    call('HINCRBY', hk, 'f', 1)
-    call('HINCRBY', hk, 't', 1)
-    call('HSET', hk, 'n', now + hostDelay(hk, delay))
+    f, t = f + 1, t + 1
+    local d = num(st[4], 0)
+    if d < delay then d = delay end
+    nx = now + d
+    sets = { 'f', f, 't', t, 'n', nx }
     n = n + 1
     out[#out + 1] = fp
     out[#out + 1] = host
     out[#out + 1] = head[2]
     out[#out + 1] = getU(fp, nb) or ''
   end
-  if call('EXISTS', q) == 0 then call('SREM', B .. 'hosts', host) end
-  place(host, now, perHost, bud)
+  if not placeKnown(host, hk, now, perHost, bud, f, t, nx, false, true, false, sets) then call('SREM', B .. 'hosts', host) end
 end
 if n > 0 then
   call('HINCRBY', B .. 'n', 'waiting', -n)
@@ -284,6 +294,7 @@ local worker = ARGV[1]
 local perHost, delay, nb = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local bud = budget()
 local out = {}
+local fetching, tally = 0, {}
 for i = 5, #ARGV, 5 do
   local fp, outcome, now, notBefore, newA = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
   local lv = call('HGET', B .. 'lh', fp)
@@ -294,28 +305,35 @@ for i = 5, #ARGV, 5 do
   else
     call('ZREM', B .. 'lease', fp)
     call('HDEL', B .. 'lh', fp)
-    call('HINCRBY', B .. 'n', 'fetching', -1)
+    fetching = fetching + 1
     if outcome == 'retry' or outcome == 'release' then
       call('ZADD', B .. 'q:' .. host, score, id .. fp)
       if outcome == 'retry' then
         local v = getU(fp, nb)
         setU(fp, nb, id .. newA .. string.sub(v, endOfA(v) + 1), v)
       end
-      call('HINCRBY', B .. 'n', 'waiting', 1)
+      tally.waiting = (tally.waiting or 0) + 1
       call('SADD', B .. 'hosts', host)
     else
       local v = getU(fp, nb)
       if v then delU(fp, nb, v) end
-      call('HINCRBY', B .. 'n', outcome, 1)
+      tally[outcome] = (tally[outcome] or 0) + 1
     end
     local hk = B .. 'h:' .. host
-    freeSlot(hk)
-    local nx = math.max(num(call('HGET', hk, 'n'), 0), now + hostDelay(hk, delay), notBefore)
-    call('HSET', hk, 'n', nx)
-    place(host, now, perHost, bud)
+    local st = call('HMGET', hk, 'f', 't', 'n', 'd', 'rm')
+    local f = num(st[1], 0)
+    -- At its in-flight limit the host was in neither heap; in ready (rm) it is not in wait.
+    local mayWait = f < perHost and not st[5]
+    if f > 0 then f = f - 1 end
+    local d = num(st[4], 0)
+    if d < delay then d = delay end
+    local nx = math.max(num(st[3], 0), now + d, notBefore)
+    placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
     out[#out + 1] = 1
   end
 end
+if fetching > 0 then call('HINCRBY', B .. 'n', 'fetching', -fetching) end
+for k, c in pairs(tally) do call('HINCRBY', B .. 'n', k, c) end
 return out
 `;
 
