@@ -1,8 +1,7 @@
-import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
+import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
 import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
-import { discardKind } from './discard-reasons.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { isBackendFailure } from '../errors.js';
@@ -16,12 +15,13 @@ import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { profileCosine, topicProfile } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
-import { countDiscard } from './discard-reasons.js';
+import { countDiscard, discardKind } from './discard-reasons.js';
 import { ServiceProbing } from './service-probing.js';
 import type { TrapGuard } from './trap-guard.js';
 import { afterFailure, hostsToEnd } from './after-failure.js';
 import { SitemapReading, type SitemapOptions } from './sitemap-reading.js';
 import { RequestSlots } from './request-slots.js';
+import { LinkAdmission } from './link-admission.js';
 export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-reading.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
@@ -124,6 +124,7 @@ export class Crawler {
   /** A store or frontier failure in a URL's processing: the run stops and rethrows it. */
   #failure: Error | null = null;
   readonly #sitemaps: SitemapReading;
+  readonly #links: LinkAdmission;
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
@@ -139,11 +140,13 @@ export class Crawler {
       redirectGuard: (to) => this.#redirectGuard(to),
       finish: (req, outcome, res, extra) => this.#finish(req, outcome, res, extra),
       failed: (req, err) => this.#failed(req, err),
-      addLinks: (parent, links, view) => this.#addLinks(parent, links, view),
-      logDiscards: (d, parentUrl) => this.#logDiscards(d, parentUrl),
+      addLinks: (parent, links, view) => this.#links.add(parent, links, view),
+      logDiscards: (d, parentUrl) => this.#links.logDiscards(d, parentUrl),
     });
     const sv = options.services;
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
+    const o = this.#o;
+    this.#links = new LinkAdmission({ frontier: o.frontier, store: o.store, strategy: o.strategy, scope: o.scope, maxDepth: o.maxDepth, traps: o.traps, probing: this.#probing, rediscovery: o.rediscovery, stats: this.stats, events: this.events });
   }
 
   /** Adds seed URLs (depth 0). Returns how many were new. */
@@ -351,7 +354,7 @@ export class Crawler {
       const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: null };
       const [fresh] = await this.#o.frontier.discard([target], `fetched through a redirect from ${req.url}`);
       if (!fresh) return this.#finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
-      await this.#logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
+      await this.#links.logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
     }
     if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
 
@@ -361,7 +364,7 @@ export class Crawler {
     const profile = topic ? topicProfile(topic, page) : null;
     const relevance = topic && profile ? profileCosine(topic, profile) : null;
     this.stats.links += page.links.length;
-    if (!page.nofollow) await this.#addLinks(req, page.links, { request: req, page, relevance, profile });
+    if (!page.nofollow) await this.#links.add(req, page.links, { request: req, page, relevance, profile });
     if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);
     const stored: PageRecord = {
       key: req.key,
@@ -415,68 +418,6 @@ export class Crawler {
     return true;
   }
 
-  /** Returns how many of the links joined the frontier as new URLs. */
-  async #addLinks(parent: CrawlRequest, links: Link[], view: Parameters<Strategy['scoreLinks']>[0]): Promise<number> {
-    const f = this.#o.frontier;
-    const split = this.#probing?.split(parent, links, view.page);
-    if (split) links = split.pages;
-    const depth = parent.depth + 1;
-    const local = new Set<string>();
-    const candidates: Link[] = [];
-    const discards: { req: NewRequest; reason: string }[] = [];
-    const keep = this.#o.rediscovery === 'keep';
-    for (const link of links) {
-      // Cheap checks first: most extracted links are repeats (navigation), and stop here.
-      if (link.nofollow || local.has(link.url) || (keep ? f.knownSeen(link.url) : f.settled(link.url))) continue;
-      local.add(link.url);
-      const host = hostOf(link.url);
-      const out = this.#o.scope.check(link.url, host);
-      const reason = out ?? (depth > this.#o.maxDepth ? `deeper than max depth ${this.#o.maxDepth}` : null) ?? this.#o.traps?.check(link.url, parent.url) ?? null;
-      if (reason) {
-        discards.push({ req: { url: link.url, host, depth, parent: parent.key, anchor: link.anchor, priority: 0, data: null }, reason });
-      } else {
-        candidates.push(link);
-      }
-    }
-    const probes = split?.probes ?? [];
-    const decisions = this.#o.strategy.scoreLinks(view, probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates);
-    const batch: NewRequest[] = [];
-    // A probe the strategy turns down is dropped, not discarded: another page may rate it higher.
-    probes.forEach((p, i) => {
-      const d = decisions[candidates.length + i];
-      if (d) batch.push({ ...p.req, priority: d.priority, data: d.data ?? null });
-    });
-    candidates.forEach((link, i) => {
-      const d = decisions[i];
-      const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parent: parent.key, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
-      if (d) batch.push(req);
-      else discards.push({ req, reason: `discarded by strategy ${this.#o.strategy.name}` });
-    });
-    // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
-    const again = this.#o.strategy.reoffers?.() ?? [];
-    const own = batch.length;
-    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
-    const fresh = batch.length ? await f.add(batch, Date.now()) : [];
-    batch.forEach((r, i) => i < own && fresh[i] && !r.probe && this.#o.traps?.admitted(r.url, parent.url));
-    // One call per reason (a shared frontier's round trip), not one per discarded link.
-    const byReason = new Map<string, { req: NewRequest; reason: string }[]>();
-    for (const d of discards) {
-      const list = byReason.get(d.reason);
-      if (list) list.push(d);
-      else byReason.set(d.reason, [d]);
-    }
-    const isNew = new Set<{ req: NewRequest; reason: string }>();
-    for (const [reason, list] of byReason) {
-      const fresh = await f.discard(list.map((d) => d.req), reason);
-      list.forEach((d, i) => fresh[i] && isNew.add(d));
-    }
-    const logged = discards.filter((d) => isNew.has(d)); // in the page's order
-    await this.#logDiscards(logged, parent.url);
-    let added = 0;
-    for (let i = 0; i < own; i++) if (fresh[i]) added++;
-    return added;
-  }
-
   #countRelevance(relevant: boolean): void {
     if (relevant) {
       this.stats.relevant++;
@@ -488,18 +429,6 @@ export class Crawler {
       this.#stalled = true;
       this.stop({ finishInFlight: true });
     }
-  }
-
-  async #logDiscards(discards: { req: NewRequest; reason: string }[], parentUrl: string | null): Promise<void> {
-    if (!discards.length) return;
-    for (const { req, reason } of discards) {
-      this.stats.discarded++;
-      countDiscard(this.stats.discardedBy, reason);
-      this.events.emit('discarded', { url: req.url, reason, kind: discardKind(reason) });
-    }
-    await this.#o.store.logDiscards(
-      discards.map(({ req, reason }) => ({ url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason })),
-    );
   }
 
   async #failed(req: CrawlRequest, err: FetchError): Promise<void> {

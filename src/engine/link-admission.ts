@@ -1,0 +1,119 @@
+import type { CrawlRequest, Link, NewRequest } from '../types.js';
+import type { Frontier } from '../frontier/frontier.js';
+import type { Store } from '../store/store.js';
+import type { PageView, Strategy } from '../strategies/strategy.js';
+import { hostOf } from '../parse/normalize-url.js';
+import type { CrawlEventBus } from './crawl-events.js';
+import type { CrawlScope } from './crawl-scope.js';
+import type { CrawlStats } from './crawl-stats.js';
+import { countDiscard, discardKind } from './discard-reasons.js';
+import type { ServiceProbing } from './service-probing.js';
+import type { TrapGuard } from './trap-guard.js';
+
+/** A link turned away, with why: counted, announced and written to the crawl log. */
+export interface Discard {
+  req: NewRequest;
+  reason: string;
+}
+
+export interface LinkAdmissionDeps {
+  frontier: Frontier;
+  store: Store;
+  strategy: Strategy;
+  scope: CrawlScope;
+  maxDepth: number;
+  traps: TrapGuard | null;
+  probing: ServiceProbing | null;
+  /** 'keep': a URL already seen is never offered again, so its priority is never raised. */
+  rediscovery: 'raise' | 'keep';
+  stats: CrawlStats;
+  events: CrawlEventBus;
+}
+
+/**
+ * What happens to a fetched page's links: the cheap checks (nofollow, repeats, scope, depth,
+ * traps), the strategy's priorities, the frontier's add (and its raise on rediscovery), and the
+ * discards, each logged once with its reason so that no crawl ends on discards without saying so.
+ */
+export class LinkAdmission {
+  readonly #d: LinkAdmissionDeps;
+
+  constructor(deps: LinkAdmissionDeps) {
+    this.#d = deps;
+  }
+
+  /** Returns how many of the links joined the frontier as new URLs. */
+  async add(parent: CrawlRequest, links: Link[], view: PageView): Promise<number> {
+    const { frontier: f, strategy, traps } = this.#d;
+    const split = this.#d.probing?.split(parent, links, view.page);
+    if (split) links = split.pages;
+    const depth = parent.depth + 1;
+    const local = new Set<string>();
+    const candidates: Link[] = [];
+    const discards: Discard[] = [];
+    const keep = this.#d.rediscovery === 'keep';
+    for (const link of links) {
+      // Cheap checks first: most extracted links are repeats (navigation), and stop here.
+      if (link.nofollow || local.has(link.url) || (keep ? f.knownSeen(link.url) : f.settled(link.url))) continue;
+      local.add(link.url);
+      const host = hostOf(link.url);
+      const out = this.#d.scope.check(link.url, host);
+      const reason = out ?? (depth > this.#d.maxDepth ? `deeper than max depth ${this.#d.maxDepth}` : null) ?? traps?.check(link.url, parent.url) ?? null;
+      if (reason) {
+        discards.push({ req: { url: link.url, host, depth, parent: parent.key, anchor: link.anchor, priority: 0, data: null }, reason });
+      } else {
+        candidates.push(link);
+      }
+    }
+    const probes = split?.probes ?? [];
+    const decisions = strategy.scoreLinks(view, probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates);
+    const batch: NewRequest[] = [];
+    // A probe the strategy turns down is dropped, not discarded: another page may rate it higher.
+    probes.forEach((p, i) => {
+      const d = decisions[candidates.length + i];
+      if (d) batch.push({ ...p.req, priority: d.priority, data: d.data ?? null });
+    });
+    candidates.forEach((link, i) => {
+      const d = decisions[i];
+      const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parent: parent.key, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
+      if (d) batch.push(req);
+      else discards.push({ req, reason: `discarded by strategy ${strategy.name}` });
+    });
+    // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
+    const again = strategy.reoffers?.() ?? [];
+    const own = batch.length;
+    if (!keep) for (const r of again) batch.push({ url: r.url, host: hostOf(r.url), depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data ?? null });
+    const fresh = batch.length ? await f.add(batch, Date.now()) : [];
+    batch.forEach((r, i) => i < own && fresh[i] && !r.probe && traps?.admitted(r.url, parent.url));
+    // One call per reason (a shared frontier's round trip), not one per discarded link.
+    const byReason = new Map<string, Discard[]>();
+    for (const d of discards) {
+      const list = byReason.get(d.reason);
+      if (list) list.push(d);
+      else byReason.set(d.reason, [d]);
+    }
+    const isNew = new Set<Discard>();
+    for (const [reason, list] of byReason) {
+      const first = await f.discard(list.map((d) => d.req), reason);
+      list.forEach((d, i) => first[i] && isNew.add(d));
+    }
+    await this.logDiscards(discards.filter((d) => isNew.has(d)), parent.url); // in the page's order
+    let added = 0;
+    for (let i = 0; i < own; i++) if (fresh[i]) added++;
+    return added;
+  }
+
+  /** Counts, announces and logs discards the frontier had not seen before. */
+  async logDiscards(discards: Discard[], parentUrl: string | null): Promise<void> {
+    if (!discards.length) return;
+    const { stats, events } = this.#d;
+    for (const { req, reason } of discards) {
+      stats.discarded++;
+      countDiscard(stats.discardedBy, reason);
+      events.emit('discarded', { url: req.url, reason, kind: discardKind(reason) });
+    }
+    await this.#d.store.logDiscards(
+      discards.map(({ req, reason }) => ({ url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason })),
+    );
+  }
+}
