@@ -47,6 +47,16 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
+  test(`${name}: ties keep discovery order across separate adds`, async () => {
+    const f = await make({ perHost: 10, delayMs: 0 });
+    const urls = ['q', 'w', 'e', 'r', 't', 'y'].map((p) => `http://a.test/${p}`);
+    for (const u of urls) await f.add([req(u, 0.5)], T);
+    const got = [];
+    for (let i = 0; i < urls.length; i++) got.push(...(await f.claim(1, T)).map((r) => r.url));
+    assert.deepEqual(got, urls);
+    await f.close();
+  });
+
   test(`${name}: a leased URL is neither waiting nor finished until completed`, async () => {
     const f = await make({ perHost: 1, delayMs: 0 });
     await f.add([req('http://a.test/1')], T);
