@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
 import { startCrawl } from '../crawl.js';
-import { strategyNames } from '../strategies/registry.js';
+import { defaultStrategyName, strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
 import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
@@ -129,7 +129,7 @@ export function registerCrawl(program: Command): void {
     .option('--preset <name>', 'wms: find OGC map services (bundled topic, weighted-levels, every detector, depth 5); flags override it', oneOf(['wms'] as const))
     .option('--detect <types>', 'probe OGC service links: comma-separated wms, wmts, wfs, wcs, csw, ogcapi, or all')
     .option('--topic <file>', 'topic file (YAML: name, keywords)')
-    .option('--strategy <name>', `crawl ordering: ${strategyNames().join(', ')} (default best-first with a topic, else bfs)`)
+    .option('--strategy <name>', `crawl ordering: ${strategyNames().join(', ')} (default ${defaultStrategyName(true)} with a topic, else ${defaultStrategyName(false)})`)
     .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
     .option('--max-pages-per-host <n>', 'fetches any one host gets over the whole crawl (default 0: no per-host budget)', nonNegativeInt)

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strategyNames } from '../../src/strategies/registry.js';
+import { defaultStrategyName, strategyNames } from '../../src/strategies/registry.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-cli-'));
@@ -60,4 +60,6 @@ test('no arguments prints the help and exits 2; crawl --help lists every strateg
   for (const name of strategyNames()) assert.ok(text.includes(name), `crawl --help names ${name}`);
   assert.match(text, /two-step/);
   assert.match(text, /learned/);
+  // The default it names is the one the crawl uses (it once said best-first after adaptive became the default).
+  assert.ok(text.includes(`default ${defaultStrategyName(true)} with a topic, else ${defaultStrategyName(false)}`), 'crawl --help names the default strategies');
 });
