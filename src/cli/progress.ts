@@ -64,12 +64,15 @@ export function stopReasonText(reason: StopReason, discardedBy: Record<string, n
   return dropped ? `frontier exhausted: nothing left to fetch; ${dropped} links were discarded` : 'frontier exhausted: nothing left to fetch';
 }
 
+/** "1 error", "2 errors". */
+const count = (n: number, one: string, many = one + 's'): string => `${n} ${n === 1 ? one : many}`;
+
 export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null, services: ServiceTotals | null = null): string {
   const s = summary.stats;
   const c = s.frontier;
   const secs = (Date.now() - s.startedAt) / 1000;
   const lines = [
-    `crawl ended (${stopReasonText(summary.reason, s.discardedBy)}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${s.errors} errors, ${s.retries} retries), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
+    `crawl ended (${stopReasonText(summary.reason, s.discardedBy)}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${count(s.errors, 'error')}, ${count(s.retries, 'retry', 'retries')}), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
     `frontier: ${c.waiting} waiting, ${c.done} done, ${c.error} error, ${c.discarded} discarded`,
   ];
   if (s.discarded) lines.push(`discarded this run: ${discardSummary(s.discardedBy)}`);
@@ -78,7 +81,7 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);
   }
   if (s.sitemaps) {
-    lines.push(`sitemaps: ${s.sitemaps} files read this run${s.sitemapsCut ? ` (${s.sitemapsCut} cut at a limit)` : ''}, ${s.sitemapUrls} URLs added from them`);
+    lines.push(`sitemaps: ${count(s.sitemaps, 'file')} fetched this run${s.sitemapsCut ? ` (${s.sitemapsCut} cut at a limit)` : ''}, ${s.sitemapUrls} URLs added from them`);
   }
   if (s.seen) {
     const total = s.seen.cacheHits + s.seen.cacheMisses;

@@ -137,6 +137,9 @@ export class SitemapReading {
     }
     this.#c.stats.bytes += res.bytes;
     this.#c.stats.sitemaps++;
+    // Most sites have no /sitemap.xml: when the guess is answered 404 or 410 the site said so, and a
+    // crawl that went well does not end with an error for a file it only guessed at.
+    if (sm.guessed && (res.status === 404 || res.status === 410)) return this.#c.finish(req, { state: 'done' }, res, { note: `sitemap: none (HTTP ${res.status} for the guessed /sitemap.xml)` });
     if (res.status >= 400) return this.#c.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res, { note: 'sitemap' });
     let body = res.body ?? new Uint8Array(0);
     let bodyCut = res.cut ? `cut at ${opts.maxBytes} bytes` : null;

@@ -86,6 +86,26 @@ test('/sitemap.xml is read when robots.txt names no sitemap; a URL only in it is
   }
 });
 
+test('a site without sitemaps: the guessed /sitemap.xml answered 404 ends done with a note, not as an error; a named one that is missing is an error', async () => {
+  const srv = await startTestServer([home]);
+  try {
+    const { stats, log } = await crawl(srv);
+    assert.equal(srv.hits.get('/sitemap.xml'), 1);
+    const guess = log.get('/sitemap.xml');
+    assert.equal(guess?.state, 'done');
+    assert.equal(guess?.status, 404);
+    assert.match(guess!.error!, /sitemap: none \(HTTP 404 for the guessed \/sitemap\.xml\)/);
+    assert.equal(stats.errors, 0, 'a crawl that went well ends without errors');
+    srv.robots = `User-agent: *\nSitemap: ${srv.origin}/maps/gone.xml\n`;
+    const named = await crawl(srv);
+    assert.equal(named.log.get('/maps/gone.xml')?.state, 'error');
+    assert.equal(named.log.get('/maps/gone.xml')?.error, 'HTTP 404');
+    assert.equal(named.stats.errors, 1);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('--no-sitemaps (sitemaps: false) fetches no sitemap', async () => {
   const srv = await startTestServer([home, [/^\/sitemap\.xml$/, (_q, res, _m, t) => xml(res, urlset(t.origin, ['/html/only']))]]);
   try {
