@@ -59,6 +59,8 @@ type EndOutcome = Outcome['state'] | 'retry' | 'release';
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */
   roundTrips = 0;
+  /** What the last claim that came back short on every shard said of the next opening (nextReadyAt). */
+  #readyHint: { now: number; next: number | null; finished: boolean } | null = null;
   /** Lease ends refused because this worker no longer held the lease (it expired and was reaped). */
   lostLeases = 0;
   /** Waiting URLs raised by a better rediscovery, by this worker. */
@@ -134,6 +136,7 @@ export class RedisFrontier implements Frontier {
 
   /** Rebuild: offers URLs from the record as waiting, with their carried state, without writing them back to the record. */
   async restoreOpen(batch: CrawlRequest[], now: number): Promise<boolean[]> {
+    this.#readyHint = null;
     const journal = this.#journal;
     this.#journal = null;
     try {
@@ -175,6 +178,7 @@ export class RedisFrontier implements Frontier {
    * worker's earlier offer, or final) are answered here; the rest go to their shards' add script.
    */
   async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<boolean[]> {
+    this.#readyHint = null;
     const discard = discardReason !== null;
     const out = new Array<boolean>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
@@ -255,14 +259,27 @@ export class RedisFrontier implements Frontier {
 
   async claim(max: number, now: number, leaseMs = DEFAULT_LEASE_MS): Promise<CrawlRequest[]> {
     const out: CrawlRequest[] = [];
+    this.#readyHint = null;
+    let next: number | null = null;
+    let short = 0;
+    let open = false;
     // One shard at a time, starting where the last claim stopped, so every shard is served.
     for (let tried = 0; tried < this.#shards && out.length < max; tried++) {
       const shard = this.#nextShard;
       this.#nextShard = (shard + 1) % this.#shards;
       this.roundTrips++;
-      const reply = await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets);
+      const reply = (await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets)) as Buffer[];
       out.push(...decodeClaimReply(reply));
+      if (reply.length % 4 === 1) {
+        short++;
+        const [w, fetching] = reply[reply.length - 1]!.toString().split(' ');
+        if (w) next = Math.min(next ?? Infinity, Math.max(now, Number(w)));
+        if (w || Number(fetching) > 0) open = true;
+      }
     }
+    // Every shard answered short: the claim saw when the next host opens, and whether anything is
+    // left at all (see nextReadyAt, isFinished).
+    if (short === this.#shards) this.#readyHint = { now, next, finished: !open && out.length === 0 };
     for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
@@ -275,6 +292,7 @@ export class RedisFrontier implements Frontier {
   }
 
   async reap(now: number): Promise<number> {
+    this.#readyHint = null;
     let total = 0;
     for (let shard = 0; shard < this.#shards; shard++) {
       for (;;) {
@@ -301,6 +319,7 @@ export class RedisFrontier implements Frontier {
   }
 
   async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
+    this.#readyHint = null;
     this.#leased.delete(cacheKey(keyFingerprint(req.key)));
     const shard = shardOfHost(req.host, this.#shards);
     const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
@@ -310,6 +329,7 @@ export class RedisFrontier implements Frontier {
   }
 
   async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
+    this.#readyHint = null;
     this.roundTrips++;
     const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker, this.#stateBuckets);
     const out = decodeClaimReply(reply);
@@ -318,12 +338,14 @@ export class RedisFrontier implements Frontier {
   }
 
   async setHostDelay(host: string, delayMs: number): Promise<void> {
+    this.#readyHint = null;
     // Stored as given; the scripts take the larger of it and the configured delay.
     this.roundTrips++;
     await this.#redis.hset(`${shardBase(this.#prefix, shardOfHost(host, this.#shards))}h:${host}`, 'd', Math.max(this.#delayMs, delayMs));
   }
 
   async setHostBudget(budget: number): Promise<void> {
+    this.#readyHint = null;
     const value = Number.isFinite(budget) ? String(Math.max(0, Math.floor(budget))) : '';
     this.roundTrips++;
     await Promise.all(this.#shardList().map((s) => this.#scripts.budget(this.#key(s), value, Date.now(), this.#perHost)));
@@ -335,6 +357,7 @@ export class RedisFrontier implements Frontier {
    * changes, so no URL is rescored twice.
    */
   async rescore(priority: (req: CrawlRequest) => number | null): Promise<void> {
+    this.#readyHint = null;
     for (const shard of this.#shardList()) {
       const base = shardBase(this.#prefix, shard);
       let cursor = '0';
@@ -385,6 +408,13 @@ export class RedisFrontier implements Frontier {
   }
 
   async nextReadyAt(now: number): Promise<number | null> {
+    // Asked at the moment of a claim that came back short (the crawl loop's pattern): that claim's
+    // reply already told, from the same state a round trip would read now; any other change
+    // this worker makes in between drops the hint. Other workers' changes it may miss are what
+    // a round trip a millisecond later could miss as well; the loop asks again within 100 ms.
+    const hint = this.#readyHint;
+    this.#readyHint = null;
+    if (hint && hint.now === now) return hint.next;
     this.roundTrips++;
     const heads = await Promise.all(
       this.#shardList().map(async (s) => {
@@ -410,6 +440,13 @@ export class RedisFrontier implements Frontier {
   }
 
   async isFinished(): Promise<boolean> {
+    // Right after a claim that came back short and empty (the crawl loop's pattern), that claim
+    // already read, atomically, whether any URL was waiting or in flight. Finished cannot be
+    // undone by another worker (only URLs in flight bring new ones); a stale "not yet" only
+    // costs the loop another turn.
+    const hint = this.#readyHint;
+    if (hint?.finished) return true;
+    if (hint) return false;
     this.roundTrips++;
     const busy = await Promise.all(
       this.#shardList().map(async (s) => {

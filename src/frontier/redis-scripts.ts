@@ -232,7 +232,9 @@ return out
 /**
  * ARGV: now, max, lease expiry, perHost, delay, promote (hosts moved from wait at most), worker,
  * state buckets per shard.
- * Returns key, host, score, u value for each URL leased, flat.
+ * Returns key, host, score, u value for each URL leased, flat; when fewer than max, one more
+ * element: the time the next host in wait opens ('' when none waits), a space, and the shard's
+ * URLs in flight.
  */
 const CLAIM = `
 local now = tonumber(ARGV[1])
@@ -278,6 +280,13 @@ end
 if n > 0 then
   call('HINCRBY', B .. 'n', 'waiting', -n)
   call('HINCRBY', B .. 'n', 'fetching', n)
+end
+-- Fewer than asked: ready is empty; the next host to open is the head of wait ('' if none) and,
+-- with the URLs in flight, that is what the caller would otherwise ask in round trips of its own
+-- (nextReadyAt, isFinished), read here in the same atomic step.
+if n < max then
+  local w = call('ZRANGE', B .. 'wait', 0, 0, 'WITHSCORES')
+  out[#out + 1] = (w[2] or '') .. ' ' .. (call('HGET', B .. 'n', 'fetching') or '0')
 end
 return out
 `;

@@ -131,6 +131,46 @@ test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batc
   assert.ok(perPage <= 3, `${perPage} round trips per page`);
 });
 
+test('RedisFrontier: a claim that comes back short answers nextReadyAt at that moment without a round trip, as a round trip would', async () => {
+  const prefix = await fresh('hint');
+  const f = await worker(prefix, 'w1', { perHost: 1, delayMs: 100 });
+  await f.add([req('http://one.test/a', 0.9), req('http://one.test/b', 0.5), req('http://two.test/a', 0.1)], T);
+  const got = await f.claim(5, T);
+  assert.deepEqual(got.map((r) => r.url).sort(), ['http://one.test/a', 'http://two.test/a']);
+  let trips = f.roundTrips;
+  assert.equal(await f.nextReadyAt(T), null, 'both hosts at their limit: nothing will open by itself');
+  assert.equal(f.roundTrips, trips, 'answered from the claim');
+  assert.equal(await f.nextReadyAt(T + 1), null, 'a round trip says the same');
+  assert.equal(f.roundTrips, trips + 1);
+  await f.complete(got.find((r) => r.host === 'one.test')!, { state: 'done' }, T + 10);
+  assert.deepEqual(await f.claim(5, T + 20), [], 'one.test waits out its delay');
+  trips = f.roundTrips;
+  assert.equal(await f.nextReadyAt(T + 20), T + 110);
+  assert.equal(f.roundTrips, trips);
+  assert.equal(await f.nextReadyAt(T + 21), T + 110, 'a round trip says the same');
+  // A change this worker makes after the claim drops the hint: the answer comes from Redis.
+  assert.deepEqual(await f.claim(5, T + 30), []);
+  await f.add([req('http://three.test/a', 0.3)], T + 31);
+  trips = f.roundTrips;
+  assert.equal(await f.nextReadyAt(T + 30), T + 30, 'three.test is ready');
+  assert.equal(f.roundTrips, trips + 1);
+  // isFinished right after a short, empty claim: from the claim, and as a round trip says.
+  const rest = await f.claim(5, T + 200);
+  assert.equal(rest.length, 2, 'one.test/b and three.test/a');
+  assert.deepEqual(await f.claim(5, T + 200), []);
+  trips = f.roundTrips;
+  assert.equal(await f.isFinished(), false, 'URLs in flight');
+  assert.equal(f.roundTrips, trips);
+  for (const r of [...rest, got.find((r) => r.host === 'two.test')!]) await f.complete(r, { state: 'done' }, T + 210);
+  assert.deepEqual(await f.claim(5, T + 220), []);
+  trips = f.roundTrips;
+  assert.equal(await f.isFinished(), true);
+  assert.equal(f.roundTrips, trips, 'answered from the claim');
+  await f.nextReadyAt(T + 220);
+  assert.equal(await f.isFinished(), true, 'a round trip says the same');
+  assert.equal(f.roundTrips, trips + 1);
+});
+
 test('RedisFrontier: the journal hears of each URL Redis admitted once, and of raises, retries and rescores', async () => {
   const prefix = await fresh('journal');
   const redis = await connection;
