@@ -173,7 +173,7 @@ local perHost = tonumber(ARGV[1])
 local discard = ARGV[2] == '1'
 local nb = tonumber(ARGV[3])
 local out, order, touched = {}, {}, {}
-local fresh, queued = 0, 0
+local fresh, queued, discarded = 0, 0, 0
 local at = {}
 local seq0 = num(call('GET', B .. 'seq'), 0)
 local seq = seq0
@@ -184,14 +184,15 @@ for i = 4, #ARGV, 8 do
   if call('SADD', B .. 'seen:' .. bucket, member) == 1 then
     fresh = fresh + 1
     if discard then
-      call('HINCRBY', B .. 'n', 'discarded', 1)
+      discarded = discarded + 1
     else
       seq = seq + 1
       local id = be4(seq % 4294967296)
       call('ZADD', q, score, id .. fp)
       setU(fp, nb, id .. a .. r, nil)
       queued = queued + 1
-      if not touched[host] then touched[host] = true; order[#order + 1] = host end
+      if not touched[host] then touched[host] = {}; order[#order + 1] = host end
+      touched[host][id .. fp] = true
       at[host] = now
     end
     out[#out + 1] = 1
@@ -207,7 +208,8 @@ for i = 4, #ARGV, 8 do
       elseif (not discard) and tonumber(score) < tonumber(old) then
         call('ZADD', q, score, m)
         setU(fp, nb, string.sub(v, 1, endOfA(v)) .. r, v)
-        if not touched[host] then touched[host] = true; order[#order + 1] = host end
+        if not touched[host] then touched[host] = {}; order[#order + 1] = host end
+        touched[host][m] = true
         at[host] = now
         out[#out + 1] = 2
       else
@@ -219,9 +221,15 @@ end
 if seq ~= seq0 then call('SET', B .. 'seq', seq) end
 if fresh > 0 then call('HINCRBY', B .. 'n', 'seen', fresh) end
 if queued > 0 then call('HINCRBY', B .. 'n', 'waiting', queued) end
-if #order > 0 then
-  local bud = budget()
-  for _, host in ipairs(order) do
+if discarded > 0 then call('HINCRBY', B .. 'n', 'discarded', discarded) end
+-- A host's place depends on its queue only through the head: when the head is none of the URLs
+-- this call added or raised, the queue had waiting URLs before (so the host is in \`hosts\`) and
+-- its place is unchanged. Most links of a page are to hosts that already wait.
+local bud = false
+for _, host in ipairs(order) do
+  local head = call('ZRANGE', B .. 'q:' .. host, 0, 0)
+  if head[1] and touched[host][head[1]] then
+    if bud == false then bud = budget() end
     call('SADD', B .. 'hosts', host)
     place(host, at[host], perHost, bud)
   end
