@@ -20,7 +20,8 @@ import { procCpuMs } from './proc-cpu.js';
  *   node dist/bench/distributed/cpu-per-page.js [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--rounds 1] [--prof DIR]
  *
  * - crawler processes: process.cpuUsage() at exit (cpu-report.ts, loaded with --import), every thread,
- *   and the main thread alone with its involuntary context switches (in the notes under the table);
+ *   and in the notes under the table the main thread alone with its involuntary context switches,
+ *   the other threads alive at exit, and the rest (threads that ended: SQLite's writer);
  * - Redis: INFO cpu (used_cpu_user + used_cpu_sys) before and after the worker;
  * - PostgreSQL: the worker's backends (application_name, set through PGAPPNAME) read from
  *   /proc/<pid>/stat every 100 ms while they live, and the server's background processes
@@ -51,6 +52,8 @@ interface Run {
   /** CPU of the main thread alone (Linux), and the times the kernel took the CPU from the process. */
   mainMs: number;
   involuntary: number;
+  /** CPU of the threads alive at exit besides the main one (garbage-collector helpers, libuv's pool). */
+  otherMs: number;
 }
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
@@ -66,9 +69,10 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
     child.on('close', (code) => {
       const m = /CPU-USAGE-US (\d+) (\d+)/.exec(stderr);
       const t = /MAIN-THREAD-MS (\d+) INVOLUNTARY (\d+)/.exec(stderr);
+      const o = /OTHER-THREADS-MS (\d+)/.exec(stderr);
       const run = {
         code, stdout, stderr, cpuMs: m ? (Number(m[1]) + Number(m[2])) / 1000 : NaN, secs: (performance.now() - t0) / 1000,
-        mainMs: t ? Number(t[1]) : NaN, involuntary: t ? Number(t[2]) : NaN,
+        mainMs: t ? Number(t[1]) : NaN, involuntary: t ? Number(t[2]) : NaN, otherMs: o ? Number(o[1]) : NaN,
       };
       if (code !== 0) reject(new Error(`focuscrawl ${args[0]} failed (exit ${code}): ${stderr.slice(-800)}`));
       else resolve(run);
@@ -148,9 +152,14 @@ async function dropCrawl(redis: Redis, db: pg.Client, name: string): Promise<voi
   await db.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
 }
 
-/** The main thread's CPU per page and share of the wall time, and involuntary context switches per page. */
+/**
+ * The main thread's CPU per page and share of the wall time, involuntary context switches per
+ * page, and the rest of the process's CPU per page: threads alive at exit (the garbage
+ * collector's helpers, libuv's pool) and threads that ended before (SQLite's writer).
+ */
 const mainThread = (r: Run, pages: number) =>
-  `main thread ${(r.mainMs / pages).toFixed(3)} ms CPU per page, busy ${((100 * r.mainMs) / 1000 / r.secs).toFixed(0)}% of the wall time, ${(r.involuntary / pages).toFixed(2)} involuntary context switches per page`;
+  `main thread ${(r.mainMs / pages).toFixed(3)} ms CPU per page, busy ${((100 * r.mainMs) / 1000 / r.secs).toFixed(0)}% of the wall time, ${(r.involuntary / pages).toFixed(2)} involuntary context switches per page; ` +
+  `other threads ${(r.otherMs / pages).toFixed(3)} ms per page, threads ended before exit ${(Math.max(0, r.cpuMs - r.mainMs - r.otherMs) / pages).toFixed(3)}`;
 
 const driverCpuMs = () => {
   const u = process.cpuUsage();

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { readdirSync, writeSync } from 'node:fs';
 import { procCpuMs } from './proc-cpu.js';
 
 /**
@@ -14,4 +14,13 @@ process.on('exit', () => {
   const mainMs = procCpuMs(`/proc/self/task/${process.pid}/stat`);
   // Not Linux: no main-thread figure.
   if (mainMs !== null) writeSync(2, `MAIN-THREAD-MS ${mainMs} INVOLUNTARY ${process.resourceUsage().involuntaryContextSwitches}\n`);
+  // The threads still alive besides the main one: V8's garbage-collector helpers and libuv's pool
+  // (Node names none of them). Threads that ended before (SQLite's writer) are the remainder.
+  let others = 0;
+  try {
+    for (const tid of readdirSync('/proc/self/task')) if (Number(tid) !== process.pid) others += procCpuMs(`/proc/self/task/${tid}/stat`) ?? 0;
+    writeSync(2, `OTHER-THREADS-MS ${others}\n`);
+  } catch {
+    // Not Linux.
+  }
 });
