@@ -24,6 +24,7 @@ export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let failed = false;
   try {
     const summary = await crawl.run();
     stopTrim();
@@ -34,12 +35,19 @@ export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
     const c = summary.stats.frontier;
     const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
     process.stdout.write([summaryText(summary, crawl.where, relevant, services), ...(crawl.summaryNotes?.(summary) ?? [])].join('\n') + '\n');
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     // A failed run must not leave the progress timer holding the process open.
     if (!stopped) stopProgress();
     stopTrim();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await crawl.close();
+    // After a failed run closing usually fails the same way (its store is gone too): the run's
+    // error is the one that says what happened, so a second one must not replace it.
+    await crawl.close().catch((err: unknown) => {
+      if (!failed) throw err;
+    });
   }
 }

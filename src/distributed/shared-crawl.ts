@@ -64,9 +64,10 @@ export async function connectRedis(url: string): Promise<Redis> {
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
 function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget }): unknown {
-  if (err instanceof FocusCrawlError) return err;
-  const msg = (err as Error)?.message ?? String(err);
   const lost = 'the URLs this worker held return to waiting when their leases expire; start the worker again when it is back';
+  // The store's own error after its retries names PostgreSQL; a worker adds what becomes of its URLs.
+  if (err instanceof FocusCrawlError) return err.message.startsWith('lost PostgreSQL') ? new FocusCrawlError(err.code, `${err.message}; ${lost}`, { cause: err }) : err;
+  const msg = (err as Error)?.message ?? String(err);
   if (s.redis.status !== 'ready' || /max retries per request|Connection is closed|ECONNREFUSED.*6379|Redis/i.test(msg)) {
     return new FocusCrawlError('STORE', `lost Redis at ${redact(s.target.redis)}: ${msg}; ${lost}`, { cause: err });
   }

@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
+import { runCli } from '../helpers/run-cli.js';
+import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+
+/** A free port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/**
+ * A PostgreSQL of this test's own (Debian's server binaries, a fresh cluster in a temporary
+ * directory), so that killing it disturbs no other test. PostgreSQL refuses to run as root: as
+ * root the cluster belongs to the postgres user and its programs run as that user.
+ */
+class OwnPostgres {
+  readonly dir = mkdtempSync(`${tmpdir()}/fc-pg-`);
+  readonly bin = `/usr/lib/postgresql/${readdirSync('/usr/lib/postgresql').sort().at(-1)}/bin`;
+  #child: ChildProcess | null = null;
+  constructor(readonly port: number) {
+    if (process.getuid?.() === 0) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+    this.#run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  }
+
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  #run(program: string, args: string[]): void {
+    const [cmd, all] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', `${this.bin}/${program}`, ...args]] : [`${this.bin}/${program}`, args];
+    execFileSync(cmd as string, all as string[], { stdio: 'ignore' });
+  }
+
+  async start(): Promise<void> {
+    const args = ['-D', this.dir, '-p', String(this.port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${this.dir}`, '-c', 'fsync=off'];
+    this.#child = process.getuid?.() === 0 ? spawn('runuser', ['-u', 'postgres', '--', `${this.bin}/postgres`, ...args], { stdio: 'ignore' }) : spawn(`${this.bin}/postgres`, args, { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      const c = new pg.Client(this.url);
+      try {
+        await c.connect();
+        await c.end();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    throw new Error(`PostgreSQL in ${this.dir} did not start`);
+  }
+
+  /** As a crash: no shutdown checkpoint, the next start recovers from the WAL. */
+  crash(): void {
+    this.#run('pg_ctl', ['-D', this.dir, 'stop', '-m', 'immediate']);
+    this.#child = null;
+  }
+
+  stop(): void {
+    if (this.#child) this.#run('pg_ctl', ['-D', this.dir, 'stop', '-m', 'fast']);
+    this.#child = null;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function pageUrls(url: string, name: string): Promise<string[]> {
+  const c = new pg.Client(url);
+  try {
+    await c.connect();
+    return ((await c.query(`SELECT url FROM ${pgSchema(name)}.pages`)).rows as { url: string }[]).map((r) => r.url);
+  } catch {
+    return [];
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+test('PostgreSQL dies mid-crawl: the worker exits 2 naming PostgreSQL, nothing committed is lost; after it recovers a worker finishes the crawl, every page stored once', { timeout: 180_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 150, latencyMs: 50 });
+  const db = new OwnPostgres(await freePort());
+  await db.start();
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', db.url, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--max-pages', '10000', '--max-depth', '1000', '--concurrency', '4', '--lease-ms', '3000']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = runCli(['worker', ...shared]);
+    while ((await pageUrls(db.url, name)).length < 40) await new Promise((r) => setTimeout(r, 100));
+    const before = new Set(await pageUrls(db.url, name));
+    db.crash();
+    const lost = await worker;
+    assert.equal(lost.code, 2, lost.stdout + lost.stderr);
+    assert.match(lost.stderr, new RegExp(`^focuscrawl: lost PostgreSQL at postgres://postgres@127\\.0\\.0\\.1:${db.port}/postgres: .*return to waiting`, 'm'));
+    assert.doesNotMatch(lost.stderr, /\n\s+at /, 'one line, no stack trace');
+
+    await db.start(); // crash recovery from the WAL
+    const recovered = new Set(await pageUrls(db.url, name));
+    for (const url of before) assert.ok(recovered.has(url), `${url}, committed before the crash, is still stored`);
+    // The dead worker's leases (3 s) expire; a new worker takes its URLs back.
+    const rest = await runCli(['worker', ...shared]);
+    assert.equal(rest.code, 0, rest.stderr);
+    const stored = await pageUrls(db.url, name);
+    assert.equal(stored.length, 300, 'every page stored once');
+    assert.deepEqual(new Set(stored), new Set(web.pages()));
+    const status = await runCli(['status', ...shared]);
+    // 300 pages and each host's guessed /sitemap.xml (none there: done with a note).
+    assert.match(status.stdout, /urls: 302 done, 0 error, 0 discarded, 0 waiting/);
+    assert.match(status.stdout, /pages stored: 300/);
+  } finally {
+    db.stop();
+    await web.close();
+    const redis = await connectTestRedis();
+    await dropCrawlKeys(redis, redisPrefix(name));
+    redis.disconnect();
+  }
+});
