@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { benchConfigFlags, fetchedThisRun } from './bench-config.js';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -80,9 +81,10 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
+const BENCH_CONFIG = benchConfigFlags();
 const crawlFlags = (web: MultiHostWeb) => [
   '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '2', '--delay-ms', '0', '--concurrency', String(CONCURRENCY),
-  '--max-pages', String(HOSTS * PER_HOST), '--max-depth', '100000', '--no-sitemaps', '--no-robots',
+  '--max-pages', String(HOSTS * PER_HOST), '--max-depth', '100000', '--no-sitemaps', '--no-robots', ...BENCH_CONFIG,
 ];
 
 
@@ -182,8 +184,9 @@ async function main(): Promise<void> {
       let d0 = driverCpuMs();
       const e = await cli(['crawl', '--db', file, ...crawlFlags(web)]);
       const eWeb = driverCpuMs() - d0;
-      notes.push(`round ${round}, embedded: ${mainThread(e, pages)}`);
-      rows.push(`| embedded (SQLite) | ${round} | ${pages} | ${(pages / e.secs).toFixed(0)} | ${per(e.cpuMs, pages)} | - | - | - | ${per(eWeb, pages)} | ${per(e.cpuMs, pages)} |`);
+      const fetched = fetchedThisRun(e.stdout);
+      notes.push(`round ${round}, embedded: ${mainThread(e, fetched)}`);
+      rows.push(`| embedded (SQLite) | ${round} | ${fetched} | ${(fetched / e.secs).toFixed(0)} | ${per(e.cpuMs, fetched)} | - | - | - | ${per(eWeb, fetched)} | ${per(e.cpuMs, fetched)} |`);
 
       process.stderr.write(`round ${round}: 1 worker...\n`);
       const name = `cpu${randomBytes(4).toString('hex')}`;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { benchConfigFlags, fetchedThisRun } from './bench-config.js';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -58,9 +59,10 @@ function check(r: Run, what: string): Run {
   return r;
 }
 
-const crawlFlags = (web: MultiHostWeb, concurrency: number) => [
+const BENCH_CONFIG = benchConfigFlags();
+const crawlFlags = (web: MultiHostWeb, concurrency: number, maxPages = HOSTS * PER_HOST) => [
   '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '2', '--delay-ms', '0', '--concurrency', String(concurrency),
-  '--max-pages', String(HOSTS * PER_HOST), '--max-depth', '100000', '--no-sitemaps', '--no-robots',
+  '--max-pages', String(maxPages), '--max-depth', '100000', '--no-sitemaps', '--no-robots', ...BENCH_CONFIG,
 ];
 
 async function redisStats(redis: Redis): Promise<{ netBytes: number; memory: number; cpuSeconds: number }> {
@@ -134,7 +136,9 @@ async function main(): Promise<void> {
         process.stderr.write('embedded...\n');
         const file = join(mkdtempSync(join(tmpdir(), 'fc-bench-dist-')), 'embedded.db');
         const t = performance.now();
-        check(await cli(['crawl', '--db', file, ...crawlFlags(web, CONCURRENCY)]), 'embedded crawl');
+        const r = check(await cli(['crawl', '--db', file, ...crawlFlags(web, CONCURRENCY)]), 'embedded crawl');
+        const fetched = fetchedThisRun(r.stdout);
+        if (fetched !== pages) throw new Error(`the embedded crawl fetched ${fetched} of the web's ${pages} pages`);
         return (performance.now() - t) / 1000;
       };
       const embeddedFirst = await embedded();
@@ -183,7 +187,7 @@ async function main(): Promise<void> {
     // Waiting URLs: a crawl stopped early, with most of what it found still waiting.
     const name = `bench${randomBytes(4).toString('hex')}`;
     const target = ['--redis', REDIS, '--pg', PG, '--name', name];
-    check(await cli(['crawl', ...target, '--seed-only', ...crawlFlags(web, CONCURRENCY).slice(0, -6), '--max-pages', '3000', '--max-depth', '100000', '--no-sitemaps', '--no-robots']), 'seeding');
+    check(await cli(['crawl', ...target, '--seed-only', ...crawlFlags(web, CONCURRENCY, 3000)]), 'seeding');
     check(await cli(['worker', ...target]), 'worker');
     const c = await counters(redis, redisPrefix(name));
     let waitingBytes = 0;
