@@ -22,6 +22,7 @@ interface CrawlFlags {
   stopWhenStalled?: number;
   rediscovery?: 'raise' | 'keep';
   maxDepth?: number;
+  maxUrlsPerPattern?: number;
   concurrency?: number;
   perHost?: number;
   delayMs?: number;
@@ -97,6 +98,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('stopWhenStalled', o.stopWhenStalled);
   set('rediscovery', o.rediscovery);
   set('maxDepth', o.maxDepth);
+  set('maxUrlsPerPattern', o.maxUrlsPerPattern);
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
   set('delayMs', o.delayMs);
@@ -136,6 +138,7 @@ export function registerCrawl(program: Command): void {
     .option('--rediscovery <mode>', 'raise: a waiting URL found again through a better link moves up (default); keep: first discovery decides', oneOf(['raise', 'keep'] as const))
     .option('--stop-when-stalled <n>', 'stop when N pages in a row were fetched without a relevant one (default 0: never; needs --topic)', nonNegativeInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
+    .option('--max-urls-per-pattern <n>', 'spider traps: fetches per URL pattern of a host, digits read as # (/t/123 is /t/#); raise it for a site of more numbered pages (default 1000; 0: no cap)', nonNegativeInt)
     .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)
     .option('--per-host <n>', 'requests in flight per host (default 2)', positiveInt)
     .option('--delay-ms <n>', 'minimum delay between requests to a host (default 250)', nonNegativeInt)

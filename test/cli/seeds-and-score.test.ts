@@ -54,3 +54,25 @@ test('score FILE shows relative links as written (no null/...), and --url or <ba
   const b = JSON.parse((await runCli(['score', '--topic', topic, based, '--json'])).stdout) as { relativeLinks: boolean; links: { url: string }[] };
   assert.deepEqual([b.relativeLinks, b.links.map((l) => l.url)], [false, ['https://base.org/x/a.html']]);
 });
+
+test('--max-urls-per-pattern: a site of numbered pages is cut at the cap as a trap, and the flag lets a bigger one through', async () => {
+  // /t/0 links /t/1 ... /t/29: thirty URLs of one pattern (/t/#).
+  const server = createServer((req, res) => {
+    const links = req.url === '/t/0' ? Array.from({ length: 29 }, (_, i) => `<a href="/t/${i + 1}">thread ${i + 1}</a>`).join(' ') : '';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>${links}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const crawl = (name: string, extra: string[]) => runCli(['crawl', '--seeds', `${origin}/t/0`, '--db', join(dir, name), '--delay-ms', '0', '--no-sitemaps', '--no-robots', ...extra]);
+    const capped = await crawl('capped.db', ['--max-urls-per-pattern', '10']);
+    assert.equal(capped.code, 0, capped.stderr);
+    assert.match(capped.stdout, /10 fetched this run/);
+    assert.match(capped.stdout, /discarded this run: 20 trap/);
+    const raised = await crawl('raised.db', ['--max-urls-per-pattern', '100']);
+    assert.match(raised.stdout, /30 fetched this run/);
+    assert.doesNotMatch(raised.stdout, /discarded this run/);
+  } finally {
+    server.close();
+  }
+});
