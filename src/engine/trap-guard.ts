@@ -146,6 +146,6 @@ export class TrapGuard {
     const max = this.options.maxUrlsPerPattern;
     if (max <= 0) return null;
     const pattern = urlPattern(url);
-    return this.#patternCounts.estimate(pattern) >= max ? `trap: more than ${max} URLs like ${pattern}` : null;
+    return this.#patternCounts.estimate(pattern) >= max ? `trap: more than ${max} URLs like ${pattern} (--max-urls-per-pattern)` : null;
   }
 }

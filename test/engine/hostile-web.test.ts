@@ -89,12 +89,12 @@ test('URLs per pattern: an endless day archive gets maxUrlsPerPattern fetches, t
     const cut = r.entries.filter((e) => e.state === 'discarded');
     assert.ok(cut.length >= 1);
     const host = srv.origin.slice('http://'.length);
-    for (const e of cut) assert.equal(e.error, `trap: more than 5 URLs like ${host}/day/#`);
+    for (const e of cut) assert.equal(e.error, `trap: more than 5 URLs like ${host}/day/# (--max-urls-per-pattern)`);
     assert.equal(r.entries.filter((e) => e.state === 'done').length, 6);
     // Another run on the same database counts the fetches of the first one.
     const again = await crawlToEnd({ db, seeds: [`${srv.origin}/day/100`], maxUrlsPerPattern: 5, maxDepth: 1000 });
     assert.equal(count(srv.hits, '/day/'), 5);
-    assert.equal(again.log.get(`${srv.origin}/day/100`)?.error, `trap: more than 5 URLs like ${host}/day/#`);
+    assert.equal(again.log.get(`${srv.origin}/day/100`)?.error, `trap: more than 5 URLs like ${host}/day/# (--max-urls-per-pattern)`);
   } finally {
     await srv.close();
   }

@@ -70,7 +70,7 @@ test('pattern cap: counted at fetch; new links and waiting URLs of a full patter
   assert.equal(g.claim('http://a.com/day/2026/11/23'), null);
   assert.equal(g.check('http://a.com/day/2026/11/24', 'http://a.com/day/2026/11/23'), null);
   assert.equal(g.claim('http://a.com/day/2026/11/24'), null);
-  const reason = 'trap: more than 2 URLs like a.com/day/#/#/#';
+  const reason = 'trap: more than 2 URLs like a.com/day/#/#/# (--max-urls-per-pattern)';
   assert.equal(g.check('http://a.com/day/2026/11/25', 'http://a.com/day/2026/11/24'), reason);
   assert.equal(g.claim('http://a.com/day/2026/12/01'), reason);
   assert.equal(g.claim('http://a.com/week/2026/48'), null, 'another pattern');
