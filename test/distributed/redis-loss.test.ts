@@ -8,17 +8,9 @@ import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema } from '../../src/distributed/shared-crawl.js';
+import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 import { PG_URL } from '../helpers/test-pg.js';
-
-/** A free port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** A Redis of this test's own (Debian's redis-server, no persistence), answering when this resolves. */
 async function startRedis(port: number): Promise<ChildProcess> {
