@@ -11,7 +11,6 @@ import { startCrawl } from '../../src/crawl.js';
 import { POLICIES, simulate, type SimulationResult } from '../../src/seen/cache-simulator.js';
 import { FingerprintSet } from '../../src/seen/fingerprint-set.js';
 import { fingerprintKey } from '../../src/seen/fingerprint.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 
 /**
  * bench/seen: the URL-seen test. (1) FingerprintSet against a plain Set<string>: lookups per

@@ -5,7 +5,7 @@ import { normalizeUrl } from '../parse/normalize-url.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
 import { FC_DEFAULTS, KnnClassifier, KnnFocusedStrategy } from '../strategies/knn-focused.js';
 import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js';
-import type { CrawlRequest, Link } from '../types.js';
+import type { Link } from '../types.js';
 import type { GroupExample, GroupSite } from './group-inputs.js';
 import { nearestSampleScore, rankableDocs, type RankedDoc, type SampleView } from './group-ranking.js';
 import { MIN_SHAPE_NUMBERS, numberShapes, shapeSimilarity } from './page-vectors.js';

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
 import { FetchError } from '../../src/fetch/fetcher.js';
-import { drip, startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
+import { startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
 
 let srv: TestServer;
 let fetcher: HttpFetcher;

@@ -21,14 +21,19 @@ async function dropSchema(schema: string): Promise<void> {
   await c.end();
 }
 
-async function open(): Promise<{ store: PgStore; schema: string; close: () => Promise<void> }> {
+async function open(writer: 'thread' | 'inline' = 'thread'): Promise<{ store: PgStore; schema: string; close: () => Promise<void> }> {
   const schema = freshSchema();
-  const store = await PgStore.connect(PG_URL, schema);
+  const store = await PgStore.connect(PG_URL, schema, { writer });
   return { store, schema, close: async () => { await store.close(); await dropSchema(schema); } };
 }
 
-describeStore('PgStore', async () => {
+describeStore('PgStore (writer thread)', async () => {
   const { store, close } = await open();
+  return { store, reader: store.reader(), close };
+});
+
+describeStore('PgStore (inline writer)', async () => {
+  const { store, close } = await open('inline');
   return { store, reader: store.reader(), close };
 });
 
