@@ -495,6 +495,10 @@ export class Crawler {
       this.events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
     this.#settle(req);
+    // Shared: the host's slot goes back now, not after the commit below (the same script call as
+    // this turn's lease ends, so no round trip of its own); awaited after the commit.
+    const freeing = this.#o.shared ? this.#o.frontier.fetched(req, Date.now()) : null;
+    freeing?.catch(() => {});
     await this.#probing?.settle();
     await this.#o.store.commit({
       key: req.key,
@@ -514,6 +518,7 @@ export class Crawler {
         error: outcome.state === 'done' ? (extra.note ?? null) : outcome.reason,
       },
     });
+    await freeing;
     await this.#o.frontier.complete(req, outcome, Date.now());
     if (outcome.state !== 'discarded') {
       const topic = this.#o.strategy.topic;

@@ -71,6 +71,15 @@ export interface Frontier {
    * hosts; returns how many. Embedded backends hold leases in the process: nothing expires.
    */
   reap(now: number): Promise<number>;
+  /**
+   * The request for a leased URL is over and its page needs nothing more of the host: the host's
+   * politeness delay starts now and another of its URLs may be claimed, while this URL stays
+   * leased until complete(), retry() or release(). Those then do not free the host a second time
+   * (a notBefore they give still holds it), nor does a lease that expires. Optional, and
+   * harmless twice. Why: a shared crawl ends a lease only once the page is committed, and a host
+   * held for its commits fetched a few pages at a time (docs/operations.md).
+   */
+  fetched(req: CrawlRequest, now: number): Promise<void>;
   /** Ends a lease with a final state; the host may be contacted again after its delay. */
   complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void>;
   /** Ends a lease by returning the URL to waiting with attempts + 1; its host waits until `notBefore`. */

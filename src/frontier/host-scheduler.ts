@@ -342,6 +342,14 @@ export class HostScheduler {
     this.#place(h, now);
   }
 
+  /** Keeps the host from being contacted before `notBefore` (a request's slot was already released). */
+  hold(host: string, now: number, notBefore: number): void {
+    const h = this.#host(host);
+    if (notBefore <= h.nextAt) return;
+    h.nextAt = notBefore;
+    this.#place(h, now);
+  }
+
   /** Raises the host's delay (robots.txt Crawl-delay); never lowers it below the default. */
   setHostDelay(host: string, delayMs: number): void {
     const h = this.#host(host);

@@ -17,6 +17,8 @@ export class MemoryFrontier implements Frontier {
   protected readonly tally = { done: 0, error: 0, discarded: 0 };
   /** Waiting URLs raised by a better rediscovery, in this process. */
   raised = 0;
+  /** Leased URLs whose host slot fetched() gave back. */
+  readonly #freed = new Set<string>();
 
   /**
    * `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL); with
@@ -92,23 +94,35 @@ export class MemoryFrontier implements Frontier {
     return 0;
   }
 
+  async fetched(req: CrawlRequest, now: number): Promise<void> {
+    if (this.#freed.has(req.key)) return;
+    this.#freed.add(req.key);
+    this.scheduler.release(req.host, now);
+  }
+
+  /** The lease's host slot goes back now, unless fetched() gave it back already (then only `notBefore` holds the host). */
+  #freeHost(req: CrawlRequest, now: number, notBefore = 0): void {
+    if (this.#freed.delete(req.key)) this.scheduler.hold(req.host, now, notBefore);
+    else this.scheduler.release(req.host, now, notBefore);
+  }
+
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
     // Recorded before the host is placed again: placing may read spilled URLs back, which hands
     // the queued writes over, and the final state must go in the same batch as the page and log line.
     this.tally[outcome.state]++;
     this.onCompleted(req, outcome);
-    this.scheduler.release(req.host, now);
+    this.#freeHost(req, now);
   }
 
   async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     req.attempts++;
-    this.scheduler.release(req.host, now, notBefore);
+    this.#freeHost(req, now, notBefore);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
 
   async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
-    this.scheduler.release(req.host, now, notBefore);
+    this.#freeHost(req, now, notBefore);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
@@ -141,11 +155,11 @@ export class MemoryFrontier implements Frontier {
 
   /** counts() without a promise, for this process's own readers (the embedded crawl's statistics). */
   countsNow(): FrontierCounts {
-    return { waiting: this.scheduler.queued, fetching: this.scheduler.inflight, ...this.tally };
+    return { waiting: this.scheduler.queued, fetching: this.scheduler.inflight + this.#freed.size, ...this.tally };
   }
 
   async isFinished(): Promise<boolean> {
-    return this.scheduler.inflight === 0 && (this.scheduler.queued === 0 || this.scheduler.nextReadyAt(Date.now()) === null);
+    return this.scheduler.inflight + this.#freed.size === 0 && (this.scheduler.queued === 0 || this.scheduler.nextReadyAt(Date.now()) === null);
   }
 
   async close(): Promise<void> {}

@@ -44,7 +44,7 @@ const REAP_CHUNK = 1000;
 /** URLs of one host rescored per script call. */
 const RESCORE_CHUNK = 500;
 
-type EndOutcome = Outcome['state'] | 'retry' | 'release';
+type EndOutcome = Outcome['state'] | 'retry' | 'release' | 'fetched';
 
 /**
  * The Frontier shared by crawl workers, in Redis (../shared/SCALE.md; layout in redis-scripts.ts).
@@ -318,9 +318,14 @@ export class RedisFrontier implements Frontier {
     if (await this.#end(req, 'release', now, notBefore)) await this.#journal?.retried(req);
   }
 
+  /** The host's slot, in the same script call as the ends of this turn (ScriptBatcher): no round trip of its own. */
+  async fetched(req: CrawlRequest, now: number): Promise<void> {
+    await this.#end(req, 'fetched', now, 0);
+  }
+
   async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
     this.#readyHint = null;
-    this.#leased.delete(cacheKey(keyFingerprint(req.key)));
+    if (outcome !== 'fetched') this.#leased.delete(cacheKey(keyFingerprint(req.key)));
     const shard = shardOfHost(req.host, this.#shards);
     const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
     if (Number(code) === 1) return true;

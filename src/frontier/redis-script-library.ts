@@ -120,9 +120,10 @@ local function place(host, now, perHost, bud)
   local st = call('HMGET', hk, 'f', 't', 'n', 'rm')
   return placeKnown(host, hk, now, perHost, bud, num(st[1], 0), num(st[2], 0), num(st[3], 0), st[4], st[4], true, {})
 end
+-- A lease: id .. 'score worker host', and ' f' once the host's slot was freed (Frontier.fetched).
 local function parseLease(v)
-  local score, owner, host = string.match(string.sub(v, 5), '^(%S+) (%S+) (.+)$')
-  return string.sub(v, 1, 4), score, owner, host
+  local score, owner, host, rest = string.match(string.sub(v, 5), '^(%S+) (%S+) (%S+)(.*)$')
+  return string.sub(v, 1, 4), score, owner, host, rest == ' f'
 end
 local function freeSlot(hk)
   if num(call('HGET', hk, 'f'), 0) > 0 then call('HINCRBY', hk, 'f', -1) end

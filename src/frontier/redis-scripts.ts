@@ -179,9 +179,12 @@ return out
 /**
  * Ends leases, several in one call (the ends a worker makes together: ScriptBatcher). ARGV: worker, perHost, delay, state buckets per shard,
  * then per URL: key, outcome (done, error, discarded: final; retry: waiting with the new A;
- * release: waiting as it was), now, notBefore, new A.
+ * release: waiting as it was; fetched: the lease stays, but its host's slot is freed and its delay
+ * starts now), now, notBefore, new A.
  * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
  * claimed by another worker since) changes nothing. Returns per URL 1 when ended, 0 when not held.
+ * A lease whose slot was freed does not free it again when it ends (or is reaped); a notBefore
+ * still holds the host.
  */
 const END = `
 local worker = ARGV[1]
@@ -192,10 +195,24 @@ local fetching, tally = 0, {}
 for i = 5, #ARGV, 5 do
   local fp, outcome, now, notBefore, newA = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
   local lv = call('HGET', B .. 'lh', fp)
-  local id, score, owner, host
-  if lv then id, score, owner, host = parseLease(lv) end
+  local id, score, owner, host, freed
+  if lv then id, score, owner, host, freed = parseLease(lv) end
   if (not lv) or owner ~= worker then
     out[#out + 1] = 0
+  elseif outcome == 'fetched' then
+    if not freed then
+      call('HSET', B .. 'lh', fp, lv .. ' f')
+      local hk = B .. 'h:' .. host
+      local st = call('HMGET', hk, 'f', 't', 'n', 'd', 'rm')
+      local f = num(st[1], 0)
+      local mayWait = f < perHost and not st[5]
+      if f > 0 then f = f - 1 end
+      local d = num(st[4], 0)
+      if d < delay then d = delay end
+      local nx = math.max(num(st[3], 0), now + d)
+      placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
+    end
+    out[#out + 1] = 1
   else
     call('ZREM', B .. 'lease', fp)
     call('HDEL', B .. 'lh', fp)
@@ -218,10 +235,13 @@ for i = 5, #ARGV, 5 do
     local f = num(st[1], 0)
     -- At its in-flight limit the host was in neither heap; in ready (rm) it is not in wait.
     local mayWait = f < perHost and not st[5]
-    if f > 0 then f = f - 1 end
-    local d = num(st[4], 0)
-    if d < delay then d = delay end
-    local nx = math.max(num(st[3], 0), now + d, notBefore)
+    local nx = math.max(num(st[3], 0), notBefore)
+    if not freed then
+      if f > 0 then f = f - 1 end
+      local d = num(st[4], 0)
+      if d < delay then d = delay end
+      nx = math.max(nx, now + d)
+    end
     placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
     out[#out + 1] = 1
   end
@@ -279,10 +299,10 @@ for _, fp in ipairs(due) do
   call('ZREM', B .. 'lease', fp)
   local lv = call('HGET', B .. 'lh', fp)
   if lv then
-    local id, score, owner, host = parseLease(lv)
+    local id, score, owner, host, freed = parseLease(lv)
     call('HDEL', B .. 'lh', fp)
     call('ZADD', B .. 'q:' .. host, score, id .. fp)
-    freeSlot(B .. 'h:' .. host)
+    if not freed then freeSlot(B .. 'h:' .. host) end
     n = n + 1
     if not touched[host] then touched[host] = true; order[#order + 1] = host end
   end

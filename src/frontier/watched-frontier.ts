@@ -11,6 +11,7 @@ import type { PolitenessWatch } from './politeness-watch.js';
 export class WatchedFrontier implements Frontier {
   readonly #f: Frontier;
   readonly #watch: PolitenessWatch;
+  readonly #freed = new Set<string>();
 
   constructor(inner: Frontier, watch: PolitenessWatch) {
     this.#f = inner;
@@ -47,19 +48,30 @@ export class WatchedFrontier implements Frontier {
     return this.#f.reap(now);
   }
 
+  async fetched(req: CrawlRequest, now: number): Promise<void> {
+    await this.#f.fetched(req, now);
+    if (!this.#freed.has(req.key)) this.#watch.ended(req.host, now);
+    this.#freed.add(req.key);
+  }
+
+  /** The host's wait as the frontier sees it: it began at fetched() when that gave the slot back (then only a notBefore adds to it). */
+  #ended(req: CrawlRequest, now: number, notBefore = 0): void {
+    if (!this.#freed.delete(req.key) || notBefore > 0) this.#watch.ended(req.host, now, notBefore);
+  }
+
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
     await this.#f.complete(req, outcome, now);
-    this.#watch.ended(req.host, now);
+    this.#ended(req, now);
   }
 
   async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     await this.#f.retry(req, notBefore, now);
-    this.#watch.ended(req.host, now, notBefore);
+    this.#ended(req, now, notBefore);
   }
 
   async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     await this.#f.release(req, notBefore, now);
-    this.#watch.ended(req.host, now, notBefore);
+    this.#ended(req, now, notBefore);
   }
 
   claimHost(host: string, now: number): Promise<CrawlRequest[]> {

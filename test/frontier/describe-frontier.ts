@@ -248,4 +248,53 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     }
     await f.close();
   });
+
+  test(`${name}: fetched() gives the host's slot back and starts its delay while the URL stays leased; its end does not free the host again`, async () => {
+    const f = await make({ perHost: 1, delayMs: 100 });
+    await f.add([req('http://a.test/1', 3), req('http://a.test/2', 2), req('http://a.test/3', 1)], T);
+    const [one] = await f.claim(5, T);
+    assert.equal(one?.url, 'http://a.test/1');
+    await f.fetched(one!, T + 10);
+    await f.fetched(one!, T + 20); // twice is harmless
+    assert.equal((await f.counts()).fetching, 1, 'still leased');
+    assert.deepEqual(await f.claim(5, T + 109), [], 'the delay runs from fetched()');
+    const [two] = await f.claim(5, T + 110);
+    assert.equal(two?.url, 'http://a.test/2');
+    await f.complete(one!, { state: 'done' }, T + 200);
+    assert.deepEqual(await f.claim(5, T + 1000), [], 'a.test/2 holds the host: completing a.test/1 did not free it a second time');
+    await f.complete(two!, { state: 'done' }, T + 1000);
+    assert.deepEqual((await f.claim(5, T + 1100)).map((r) => r.url), ['http://a.test/3']);
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 2, error: 0, discarded: 0 });
+    await f.close();
+  });
+
+  test(`${name}: a retry after fetched() still holds the host until its notBefore`, async () => {
+    const f = await make({ perHost: 1, delayMs: 0 });
+    await f.add([req('http://a.test/1', 2), req('http://a.test/2', 1)], T);
+    const [one] = await f.claim(1, T);
+    await f.fetched(one!, T);
+    await f.retry(one!, T + 5000, T);
+    assert.deepEqual(await f.claim(5, T + 4999), []);
+    const back = await f.claim(1, T + 5000);
+    assert.deepEqual(back.map((r) => [r.url, r.attempts]), [['http://a.test/1', 1]]);
+    await f.complete(back[0]!, { state: 'done' }, T + 5000);
+    assert.deepEqual((await f.claim(5, T + 5000)).map((r) => r.url), ['http://a.test/2'], 'the slot came back once, at the end of the second lease');
+    await f.close();
+  });
+
+  if (opts.leasesExpire) {
+    test(`${name}: an expired lease whose slot fetched() gave back returns its URL without freeing the host again`, async () => {
+      const f = await make({ perHost: 1, delayMs: 0 });
+      await f.add([req('http://a.test/1', 2), req('http://a.test/2', 1)], T);
+      const [one] = await f.claim(1, T, 1000);
+      await f.fetched(one!, T);
+      const [two] = await f.claim(1, T, 60_000);
+      assert.equal(two?.url, 'http://a.test/2');
+      assert.equal(await f.reap(T + 1001), 1);
+      assert.deepEqual(await f.claim(5, T + 1001), [], 'a.test/2 still holds the host');
+      await f.complete(two!, { state: 'done' }, T + 1001);
+      assert.deepEqual((await f.claim(5, T + 1001)).map((r) => r.url), ['http://a.test/1']);
+      await f.close();
+    });
+  }
 }

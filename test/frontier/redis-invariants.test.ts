@@ -10,7 +10,7 @@ import { connectTestRedis, dropPrefix, freshPrefix } from '../helpers/test-redis
 /**
  * The scripts keep a host's place from what they know of it, not by reading it back each time
  * (redis-scripts.ts, placeKnown). Here a long random run of adds, raises, claims, completions,
- * retries, releases, lease expiries, Crawl-delays and budget changes checks after every step,
+ * slots given back by fetched(), retries, releases, lease expiries, Crawl-delays and budget changes checks after every step,
  * from Redis's own keys, the invariant the scripts promise: a host is in `wait` or `ready`, never
  * both, exactly when it has waiting URLs, fewer than perHost in flight and is under the budget;
  * its in-flight count is the leases held on it; its rm field names its member in `ready`; and the
@@ -38,8 +38,10 @@ async function check(redis: Redis, prefix: string, step: string, budget: number 
   const leases = await redis.hgetall(`${B}lh`);
   const held = new Map<string, number>();
   for (const v of Object.values(leases)) {
-    const host = /^\S+ \S+ (.+)$/.exec(v.slice(4))?.[1] ?? '?';
-    held.set(host, (held.get(host) ?? 0) + 1);
+    const m = /^\S+ \S+ (\S+)( f)?$/.exec(v.slice(4));
+    const host = m?.[1] ?? '?';
+    // A lease whose slot fetched() gave back no longer counts against its host.
+    if (!m?.[2]) held.set(host, (held.get(host) ?? 0) + 1);
   }
   let waiting = 0;
   for (const host of HOSTS) {
@@ -70,7 +72,7 @@ for (const delayMs of [40, 0]) test(`RedisFrontier keeps every host placed by it
   let now = 1_000_000;
   let budget: number | null = null;
   const held: CrawlRequest[] = [];
-  const counts = { claimed: 0, done: 0, retried: 0, released: 0, reaped: 0, raised: 0 };
+  const counts = { claimed: 0, fetched: 0, done: 0, retried: 0, released: 0, reaped: 0, raised: 0 };
   for (let i = 0; i < 600; i++) {
     now += rnd(60);
     const op = rnd(100);
@@ -85,6 +87,11 @@ for (const delayMs of [40, 0]) test(`RedisFrontier keeps every host placed by it
       held.push(...got);
       counts.claimed += got.length;
       step = `claim ${got.length}`;
+    } else if (op < 62 && held.length) {
+      const r = held[rnd(held.length)]!;
+      await f.fetched(r, now);
+      counts.fetched++;
+      step = `fetched ${r.url}`;
     } else if (op < 88 && held.length) {
       const r = held.splice(rnd(held.length), 1)[0]!;
       const k = rnd(4);
