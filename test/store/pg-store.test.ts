@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { PgStore } from '../../src/store/pg-store.js';
+import { PgWriterThread } from '../../src/store/pg-writer-thread.js';
 import { pgSearchText, pgTsvector } from '../../src/store/pg-text-query.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import type { CrawlRequest } from '../../src/types.js';
@@ -90,6 +91,22 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
   } finally {
     await close();
   }
+});
+
+test('PgStore writer thread: a thread that cannot reach PostgreSQL fails its batches (and every later one) with one STORE line naming it', async () => {
+  const thread = new PgWriterThread({ url: 'postgres://crawler:s3cret@127.0.0.1:1/test', schema: freshSchema(), delays: [] });
+  const page = pageRecord('t', 'Thread', 'never written');
+  const write = () => thread.send([{ commit: { key: page.key, page, entry: logLine(page.url, 'done') } }]);
+  for (const attempt of [write(), write()]) {
+    await assert.rejects(attempt, (err: Error) => {
+      assert.ok(err instanceof FocusCrawlError && err.code === 'STORE', String(err));
+      assert.match(err.message, /^cannot reach PostgreSQL at postgres:\/\/crawler:\*\*\*@127\.0\.0\.1:1\/test: /);
+      assert.ok(!err.message.includes('s3cret') && !err.message.includes('\n'));
+      return true;
+    });
+  }
+  await assert.rejects(write(), /cannot reach PostgreSQL/, 'a later batch fails at once');
+  await thread.close();
 });
 
 test('PgStore: an unreachable PostgreSQL is one line that names it, without the password', async () => {
