@@ -19,9 +19,14 @@ import { GroupWriter } from './group-writer.js';
  * behind.
  */
 const MAX_QUEUED = 4;
-/** What a batch may carry: a commit (a page's text) weighs as much as 30 admitted URLs. */
+/**
+ * What a batch may carry: a commit (a page's text) weighs as much as 30 admitted URLs, plus one
+ * per 16 KB of text, so a batch of huge pages (5 MB bodies) stays a few tens of MB in the writer
+ * thread rather than hundreds.
+ */
 const MAX_BATCH_WEIGHT = 2000;
 const COMMIT_WEIGHT = 30;
+const TEXT_WEIGHT_CHARS = 16_384;
 /** Rows a bulk statement carries at most (parameters stay far below PostgreSQL's 65,535). */
 const BULK = 1000;
 
@@ -50,7 +55,7 @@ export class PgStore implements Store, UrlJournal {
     maxWeight: MAX_BATCH_WEIGHT,
     delayMs: 4,
     keyOf: keyOfWrite,
-    weightOf: (w) => ('commit' in w ? COMMIT_WEIGHT : 1),
+    weightOf: (w) => ('commit' in w ? COMMIT_WEIGHT + Math.floor((w.commit.page?.text?.length ?? 0) / TEXT_WEIGHT_CHARS) : 1),
   });
   /** UrlJournal: later writes through this store never commit before added() and raised() (see #record). */
   readonly ordered = true;

@@ -36,8 +36,10 @@ export class PgWriterThread {
     if (this.#worker) return this.#worker;
     const worker = new Worker(new URL('./pg-writer.js', import.meta.url), {
       workerData: this.#init,
-      // The queued batch and the one being built: a few MB (see SqliteDb's writer for the young generation).
-      resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 },
+      // One batch at a time, and its weight counts page text (PgStore), so a batch of the largest
+      // pages is some tens of MB with its parameters; the old generation leaves room for that many
+      // times over. The small young generation makes V8 collect early (as SqliteDb's writer).
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
     });
     worker.on('message', (m: PgWriterReply) => this.#onReply(m));
     worker.on('error', (err) => this.#fail(err));

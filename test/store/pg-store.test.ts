@@ -109,6 +109,20 @@ test('PgStore writer thread: a thread that cannot reach PostgreSQL fails its bat
   await thread.close();
 });
 
+test('PgStore writer thread: pages of the largest sizes (2.4 MB of text each, 16 at once) are stored and searchable', async () => {
+  const { store, close } = await open();
+  try {
+    const words = Array.from({ length: 400_000 }, (_, i) => `w${i % 5000}`).join(' ');
+    const big = Array.from({ length: 16 }, (_, i) => pageRecord(`big${i}`, `Huge ${i}`, `${words} marker${i}`));
+    assert.ok(big[0]!.text!.length > 2_000_000);
+    await Promise.all(big.map((p) => commitPage(store, p)));
+    assert.equal(await store.reader().pageCount(), 16);
+    assert.equal((await store.search('marker7', 5)).length, 1);
+  } finally {
+    await close();
+  }
+});
+
 test('PgStore: an unreachable PostgreSQL is one line that names it, without the password', async () => {
   await assert.rejects(PgStore.connect('postgres://crawler:s3cret@127.0.0.1:1/test', freshSchema()), (err: Error) => {
     assert.match(err.message, /^cannot reach PostgreSQL at postgres:\/\/crawler:\*\*\*@127\.0\.0\.1:1\/test: /);
