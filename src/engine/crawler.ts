@@ -497,7 +497,8 @@ export class Crawler {
     this.#settle(req);
     // Shared: the host's slot goes back now, not after the commit below (the same script call as
     // this turn's lease ends, so no round trip of its own); awaited after the commit.
-    const freeing = this.#o.shared ? this.#o.frontier.fetched(req, Date.now()) : null;
+    // The loop is woken again once the host is free: a claim sent before this call would find it busy.
+    const freeing = this.#o.shared ? this.#o.frontier.fetched(req, Date.now()).then(() => this.#wake?.()) : null;
     freeing?.catch(() => {});
     await this.#probing?.settle();
     await this.#o.store.commit({
