@@ -329,7 +329,7 @@ export class RedisFrontier implements Frontier {
     const shard = shardOfHost(req.host, this.#shards);
     const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
     if (Number(code) === 1) return true;
-    this.lostLeases++;
+    if (outcome !== 'fetched') this.lostLeases++; // counted once, when the lease would have ended
     return false;
   }
 

@@ -97,13 +97,20 @@ test('RedisFrontier: a dead worker\'s leases return at expiry; its late completi
   assert.equal(await alive.reap(T + 1001), 3);
   const again = await alive.claim(5, T + 1001);
   assert.deepEqual(again.map((r) => [r.url, r.attempts, r.priority]), [['http://a.test/1', 0, 3], ['http://a.test/2', 0, 2], ['http://a.test/3', 0, 1]]);
-  // The dead worker wakes up: its leases are gone, and another worker holds the URLs.
+  // The dead worker wakes up: its leases are gone, and another worker holds the URLs; giving a
+  // host slot back (fetched) on a lost lease frees nothing of the holder's.
+  await alive.add([req('http://a.test/4', 0.5)], T + 1001);
+  await dead.fetched(lost[0]!, T + 1002);
+  assert.deepEqual(await dead.claim(5, T + 1002), [], 'the host stays at its limit: the slots are the live worker\'s');
   await dead.complete(lost[0]!, { state: 'done' }, T + 1002);
   await dead.retry(lost[1]!, T + 1002, T + 1002);
-  assert.equal(dead.lostLeases, 2);
-  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 3, done: 0, error: 0, discarded: 0 });
+  assert.equal(dead.lostLeases, 2, 'the lost fetched() is not counted again');
+  assert.deepEqual(await alive.counts(), { waiting: 1, fetching: 3, done: 0, error: 0, discarded: 0 });
   for (const r of again) await alive.complete(r, { state: 'done' }, T + 1100);
-  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 0, done: 3, error: 0, discarded: 0 });
+  const [last] = await alive.claim(5, T + 1100);
+  assert.equal(last?.url, 'http://a.test/4');
+  await alive.complete(last!, { state: 'done' }, T + 1100);
+  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 0, done: 4, error: 0, discarded: 0 });
   assert.equal(await alive.isFinished(), true);
 });
 
