@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 export interface ServedRequest {
   host: string;
   path: string;
+  /** When the handler ran: at or after the request arrived. */
   start: number;
+  /**
+   * Taken just before the answer is written: at or before the crawler can have it. Taken after
+   * the write, a pause of this process (its collector) between the two moved it later than the
+   * answer was sent, and a request made the delay after the answer looked early.
+   */
   end: number;
 }
 
@@ -79,9 +85,10 @@ export async function serveMultiHostWeb(spec: MultiHostWebSpec): Promise<MultiHo
       const answer = () => {
         const m = asked === '/' ? ['', '0'] : /^\/p\/([1-9]\d*)$/.exec(asked);
         const i = m ? Number(m[1]) : -1;
-        if (i >= 0 && i < spec.pagesPerHost) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(h, i));
-        else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        const body = i >= 0 && i < spec.pagesPerHost ? page(h, i) : null;
         log.push({ host: hosts[h]!, path: asked, start, end: performance.timeOrigin + performance.now() });
+        if (body !== null) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+        else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       };
       if (spec.latencyMs) setTimeout(answer, spec.latencyMs);
       else answer();

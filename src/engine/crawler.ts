@@ -112,6 +112,8 @@ export class Crawler {
   #sinceRelevant = 0;
   #stalled = false;
   #wake: (() => void) | null = null;
+  /** Shared crawls: the Frontier.fetched call of each URL whose host was given back (#hostDone). */
+  readonly #hostFreeing = new Map<string, Promise<void>>();
   #lastFlush = Date.now();
   #lastCheckpoint = Date.now();
   #lastRenew = Date.now();
@@ -315,6 +317,7 @@ export class Crawler {
       })
       .finally(() => {
         this.#leased.delete(req.key);
+        this.#hostFreeing.delete(req.key);
         this.#slots.end(req.key);
         this.#wake?.();
       });
@@ -346,6 +349,8 @@ export class Crawler {
       throw err;
     }
     this.stats.bytes += res.bytes;
+    // The response is final (a retry would have thrown): its host may go on while the page is parsed.
+    this.#hostDone(req);
     if (res.status >= 400) {
       return this.#finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
     }
@@ -473,6 +478,24 @@ export class Crawler {
   }
 
   /**
+   * A shared crawl gives the URL's host back (Frontier.fetched) as soon as nothing more is asked
+   * of the host: a page's response is in, or the URL ends. Not after the commit, which is a group
+   * commit of tens of milliseconds; and when the response arrives, so the call leaves with the
+   * page's links (ScriptBatcher: one round trip). The loop is woken once the host is free (a claim
+   * sent before would find it busy). Awaited in #finish, before the lease ends.
+   */
+  #hostDone(req: CrawlRequest): Promise<void> | null {
+    if (!this.#o.shared) return null;
+    let p = this.#hostFreeing.get(req.key);
+    if (!p) {
+      p = this.#o.frontier.fetched(req, Date.now()).then(() => this.#wake?.());
+      p.catch(() => {}); // awaited in #finish; a failure before it must not be unhandled
+      this.#hostFreeing.set(req.key, p);
+    }
+    return p;
+  }
+
+  /**
    * Ends a URL: registry writes queued for it, then its page and log line as one store write,
    * then its final state in the frontier, each awaited, so no URL is done before its page is recorded.
    */
@@ -495,11 +518,7 @@ export class Crawler {
       this.events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
     this.#settle(req);
-    // Shared: the host's slot goes back now, not after the commit below (the same script call as
-    // this turn's lease ends, so no round trip of its own); awaited after the commit.
-    // The loop is woken again once the host is free: a claim sent before this call would find it busy.
-    const freeing = this.#o.shared ? this.#o.frontier.fetched(req, Date.now()).then(() => this.#wake?.()) : null;
-    freeing?.catch(() => {});
+    const freeing = this.#hostDone(req);
     await this.#probing?.settle();
     await this.#o.store.commit({
       key: req.key,
