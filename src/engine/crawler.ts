@@ -479,10 +479,15 @@ export class Crawler {
 
   /**
    * A shared crawl gives the URL's host back (Frontier.fetched) as soon as nothing more is asked
-   * of the host: a page's response is in, or the URL ends. Not after the commit, which is a group
-   * commit of tens of milliseconds; and when the response arrives, so the call leaves with the
-   * page's links (ScriptBatcher: one round trip). The loop is woken once the host is free (a claim
-   * sent before would find it busy). Awaited in #finish, before the lease ends.
+   * of it: a page's response is in, or the URL ends. Not after the group commit (tens of
+   * milliseconds); and the Redis call leaves with the page's links (ScriptBatcher: one round
+   * trip). The loop is woken once the host is free (a claim sent before would find it busy).
+   * Awaited in #finish, before the lease ends.
+   *
+   * The embedded crawl does not: its commit takes well under a millisecond, and placing a host
+   * early can read spilled URLs back, which hands the SQLite journal over between one URL's log
+   * line and its final state; a crawl killed between the two then logs the URL again on resume
+   * (measured: test/cli/kill-resume.test.ts, 3 of 6 runs, when it called this too).
    */
   #hostDone(req: CrawlRequest): Promise<void> | null {
     if (!this.#o.shared) return null;

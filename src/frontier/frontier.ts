@@ -76,8 +76,9 @@ export interface Frontier {
    * politeness delay starts now and another of its URLs may be claimed, while this URL stays
    * leased until complete(), retry() or release(). Those then do not free the host a second time
    * (a notBefore they give still holds it), nor does a lease that expires. Optional, and
-   * harmless twice. Why: a shared crawl ends a lease only once the page is committed, and a host
-   * held for its commits fetched a few pages at a time (docs/operations.md).
+   * harmless twice. A shared crawl calls it when a response is in: a lease ends only once the
+   * page is committed, and a group commit takes tens of milliseconds (docs/operations.md). The
+   * embedded crawl does not (Crawler #hostDone says why).
    */
   fetched(req: CrawlRequest, now: number): Promise<void>;
   /** Ends a lease with a final state; the host may be contacted again after its delay. */

@@ -191,7 +191,6 @@ export class PgStore implements Store, UrlJournal {
     return this.#record.queued >= MAX_QUEUED;
   }
 
-  /** Sends the batch waiting for its few milliseconds now; resolves when everything handed in is committed (rejects if any failed). */
   /** Nothing to do: the group writer sends a batch as soon as the one before it is written (or after its delay). */
   handOver(): void {}
 
