@@ -230,19 +230,23 @@ for i = 5, #ARGV, 5 do
       if v then delU(fp, nb, v) end
       tally[outcome] = (tally[outcome] or 0) + 1
     end
-    local hk = B .. 'h:' .. host
-    local st = call('HMGET', hk, 'f', 't', 'n', 'd', 'rm')
-    local f = num(st[1], 0)
-    -- At its in-flight limit the host was in neither heap; in ready (rm) it is not in wait.
-    local mayWait = f < perHost and not st[5]
-    local nx = math.max(num(st[3], 0), notBefore)
-    if not freed then
-      if f > 0 then f = f - 1 end
-      local d = num(st[4], 0)
-      if d < delay then d = delay end
-      nx = math.max(nx, now + d)
+    -- A final end of a lease whose slot was freed changes neither the host's slot, nor its
+    -- queue, nor (with no notBefore ahead) its delay: its place, set when it was fetched, stands.
+    if not (freed and notBefore <= now and outcome ~= 'retry' and outcome ~= 'release') then
+      local hk = B .. 'h:' .. host
+      local st = call('HMGET', hk, 'f', 't', 'n', 'd', 'rm')
+      local f = num(st[1], 0)
+      -- At its in-flight limit the host was in neither heap; in ready (rm) it is not in wait.
+      local mayWait = f < perHost and not st[5]
+      local nx = math.max(num(st[3], 0), notBefore)
+      if not freed then
+        if f > 0 then f = f - 1 end
+        local d = num(st[4], 0)
+        if d < delay then d = delay end
+        nx = math.max(nx, now + d)
+      end
+      placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
     end
-    placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
     out[#out + 1] = 1
   end
 end
