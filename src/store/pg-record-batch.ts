@@ -7,8 +7,9 @@ import type { NewLogEntry, PageRecord, UrlCommit } from './store.js';
 
 /**
  * The statement of PgStore's group writer: one batch of the crawl's record (URLs admitted and
- * raised, URL ends with their pages) as one statement. It runs in PgStore's writer thread (or
- * inline), so it takes only what a thread can be handed: plain writes, a pool, names.
+ * raised, URL ends with their pages) as one statement. recordBatchParams flattens the batch on
+ * the crawl thread; writeRecordParams completes and sends it in PgStore's writer thread (or
+ * inline), so it takes only what a thread can be handed: flat parameters, a pool, names.
  */
 
 /** One write of the crawl's record, as the group writer carries it. */
@@ -36,11 +37,22 @@ function kindOf(r: CrawlRequest): string | null {
 }
 
 /**
- * Writes one batch as one statement (data-modifying CTEs over unnest arrays), atomic for the
- * whole batch, prepared under `name` on each connection; a lost connection is retried after each
- * of `delays` (pgQuery).
+ * A batch as the statement's parameters: flat arrays of strings, numbers, booleans and nulls,
+ * JSON already encoded. It is built on the crawl thread, because structured cloning flat arrays
+ * to the writer thread costs far less than cloning the nested records (headers, links, carried
+ * state): bench/distributed/cpu-per-page's profile showed postMessage at about 70 us a page.
+ * The tsvectors, the costly part, are left to writeRecordParams (in the writer thread).
  */
-export async function writeRecordBatch(pool: pg.Pool, s: string, batch: RecordWrite[], delays: readonly number[], name: string): Promise<void> {
+export type RecordParams = unknown[];
+
+/** The parameter that holds the tsvectors (filled by writeRecordParams), and those it is built from. */
+const TSV = 38;
+const TITLE = 32;
+const TEXT = 33;
+const NOINDEX = 36;
+
+/** The statement's parameters for one batch, the tsvectors left out (null). */
+export function recordBatchParams(batch: RecordWrite[]): RecordParams {
   const commits: UrlCommit[] = [];
   const admitted: { admit: CrawlRequest; state: 'waiting' | 'discarded'; reason: string | null }[] = [];
   const raisedReqs: CrawlRequest[] = [];
@@ -66,11 +78,24 @@ export async function writeRecordBatch(pool: pg.Pool, s: string, batch: RecordWr
     pages.map((p) => JSON.stringify(p.headers)), pages.map((p) => JSON.stringify(p.redirects)), pages.map((p) => p.fetchedAt), pages.map((p) => p.fetchMs), pages.map((p) => p.bytes),
     pages.map((p) => p.encoding), pages.map((p) => p.title), pages.map((p) => p.text), pages.map((p) => p.canonical), pages.map((p) => p.relevance), pages.map((p) => p.noindex),
     pages.map((p) => JSON.stringify(p.outlinks.map((l) => (l.nofollow ? [l.url, l.anchor, 1] : [l.url, l.anchor])))),
-    pages.map((p) => (p.noindex || (!p.title && !p.text) ? null : pgTsvector(p.title, p.text))),
+    null,
     ad.map((r) => fp(r.key)), ad.map((r) => r.url), ad.map((r) => r.host), ad.map((r) => r.depth), ad.map((r) => (r.parent === null ? null : fp(r.parent))),
     ad.map((r) => r.anchor), ad.map((r) => r.priority), ad.map((r) => json(r.data)), ad.map(kindOf), adm.map((a) => STATE[a.state]), adm.map((a) => a.reason),
     rz.map((r) => fp(r.key)), rz.map((r) => r.priority), rz.map((r) => r.depth), rz.map((r) => (r.parent === null ? null : fp(r.parent))), rz.map((r) => r.anchor), rz.map((r) => json(r.data)),
   ];
+  return params;
+}
+
+/**
+ * Writes one batch (recordBatchParams) as one statement (data-modifying CTEs over unnest arrays),
+ * atomic for the whole batch, prepared under `name` on each connection; a lost connection is
+ * retried after each of `delays` (pgQuery).
+ */
+export async function writeRecordParams(pool: pg.Pool, s: string, params: RecordParams, delays: readonly number[], name: string): Promise<void> {
+  const titles = params[TITLE] as (string | null)[];
+  const texts = params[TEXT] as (string | null)[];
+  const noindex = params[NOINDEX] as boolean[];
+  params[TSV] = titles.map((t, i) => (noindex[i] || (!t && !texts[i]) ? null : pgTsvector(t, texts[i] ?? null)));
   // A done URL stays done: a late redelivery (its lease had expired while the first worker
   // stored the page) neither marks a stored page as an error nor logs the URL a second time.
   // Every part of the statement sees the table as it was before it, so a URL done by an

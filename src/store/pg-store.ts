@@ -7,7 +7,7 @@ import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTsvector } from './pg-text-query.js';
-import { fp, keyOfWrite, writeRecordBatch, type RecordWrite } from './pg-record-batch.js';
+import { fp, keyOfWrite, recordBatchParams, writeRecordParams, type RecordWrite } from './pg-record-batch.js';
 import { PgWriterThread } from './pg-writer-thread.js';
 import type { LogEntry, NewLogEntry, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
@@ -169,7 +169,8 @@ export class PgStore implements Store, UrlJournal {
 
   #writeBatch(batch: RecordWrite[]): Promise<void> {
     this.statements++;
-    return this.#thread ? this.#thread.send(batch) : writeRecordBatch(this.pool, this.schema, batch, this.#delays, this.#writeName);
+    const params = recordBatchParams(batch);
+    return this.#thread ? this.#thread.send(params) : writeRecordParams(this.pool, this.schema, params, this.#delays, this.#writeName);
   }
 
   /** The name the batch statement is prepared under on each connection of the pool (inline writer). */

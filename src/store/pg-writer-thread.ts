@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { FocusCrawlError } from '../errors.js';
-import type { RecordWrite } from './pg-record-batch.js';
+import type { RecordParams } from './pg-record-batch.js';
 import type { PgWriterInit, PgWriterMessage, PgWriterReply } from './pg-writer.js';
 
 /**
- * PgStore's handle on its writer thread (pg-writer.ts): send() hands a batch over and settles
- * when the thread has committed it or failed. The thread starts with the first batch, so a
- * command that only reads never starts one.
+ * PgStore's handle on its writer thread (pg-writer.ts): send() hands a batch's parameters
+ * (recordBatchParams, built on the crawl thread) over and settles when the thread has committed
+ * it or failed. The thread starts with the first batch, so a command that only reads never
+ * starts one.
  *
  * Measured (bench/distributed/cpu-per-page): building the statement and pg's protocol took
  * about a sixth of a worker's crawl thread, which also fetches and parses every page.
@@ -24,11 +25,11 @@ export class PgWriterThread {
     this.#init = init;
   }
 
-  send(writes: RecordWrite[]): Promise<void> {
+  send(params: RecordParams): Promise<void> {
     if (this.#gone) return Promise.reject(this.#gone);
     const seq = ++this.#seq;
     const done = new Promise<void>((resolve, reject) => this.#waiting.set(seq, { resolve, reject }));
-    this.#start().postMessage({ type: 'batch', seq, writes } satisfies PgWriterMessage);
+    this.#start().postMessage({ type: 'batch', seq, params } satisfies PgWriterMessage);
     return done;
   }
 

@@ -2,20 +2,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type pg from 'pg';
 import { FocusCrawlError } from '../errors.js';
 import { connectPg } from './pg-connect.js';
-import { writeRecordBatch, type RecordWrite } from './pg-record-batch.js';
+import { writeRecordParams, type RecordParams } from './pg-record-batch.js';
 
 /**
- * The writer thread of PgStore: builds each group-commit statement (the tsvectors, the arrays,
- * pg's protocol) and sends it on a connection of its own, so a worker's crawl thread only hands
- * the batch over, as the embedded crawler hands its writes to SQLite's writer thread. Batches
- * arrive one at a time (GroupWriter) and are answered in order.
+ * The writer thread of PgStore: completes each group-commit statement (the tsvectors, pg's
+ * protocol) and sends it on a connection of its own. The crawl thread only flattens a batch into
+ * the statement's parameters and hands them over, as the embedded crawler hands its rows to
+ * SQLite's writer thread. Batches arrive one at a time (GroupWriter) and are answered in order.
  */
 export interface PgWriterInit {
   url: string;
   schema: string;
   delays: readonly number[];
 }
-export type PgWriterMessage = { type: 'batch'; seq: number; writes: RecordWrite[] } | { type: 'close' };
+export type PgWriterMessage = { type: 'batch'; seq: number; params: RecordParams } | { type: 'close' };
 export type PgWriterReply =
   | { type: 'ready' }
   | { type: 'done'; seq: number }
@@ -52,7 +52,7 @@ if (parentPort) {
     }
     if (!pool) return port.postMessage(failure(m.seq, new FocusCrawlError('STORE', 'PostgreSQL: the writer thread could not connect')));
     try {
-      await writeRecordBatch(pool, schema, m.writes, delays, name);
+      await writeRecordParams(pool, schema, m.params, delays, name);
       port.postMessage({ type: 'done', seq: m.seq } satisfies PgWriterReply);
     } catch (err) {
       port.postMessage(failure(m.seq, err));
