@@ -5,6 +5,7 @@ import { RedisFrontier, type RedisFrontierOptions } from '../../src/frontier/red
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { CrawlRequest } from '../../src/types.js';
 import type { UrlJournal } from '../../src/frontier/url-journal.js';
+import { unpack } from 'msgpackr';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { describeFrontier, req } from './describe-frontier.js';
 import { connectTestRedis, dropPrefix, freshPrefix, keysUnder } from '../helpers/test-redis.js';
@@ -136,6 +137,26 @@ test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batc
   console.log(`round trips per fetched page: ${perPage.toFixed(2)} over ${pages} pages; seen cache ${JSON.stringify(f.seenCounters())}`);
   assert.ok(pages >= 400);
   assert.ok(perPage <= 3, `${perPage} round trips per page`);
+});
+
+test('RedisFrontier: a final end after fetched() leaves its host alone in Redis, and the host goes on', async () => {
+  const prefix = await fresh('fetched-end');
+  const f = await worker(prefix, 'w1', { perHost: 1, delayMs: 0 }, { traceScripts: true });
+  const redis = await connection;
+  await f.add([req('http://h.test/a', 2), req('http://h.test/b', 1)], T);
+  const [a] = await f.claim(5, T);
+  assert.equal(a?.url, 'http://h.test/a');
+  await f.fetched(a!, T + 1);
+  const trace = `${prefix}:{0}:trace`;
+  await redis.del(trace);
+  await f.complete(a!, { state: 'done' }, T + 2);
+  const commands = (await redis.lrangeBuffer(trace, 0, -1)).map((e) => (unpack(e) as unknown[]).map(String));
+  assert.ok(commands.some((c) => c[0] === 'HDEL' && c[1]?.endsWith(':lh')), 'the lease ended');
+  // The host was placed when fetched() gave its slot back; the end reads and moves nothing of it.
+  const hostWork = commands.filter((c) => c[1]?.endsWith(':h:h.test') || c[1]?.endsWith(':wait') || c[1]?.endsWith(':ready'));
+  assert.deepEqual(hostWork, []);
+  assert.deepEqual((await f.claim(5, T + 3)).map((r) => r.url), ['http://h.test/b']);
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
 });
 
 test('RedisFrontier: a claim that comes back short answers nextReadyAt at that moment without a round trip, as a round trip would', async () => {
