@@ -4,8 +4,8 @@ import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 
 export interface HostHealthOptions {
   /**
-   * Failures without an answer in a row (refused, unreachable, connect or headers timeout), each
-   * for a different URL, before a host is unreachable. Default 3.
+   * Failures without an answer in a row (refused, unreachable, connect or headers timeout) before
+   * a host is unreachable, for at least two different URLs. Default 3.
    */
   maxFailures: number;
   /**
@@ -45,11 +45,11 @@ export function madeNoRequest(reason: string): boolean {
 interface HostState {
   /** Network failures in a row, answered or not (drives the backoff). */
   strikes: number;
-  /** Failures in a row with no answer at all, for different URLs (drives "unreachable"). */
+  /** Failures in a row with no answer at all, retries included (drives "unreachable"). */
   silent: number;
   /** Of those, robots.txt requests. */
   robotsSilent: number;
-  /** The URLs behind `silent`. */
+  /** The different URLs behind `silent` (the first two are enough to know). */
   silentUrls: string[];
   lastFailureAt: number;
   /** Unreachable until then (0: not marked). */
@@ -61,13 +61,17 @@ interface HostState {
 
 /**
  * Per-host record of network failures, fed by every request (pages, robots.txt, service probes).
- * A host whose requests for `maxFailures` different URLs fail in a row without an answer is
- * unreachable for a while (two unanswered robots.txt requests are enough: `maxRobotsFailures`);
- * once that time is over, the next request is a trial: one more failure
- * marks it again for twice as long, an answer forgets everything. The retries of one URL that
- * hangs are that URL's problem and count once; robots.txt counts every time, since a host that
- * cannot serve it cannot be crawled. Pure apart from the clock values it is given; only hosts with
- * failures since their last answer are kept.
+ * A host whose requests fail `maxFailures` times in a row without an answer, for at least two
+ * different URLs, is unreachable for a while (two unanswered robots.txt requests are enough:
+ * `maxRobotsFailures`); once that time is over, the next request is a trial: one more failure
+ * marks it again for twice as long, an answer forgets everything. One URL that hangs, retried
+ * with nothing else in between, is that URL's problem and never marks its host. But once a
+ * second URL has failed silently too, retries count like any other request: a host that answered
+ * robots.txt and then hangs on every service path was held for 70 s when each URL counted once
+ * (two URLs and their retries at a 15 s headers timeout before a third was tried;
+ * bench/services/dead-partner). robots.txt counts every time, since a host that cannot serve it
+ * cannot be crawled. Pure apart from the clock values it is given; only hosts with failures since
+ * their last answer are kept.
  */
 export class HostHealth {
   readonly options: HostHealthOptions;
@@ -99,12 +103,12 @@ export class HostHealth {
       return;
     }
     const robots = url.endsWith('/robots.txt');
-    if (s.silentUrls.includes(url) && !robots) return;
-    if (s.silentUrls.length < this.options.maxFailures) s.silentUrls.push(url);
+    if (s.silentUrls.length < 2 && !s.silentUrls.includes(url)) s.silentUrls.push(url);
     s.silent++;
     if (robots) s.robotsSilent++;
+    const silentEnough = s.silent >= this.options.maxFailures && (s.silentUrls.length >= 2 || this.options.maxFailures <= 1);
     // A failure while already marked (a request that was in flight) does not extend the mark.
-    if ((s.silent >= this.options.maxFailures || s.robotsSilent >= this.options.maxRobotsFailures) && s.until <= now) {
+    if ((silentEnough || s.robotsSilent >= this.options.maxRobotsFailures) && s.until <= now) {
       s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);
       s.downs++;
     }

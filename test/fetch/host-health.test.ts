@@ -20,12 +20,35 @@ test('three different URLs failing without an answer make a host unreachable for
   assert.equal(h.unreachable('other.test', T + 20), null);
 });
 
-test('retries of one hanging URL count once; robots.txt counts every time', () => {
+test('retries of one hanging URL alone never mark its host; robots.txt counts every time', () => {
   const h = new HostHealth(opts);
   for (let i = 0; i < 5; i++) h.failed('a.test', 'http://a.test/hang', 'UND_ERR_HEADERS_TIMEOUT', false, T + i);
   assert.equal(h.unreachable('a.test', T + 5), null);
   for (let i = 0; i < 3; i++) h.failed('r.test', 'http://r.test/robots.txt', REFUSED, false, T + i);
   assert.ok(h.unreachable('r.test', T + 3));
+});
+
+test('once a second URL fails silently too, retries count: two hanging URLs and one retry mark the host', () => {
+  const h = new HostHealth(opts);
+  h.failed('s.test', 'http://s.test/wms', 'UND_ERR_HEADERS_TIMEOUT', false, T);
+  h.failed('s.test', 'http://s.test/wfs', 'UND_ERR_HEADERS_TIMEOUT', false, T);
+  assert.equal(h.unreachable('s.test', T), null);
+  h.failed('s.test', 'http://s.test/wms', 'UND_ERR_HEADERS_TIMEOUT', false, T + 17_000);
+  assert.deepEqual(h.unreachable('s.test', T + 17_000), { until: T + 17_000 + 300_000, reason: 'host unreachable: UND_ERR_HEADERS_TIMEOUT (3 failures in a row)' });
+  // One URL's retries, then a first failure of another, with no answer between them.
+  const g = new HostHealth(opts);
+  for (let i = 0; i < 3; i++) g.failed('g.test', 'http://g.test/hang', 'UND_ERR_HEADERS_TIMEOUT', false, T + i);
+  assert.equal(g.unreachable('g.test', T + 3), null);
+  g.failed('g.test', 'http://g.test/other', 'UND_ERR_HEADERS_TIMEOUT', false, T + 4);
+  assert.ok(g.unreachable('g.test', T + 4));
+  // An answer between them starts the count again.
+  const a = new HostHealth(opts);
+  a.failed('a.test', 'http://a.test/1', REFUSED, false, T);
+  a.failed('a.test', 'http://a.test/2', REFUSED, false, T);
+  a.answered('a.test');
+  a.failed('a.test', 'http://a.test/1', REFUSED, false, T + 1);
+  a.failed('a.test', 'http://a.test/1', REFUSED, false, T + 2);
+  assert.equal(a.unreachable('a.test', T + 2), null);
 });
 
 test('an answer forgets the failures; a failed body resets the count but still backs the host off', () => {
