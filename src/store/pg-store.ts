@@ -167,7 +167,8 @@ export class PgStore implements Store, UrlJournal {
     });
   }
 
-  #writeBatch(batch: RecordWrite[]): Promise<void> {
+  // async: a batch that cannot be flattened fails its writers like one PostgreSQL refused.
+  async #writeBatch(batch: RecordWrite[]): Promise<void> {
     this.statements++;
     const params = recordBatchParams(batch);
     return this.#thread ? this.#thread.send(params) : writeRecordParams(this.pool, this.schema, params, this.#delays, this.#writeName);
