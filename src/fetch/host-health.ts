@@ -106,7 +106,7 @@ export class HostHealth {
     if (s.silentUrls.length < 2 && !s.silentUrls.includes(url)) s.silentUrls.push(url);
     s.silent++;
     if (robots) s.robotsSilent++;
-    const silentEnough = s.silent >= this.options.maxFailures && (s.silentUrls.length >= 2 || this.options.maxFailures <= 1);
+    const silentEnough = s.silent >= this.options.maxFailures && s.silentUrls.length >= Math.min(2, this.options.maxFailures);
     // A failure while already marked (a request that was in flight) does not extend the mark.
     if ((silentEnough || s.robotsSilent >= this.options.maxRobotsFailures) && s.until <= now) {
       s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);

@@ -45,11 +45,12 @@ function kindOf(r: CrawlRequest): string | null {
  */
 export type RecordParams = unknown[];
 
-/** The parameter that holds the tsvectors (filled by writeRecordParams), and those it is built from. */
-const TSV = 38;
-const TITLE = 32;
-const TEXT = 33;
-const NOINDEX = 36;
+/** Parameters by position (0-based: $39 is 38): the tsvectors (filled by writeRecordParams), and the pages' columns they are built from. */
+const TITLE = 32; // $33
+const TEXT = 33; // $34
+const NOINDEX = 36; // $37
+const TSV = 38; // $39
+const PARAMS = 56;
 
 /** The statement's parameters for one batch, the tsvectors left out (null). */
 export function recordBatchParams(batch: RecordWrite[]): RecordParams {
@@ -83,6 +84,8 @@ export function recordBatchParams(batch: RecordWrite[]): RecordParams {
     ad.map((r) => r.anchor), ad.map((r) => r.priority), ad.map((r) => json(r.data)), ad.map(kindOf), adm.map((a) => STATE[a.state]), adm.map((a) => a.reason),
     rz.map((r) => fp(r.key)), rz.map((r) => r.priority), rz.map((r) => r.depth), rz.map((r) => (r.parent === null ? null : fp(r.parent))), rz.map((r) => r.anchor), rz.map((r) => json(r.data)),
   ];
+  // The positions above and the statement's $n must move together.
+  if (params.length !== PARAMS) throw new Error(`recordBatchParams: ${params.length} parameters, the statement takes ${PARAMS}`);
   return params;
 }
 
