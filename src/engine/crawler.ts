@@ -6,7 +6,7 @@ import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { isBackendFailure } from '../errors.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
-import { madeNoRequest, type HostHealth } from '../fetch/host-health.js';
+import type { HostHealth } from '../fetch/host-health.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
 import { decodeHtml } from '../fetch/decode-body.js';
 import { isHtmlType } from '../fetch/http-fetcher.js';
@@ -15,13 +15,12 @@ import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { profileCosine, topicProfile } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { newStats, type CrawlStats } from './crawl-stats.js';
-import { countDiscard, discardKind } from './discard-reasons.js';
 import { ServiceProbing } from './service-probing.js';
 import type { TrapGuard } from './trap-guard.js';
-import { afterFailure, hostsToEnd } from './after-failure.js';
 import { SitemapReading, type SitemapOptions } from './sitemap-reading.js';
 import { RequestSlots } from './request-slots.js';
 import { LinkAdmission } from './link-admission.js';
+import { UrlEnding } from './url-ending.js';
 export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-reading.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
@@ -50,7 +49,7 @@ export interface CrawlerOptions {
   /**
    * Other workers crawl the same frontier: the page budget counts their fetches too (the frontier's
    * done + error, read a few times a second), an idle worker polls less often, and a page waiting
-   * for its commit gives its request slot back (see #settle).
+   * for its commit gives its request slot back (see UrlEnding #settle).
    */
   shared?: boolean;
   /** Service detection (method B's identification step) and where its findings go; null: none. */
@@ -112,8 +111,6 @@ export class Crawler {
   #sinceRelevant = 0;
   #stalled = false;
   #wake: (() => void) | null = null;
-  /** Shared crawls: the Frontier.fetched call of each URL whose host was given back (#hostDone). */
-  readonly #hostFreeing = new Map<string, Promise<void>>();
   #lastFlush = Date.now();
   #lastCheckpoint = Date.now();
   #lastRenew = Date.now();
@@ -127,6 +124,7 @@ export class Crawler {
   #failure: Error | null = null;
   readonly #sitemaps: SitemapReading;
   readonly #links: LinkAdmission;
+  readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
@@ -140,8 +138,8 @@ export class Crawler {
       topic: () => this.#o.strategy.topic !== null,
       signal: () => this.#abort.signal,
       redirectGuard: (to) => this.#redirectGuard(to),
-      finish: (req, outcome, res, extra) => this.#finish(req, outcome, res, extra),
-      failed: (req, err) => this.#failed(req, err),
+      finish: (req, outcome, res, extra) => this.#ending.finish(req, outcome, res, extra),
+      failed: (req, err) => this.#ending.failed(req, err),
       addLinks: (parent, links, view) => this.#links.add(parent, links, view),
       logDiscards: (d, parentUrl) => this.#links.logDiscards(d, parentUrl),
     });
@@ -149,6 +147,20 @@ export class Crawler {
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
     const o = this.#o;
     this.#links = new LinkAdmission({ frontier: o.frontier, store: o.store, strategy: o.strategy, scope: o.scope, maxDepth: o.maxDepth, traps: o.traps, probing: this.#probing, rediscovery: o.rediscovery, stats: this.stats, events: this.events });
+    this.#ending = new UrlEnding({
+      frontier: o.frontier,
+      store: o.store,
+      strategy: o.strategy,
+      probing: this.#probing,
+      health: o.health,
+      retry: o.retry,
+      shared: o.shared,
+      slots: this.#slots,
+      stats: this.stats,
+      events: this.events,
+      signal: () => this.#abort.signal,
+      wake: () => this.#wake?.(),
+    });
   }
 
   /** Adds seed URLs (depth 0). Returns how many were new. */
@@ -223,7 +235,7 @@ export class Crawler {
       for (const req of claimed) this.#start(req);
       if (claimed.length) continue;
       if (busy === 0 && (await f.isFinished())) break;
-      if (busy === 0 && (await this.#endUnreachable(now))) continue;
+      if (busy === 0 && (await this.#ending.endUnreachable(now))) continue;
       // With every slot busy the loop waits for a request to end (#wake): asking the frontier
       // when the next host opens would cost a shared frontier a round trip for nothing.
       const next = free > 0 ? await f.nextReadyAt(now) : null;
@@ -308,7 +320,7 @@ export class Crawler {
         if (isBackendFailure(err)) throw err;
         // Whatever a stop cut short (a redirect's body, a robots.txt fetch) is not the URL's fault.
         if (signal.aborted) return this.#o.frontier.release(req, Date.now(), Date.now());
-        return this.#finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
+        return this.#ending.finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
       })
       .catch((err) => {
         // The store or the frontier failed (a lost connection): the lease expires and the URL returns.
@@ -317,7 +329,7 @@ export class Crawler {
       })
       .finally(() => {
         this.#leased.delete(req.key);
-        this.#hostFreeing.delete(req.key);
+        this.#ending.forget(req.key);
         this.#slots.end(req.key);
         this.#wake?.();
       });
@@ -328,13 +340,13 @@ export class Crawler {
     const down = this.#o.health?.unreachable(req.host, Date.now());
     if (down) return this.#o.frontier.release(req, down.until, Date.now());
     const trap = req.probe || req.sitemap ? null : this.#o.traps?.claim(req.url);
-    if (trap) return this.#finish(req, { state: 'discarded', reason: trap }, null);
+    if (trap) return this.#ending.finish(req, { state: 'discarded', reason: trap }, null);
     const robots = this.#o.robots;
     if (robots) {
       const v = await robots.check(req.url, signal);
       if (v.kind !== 'unreachable') await this.#sitemaps.offer(req);
-      if (v.kind === 'disallowed') return this.#finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
-      if (v.kind === 'unreachable') return this.#failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
+      if (v.kind === 'disallowed') return this.#ending.finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
+      if (v.kind === 'unreachable') return this.#ending.failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
     } else {
       await this.#sitemaps.offer(req);
@@ -345,23 +357,23 @@ export class Crawler {
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to), signal });
     } catch (err) {
-      if (err instanceof FetchError) return this.#failed(req, err);
+      if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
     }
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
-    this.#hostDone(req);
+    this.#ending.hostDone(req);
     if (res.status >= 400) {
-      return this.#finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
+      return this.#ending.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
     }
     if (res.finalUrl !== req.url) {
       // Store a redirect target once: under the first URL that led to it.
       const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: null };
       const [fresh] = await this.#o.frontier.discard([target], `fetched through a redirect from ${req.url}`);
-      if (!fresh) return this.#finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
+      if (!fresh) return this.#ending.finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
       await this.#links.logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
     }
-    if (!res.body || !isHtmlType(res.contentType)) return this.#finish(req, { state: 'done' }, res);
+    if (!res.body || !isHtmlType(res.contentType)) return this.#ending.finish(req, { state: 'done' }, res);
 
     const { html, encoding } = decodeHtml(res.body, res.contentType);
     const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null });
@@ -390,7 +402,7 @@ export class Crawler {
       noindex: page.noindex,
       outlinks: page.links,
     };
-    return this.#finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });
+    return this.#ending.finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });
   }
 
   /** Fetches a capabilities document (any content type, any status) and records what it is. */
@@ -399,18 +411,18 @@ export class Crawler {
     try {
       res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (_from, to) => this.#redirectGuard(to, true), signal: this.#abort.signal });
     } catch (err) {
-      if (err instanceof FetchError) return this.#failed(req, err);
+      if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
     }
     this.stats.bytes += res.bytes;
     const { record, followUps } = probing.judge(req, res);
     if (followUps.length) await this.#o.frontier.add(followUps, Date.now());
-    // The registry entry is written before the probe's log line and final state (#finish).
+    // The registry entry is written before the probe's log line and final state (UrlEnding.finish).
     await probing.save(req, record);
     this.events.emit('probe', { endpoint: record.endpoint, type: record.type, status: record.status });
     const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;
     const outcome: Outcome = res.status >= 400 ? { state: 'error', reason: `HTTP ${res.status}; ${note}` } : { state: 'done' };
-    return this.#finish(req, outcome, res, { title: record.title ?? undefined, note });
+    return this.#ending.finish(req, outcome, res, { title: record.title ?? undefined, note });
   }
 
   async #redirectGuard(to: string, probe = false): Promise<true | string> {
@@ -433,126 +445,6 @@ export class Crawler {
     if (n > 0 && ++this.#sinceRelevant >= n && !this.#stopping) {
       this.#stalled = true;
       this.stop({ finishInFlight: true });
-    }
-  }
-
-  async #failed(req: CrawlRequest, err: FetchError): Promise<void> {
-    const now = Date.now();
-    const next = afterFailure(req, err, now, { stopped: this.#abort.signal.aborted, health: this.#o.health, retry: this.#o.retry });
-    if (next.step === 'release') return this.#o.frontier.release(req, next.notBefore, now);
-    if (next.step === 'error') return this.#fail(req, next.reason, err.status ?? null);
-    this.stats.retries++;
-    this.events.emit('retried', { url: req.url, attempts: req.attempts + 1, notBefore: next.notBefore, reason: err.message });
-    await this.#o.frontier.retry(req, next.notBefore, now);
-  }
-
-  async #fail(req: CrawlRequest, reason: string, status: number | null): Promise<void> {
-    if (req.probe) await this.#probing?.failed(req, reason);
-    if (req.sitemap) this.stats.sitemaps++;
-    return this.#finish(req, { state: 'error', reason }, null, { status });
-  }
-
-  /** Ends the waiting URLs of unreachable hosts when nothing else is left (hostsToEnd); true if any ended. */
-  async #endUnreachable(now: number): Promise<boolean> {
-    let ended = 0;
-    for (const d of hostsToEnd(this.#o.health, await this.#o.frontier.nextReadyAt(now), now)) {
-      for (const req of await this.#o.frontier.claimHost(d.host, now)) {
-        ended++;
-        await this.#fail(req, d.reason, null);
-      }
-    }
-    return ended > 0;
-  }
-
-  /**
-   * A shared crawl's URL gives its request slot back once only its commit and lease end remain
-   * (its page counted, its links offered): concurrency bounds requests, and RequestSlots bounds
-   * what waits for a commit. Holding the slot through a PostgreSQL group commit
-   * (a statement at a time, tens of milliseconds) left most of a worker's slots waiting on the
-   * database (bench/distributed/cpu-per-page). The embedded store commits in well under a
-   * millisecond; there the slot is kept, so that a crawl at concurrency 1 cannot claim another
-   * host's URL before the last one is final, and its order stays what the strategy alone decides.
-   */
-  #settle(req: CrawlRequest): void {
-    if (this.#o.shared && this.#slots.settle(req.key)) this.#wake?.();
-  }
-
-  /**
-   * A shared crawl gives the URL's host back (Frontier.fetched) as soon as nothing more is asked
-   * of it: a page's response is in, or the URL ends. Not after the group commit (tens of
-   * milliseconds); and the Redis call leaves with the page's links (ScriptBatcher: one round
-   * trip). The loop is woken once the host is free (a claim sent before would find it busy).
-   * Awaited in #finish, before the lease ends.
-   *
-   * The embedded crawl does not: its commit takes well under a millisecond, and placing a host
-   * early can read spilled URLs back, which hands the SQLite journal over between one URL's log
-   * line and its final state; a crawl killed between the two then logs the URL again on resume
-   * (measured: test/cli/kill-resume.test.ts, 3 of 6 runs, when it called this too).
-   */
-  #hostDone(req: CrawlRequest): Promise<void> | null {
-    if (!this.#o.shared) return null;
-    let p = this.#hostFreeing.get(req.key);
-    if (!p) {
-      p = this.#o.frontier.fetched(req, Date.now()).then(() => this.#wake?.());
-      p.catch(() => {}); // awaited in #finish; a failure before it must not be unhandled
-      this.#hostFreeing.set(req.key, p);
-    }
-    return p;
-  }
-
-  /**
-   * Ends a URL: registry writes queued for it, then its page and log line as one store write,
-   * then its final state in the frontier, each awaited, so no URL is done before its page is recorded.
-   */
-  async #finish(
-    req: CrawlRequest,
-    outcome: Outcome,
-    res: FetchResult | null,
-    extra: { title?: string; relevance?: number | null; status?: number | null; note?: string; page?: PageRecord } = {},
-  ): Promise<void> {
-    const fetched = outcome.state === 'done' || (outcome.state === 'error' && !madeNoRequest(outcome.reason));
-    if (fetched) {
-      this.stats.fetched++;
-      if (outcome.state === 'done') this.stats.done++;
-      else this.stats.errors++;
-    } else if (outcome.state === 'error') {
-      this.stats.notFetched++;
-    } else {
-      this.stats.discarded++;
-      countDiscard(this.stats.discardedBy, outcome.reason);
-      this.events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
-    }
-    this.#settle(req);
-    const freeing = this.#hostDone(req);
-    await this.#probing?.settle();
-    await this.#o.store.commit({
-      key: req.key,
-      page: extra.page ?? null,
-      entry: {
-        url: req.url,
-        final_url: res?.finalUrl ?? null,
-        state: outcome.state,
-        status: res?.status ?? extra.status ?? null,
-        depth: req.depth,
-        parent: null,
-        anchor: req.anchor,
-        title: extra.title ?? null,
-        relevance: extra.relevance ?? null,
-        priority: req.priority,
-        fetched_at: fetched ? new Date().toISOString() : null,
-        error: outcome.state === 'done' ? (extra.note ?? null) : outcome.reason,
-      },
-    });
-    await freeing;
-    await this.#o.frontier.complete(req, outcome, Date.now());
-    if (outcome.state !== 'discarded') {
-      const topic = this.#o.strategy.topic;
-      const relevance = extra.relevance ?? null;
-      this.events.emit('fetched', {
-        key: req.key, url: req.url, host: req.host, state: outcome.state, requested: fetched, status: res?.status ?? extra.status ?? null,
-        relevance, relevant: topic !== null && relevance !== null && relevance >= topic.threshold,
-        bytes: res?.bytes ?? 0, fetchMs: res?.fetchMs ?? 0, depth: req.depth, priority: req.priority,
-      });
     }
   }
 }

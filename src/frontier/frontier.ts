@@ -78,7 +78,7 @@ export interface Frontier {
    * (a notBefore they give still holds it), nor does a lease that expires. Optional, and
    * harmless twice. A shared crawl calls it when a response is in: a lease ends only once the
    * page is committed, and a group commit takes tens of milliseconds (docs/operations.md). The
-   * embedded crawl does not (Crawler #hostDone says why).
+   * embedded crawl does not (UrlEnding.hostDone says why).
    */
   fetched(req: CrawlRequest, now: number): Promise<void>;
   /** Ends a lease with a final state; the host may be contacted again after its delay. */
