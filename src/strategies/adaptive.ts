@@ -7,6 +7,7 @@ import { explainedCosine } from '../relevance/scored.js';
 import { profileCosine, topicTerms } from '../relevance/vsm-scorer.js';
 import { SiteTerms } from './site-terms.js';
 import { SiblingFamilies } from './sibling-families.js';
+import { StallHubs } from './stall-hubs.js';
 import { foldPlural } from '../text/plural-fold.js';
 import { LinkFrequency } from './link-frequency.js';
 import { OutcomeStats } from './outcome-stats.js';
@@ -43,6 +44,14 @@ export const adaptiveOptions = z.strictObject({
   siblings: z.number().min(1).max(16).default(4),
   /** Children's weight of the crawl's mean in a family's estimate (the more, the slower a family decides). */
   siblingPrior: z.number().positive().default(2),
+  /**
+   * Pages of a host in a row found off topic before the host's hubs (the targets of its menu,
+   * links most of its pages carry) are offered just above the frontier's best, `stallHubs` at a
+   * time (StallHubs); 0 turns it off.
+   */
+  stall: z.number().int().min(0).default(5),
+  /** Hubs offered at each stall. */
+  stallHubs: z.number().int().min(1).default(2),
 });
 export type AdaptiveOptions = z.output<typeof adaptiveOptions>;
 
@@ -118,6 +127,7 @@ export class AdaptiveStrategy implements Strategy {
   readonly #stats = new OutcomeStats();
   readonly #siteTerms: SiteTerms;
   readonly #siblings: SiblingFamilies;
+  readonly #hubs: StallHubs;
   /** Per host: the topic's weights with its site terms discounted, as a map for anchors, and its anchors' scores. */
   readonly #hostTopics = new Map<string, HostTopic>();
   /** Anchor scores cached in all hosts' HostTopic.anchors. */
@@ -129,6 +139,7 @@ export class AdaptiveStrategy implements Strategy {
     this.linkContext = this.options.contextChars;
     this.#siteTerms = new SiteTerms(topic.tokenizeOptions);
     this.#siblings = new SiblingFamilies({ prior: this.options.siblingPrior, maxLift: this.options.siblings, track: 10_000 });
+    this.#hubs = new StallHubs({ stall: this.options.stall, perStall: this.options.stallHubs, maxHosts: 1_000, maxHubs: 64, maxOffers: 32 });
   }
 
   #hostTopic(host: string): HostTopic {
@@ -191,21 +202,27 @@ export class AdaptiveStrategy implements Strategy {
     if (this.options.siblings > 1) this.#siblings.fetched(view.request.url, view.request.parent, Math.min(1, relevance / (this.options.parentScale * t)));
     this.#freq.page(host);
     const family: Parameters<SiblingFamilies['add']>[2] = [];
+    const hubs: Parameters<StallHubs['fetched']>[6] = [];
     const decisions = links.map((l) => {
       const navigation = this.#freq.link(host, l.url);
       const e = this.#explain(view, l, navigation, relevance);
       const d = { priority: e.priority, data: { i: e.inherited, f: e.features } };
       // Navigation repeats on most pages: it makes no family, or every page would be every page's sibling.
       if (navigation < 0.5) family.push({ url: l.url, anchor: l.anchor, priority: d.priority, data: d.data });
+      else hubs.push({ url: l.url, anchor: l.anchor, data: d.data });
       return d;
     });
     if (this.options.siblings > 1) this.#siblings.add(view.request.key, view.request.depth, family);
+    const r = view.request;
+    this.#hubs.fetched(host, r.url, r.key, r.depth, r.priority, relevance >= this.topic.threshold, hubs);
     return decisions;
   }
 
   /** Waiting links whose family's fetched children turned out on topic, with their raised priority. */
   reoffers(): Reoffer[] {
-    return this.#siblings.reoffers();
+    const hubs = this.#hubs.reoffers();
+    const siblings = this.#siblings.reoffers();
+    return hubs.length ? siblings.concat(hubs) : siblings;
   }
 
   /**
@@ -318,12 +335,19 @@ export class AdaptiveStrategy implements Strategy {
 
   /** What the strategy learned, as plain JSON (stored with the crawl; see restore). */
   snapshot(): unknown {
-    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot(), sites: this.#siteTerms.snapshot(), siblings: this.#siblings.snapshot() };
+    return { freq: this.#freq.snapshot(), stats: this.#stats.snapshot(), sites: this.#siteTerms.snapshot(), siblings: this.#siblings.snapshot(), hubs: this.#hubs.snapshot() };
   }
 
   restore(state: unknown): void {
-    const s = state as { freq?: Parameters<LinkFrequency['restore']>[0]; stats?: Parameters<OutcomeStats['restore']>[0]; sites?: Parameters<SiteTerms['restore']>[0]; siblings?: Parameters<SiblingFamilies['restore']>[0] } | null;
+    const s = state as {
+      freq?: Parameters<LinkFrequency['restore']>[0];
+      stats?: Parameters<OutcomeStats['restore']>[0];
+      sites?: Parameters<SiteTerms['restore']>[0];
+      siblings?: Parameters<SiblingFamilies['restore']>[0];
+      hubs?: Parameters<StallHubs['restore']>[0];
+    } | null;
     if (s?.siblings) this.#siblings.restore(s.siblings);
+    if (s?.hubs) this.#hubs.restore(s.hubs);
     if (s?.freq) this.#freq.restore(s.freq);
     if (s?.stats) this.#stats.restore(s.stats);
     if (s?.sites) {

@@ -141,7 +141,8 @@ test('labels teach adaptive: a page labelled relevant lifts links like the one t
 });
 
 test('sibling evidence: when the first pages reached through an index are on topic, its other links are offered again, raised; navigation is no family', () => {
-  const s = new AdaptiveStrategy(topic, { learn: 0 });
+  // stall 0: the menu's hubs (the next test) would be offered after these off-topic pages.
+  const s = new AdaptiveStrategy(topic, { learn: 0, stall: 0 });
   // Ten off-topic pages carrying the sidebar: the sidebar links are navigation by now.
   for (let i = 0; i < 10; i++) s.scoreLinks({ request: { ...request(`http://a.test/o${i}`), key: `o${i}` }, page: page(`http://a.test/o${i}`), relevance: 0 }, SIDEBAR);
   assert.deepEqual(s.reoffers(), [], 'off-topic pages fetched through no family raise nothing');
@@ -167,6 +168,41 @@ test('sibling evidence: when the first pages reached through an index are on top
   const copy = new AdaptiveStrategy(topic, { learn: 0 });
   copy.restore(JSON.parse(JSON.stringify(s.snapshot())));
   assert.equal(copy.explain(index, entries[2]!).siblings, s.explain(index, entries[2]!).siblings);
+});
+
+test("a stall: when a host's pages stop being on topic, its menu's unfetched targets are offered just above the page that ended it, one per stall, each once", () => {
+  const make = () => new AdaptiveStrategy(topic, { learn: 0, stall: 3, stallHubs: 1 });
+  const s = make();
+  // The menu, last in every page's HTML: About (the first page fetched), Docs, Download.
+  const MENU = [link('http://a.test/about', 'About'), link('http://a.test/docs', 'Docs'), link('http://a.test/download', 'Download')];
+  const visit = (st: AdaptiveStrategy, path: string, relevance: number) => {
+    const r = { ...request(`http://a.test/${path}`), key: path, priority: 0.2 };
+    st.scoreLinks({ request: r, page: page(r.url), relevance }, [link(`http://a.test/body-${path}`, 'Wind turbines'), ...MENU]);
+    return st.reoffers();
+  };
+  assert.deepEqual(visit(s, 'about', 0), []);
+  assert.deepEqual(visit(s, 'p1', 0), []);
+  // Three off-topic pages, but the menu is on 3 of (3 + 4) pages: not navigation yet.
+  assert.deepEqual(visit(s, 'p2', 0), []);
+  // On 4 of 8 now: Docs, the first unfetched hub, is offered just above this page's priority.
+  const [docs, ...more] = visit(s, 'p3', 0);
+  assert.equal(more.length, 0, 'one hub per stall');
+  assert.equal(docs!.url, 'http://a.test/docs', 'About was fetched: never offered');
+  assert.equal(docs!.anchor, 'Docs');
+  assert.equal(docs!.parent, 'p3');
+  assert.ok(Math.abs(docs!.priority - 0.2 * 1.05) < 1e-12);
+  // A resumed crawl goes on as the original.
+  const copy = make();
+  copy.restore(JSON.parse(JSON.stringify(s.snapshot())));
+  for (const st of [s, copy]) {
+    // A relevant page ends the stall: the next hub waits for three more off-topic pages.
+    assert.deepEqual(visit(st, 'p4', 0.6), []);
+    assert.deepEqual(visit(st, 'p5', 0), []);
+    assert.deepEqual(visit(st, 'p6', 0), []);
+    assert.deepEqual(visit(st, 'p7', 0).map((r) => r.url), ['http://a.test/download']);
+    // Every hub offered once: a longer stall offers nothing more.
+    for (let i = 8; i < 20; i++) assert.deepEqual(visit(st, `p${i}`, 0), []);
+  }
 });
 
 test('what adaptive keeps per host stays bounded on a crawl of many hosts: at most 1,000 host topics and 50,000 anchor scores in all, 100,000 hosts counted', () => {
