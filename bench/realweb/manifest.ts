@@ -187,6 +187,17 @@ export const SITES: SiteDef[] = [
     builder: 'html-tree',
     shape: "LilyPond's Learning Manual from texinfo, one page per section, the Chinese pages (only the tutorial translated) beside the English ones they link to",
   },
+  {
+    id: 'sphinx',
+    package: 'sphinx-doc',
+    root: '/usr/share/doc/sphinx-doc/html',
+    start: 'index.html',
+    port: 28314,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "Sphinx's own manual (Sphinx, its default theme): a sidebar with the local table of contents, a user's guide, the extension API, highlighted module source",
+  },
 ];
 
 export const TOPICS: TopicDef[] = [
@@ -222,6 +233,10 @@ export const TOPICS: TopicDef[] = [
   { id: 'libvirt-manpages', site: 'libvirt', file: 'topics/libvirt-manpages.yaml', label: { kind: 'under', dirs: ['manpages/'] }, size: 'small', split: 'tune' },
   { id: 'libvirt-internals', site: 'libvirt', file: 'topics/libvirt-internals.yaml', label: { kind: 'under', dirs: ['kbase/internals/'] }, size: 'small', split: 'tune' },
   { id: 'lilypond-zh-tutorial', site: 'lilypond-zh', file: 'topics/lilypond-zh-tutorial.yaml', label: { kind: 'chapter', page: 'tutorial.zh.html' }, size: 'small', split: 'report' },
+  // Added 2026-11-25 after stall hubs, topic files written from the chapters' titles before the
+  // site was crawled: report only.
+  { id: 'sphinx-extdev', site: 'sphinx', file: 'topics/sphinx-extdev.yaml', label: { kind: 'under', dirs: ['extdev/'] }, size: 'small', split: 'report' },
+  { id: 'sphinx-builtin-extensions', site: 'sphinx', file: 'topics/sphinx-builtin-extensions.yaml', label: { kind: 'under', dirs: ['usage/extensions/'] }, size: 'small', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {
