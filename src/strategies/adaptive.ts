@@ -171,9 +171,13 @@ export class AdaptiveStrategy implements Strategy {
     this.#cachedAnchors = 0;
   }
 
-  /** Sizes of what adaptive keeps per host, for memory checks: hosts with a cached topic, anchor scores cached, hosts with a page count. */
-  cacheSizes(): { hosts: number; anchors: number; countedHosts: number } {
-    return { hosts: this.#hostTopics.size, anchors: this.#cachedAnchors, countedHosts: this.#freq.hosts };
+  /**
+   * Sizes of what adaptive keeps per host, for memory checks: hosts with a cached topic, anchor
+   * scores cached, hosts with a page count, and the stall hubs' hosts, hubs and marked URLs.
+   */
+  cacheSizes(): { hosts: number; anchors: number; countedHosts: number; hubHosts: number; hubs: number; hubsDone: number } {
+    const h = this.#hubs.sizes();
+    return { hosts: this.#hostTopics.size, anchors: this.#cachedAnchors, countedHosts: this.#freq.hosts, hubHosts: h.hosts, hubs: h.hubs, hubsDone: h.done };
   }
 
   /** The topic terms adaptive discounts on `host` as the site's own name (SiteTerms). */

@@ -113,6 +113,13 @@ export class StallHubs {
     this.#done.add(hash32(url));
   }
 
+  /** Hosts with a stall count, hubs remembered over all of them, URLs marked fetched or offered. */
+  sizes(): { hosts: number; hubs: number; done: number } {
+    let hubs = 0;
+    for (const s of this.#hosts.values()) hubs += s.hubs.size;
+    return { hosts: this.#hosts.size, hubs, done: this.#done.size };
+  }
+
   /** Hubs offered since the last call. */
   reoffers(): Reoffer[] {
     const out = this.#reoffers;

@@ -205,7 +205,7 @@ test("a stall: when a host's pages stop being on topic, its menu's unfetched tar
   }
 });
 
-test('what adaptive keeps per host stays bounded on a crawl of many hosts: at most 1,000 host topics and 50,000 anchor scores in all, 100,000 hosts counted', () => {
+test('what adaptive keeps per host stays bounded on a crawl of many hosts: at most 1,000 host topics and 50,000 anchor scores in all, 100,000 hosts counted, stall hubs for 1,000 hosts', () => {
   const s = new AdaptiveStrategy(topic);
   const req = (host: string, i: number): CrawlRequest => ({ ...request(`http://${host}/p${i}`), host });
   for (let h = 0; h < 2_000; h++) {
@@ -217,6 +217,10 @@ test('what adaptive keeps per host stays bounded on a crawl of many hosts: at mo
   }
   for (let h = 2_000; h < 120_000; h++) s.scoreLinks({ request: req(`h${h}.test`, 0), page: page(`http://h${h}.test/p0`), relevance: 0 }, []);
   assert.equal(s.cacheSizes().countedHosts, 100_000);
+  // Stall hubs: 1,000 hosts with a stall count, at most 64 hubs each, 100,000 URLs marked.
+  const { hubHosts, hubs, hubsDone } = s.cacheSizes();
+  assert.ok(hubHosts <= 1_000 && hubs <= 64_000 && hubsDone <= 100_000, JSON.stringify({ hubHosts, hubs, hubsDone }));
+  assert.ok(hubsDone > 0, 'fetched URLs are marked');
   // Scores stay right after the caches were cleared: the same anchor scores the same.
   const again = s.explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
   const fresh = new AdaptiveStrategy(topic).explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
