@@ -188,6 +188,17 @@ export const SITES: SiteDef[] = [
     shape: "LilyPond's Learning Manual from texinfo, one page per section, the Chinese pages (only the tutorial translated) beside the English ones they link to",
   },
   {
+    id: 'scipy',
+    package: 'python-scipy-doc',
+    root: '/usr/share/doc/python-scipy-doc/html',
+    start: 'index.html',
+    port: 28315,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "SciPy's manual (Sphinx, PyData theme): a page per function in one folder of 4,000, module pages listing them, tutorials, release notes",
+  },
+  {
     id: 'sphinx',
     package: 'sphinx-doc',
     root: '/usr/share/doc/sphinx-doc/html',
@@ -239,6 +250,10 @@ export const TOPICS: TopicDef[] = [
   // was known), so they moved to the tune split.
   { id: 'sphinx-extdev', site: 'sphinx', file: 'topics/sphinx-extdev.yaml', label: { kind: 'under', dirs: ['extdev/'] }, size: 'small', split: 'tune' },
   { id: 'sphinx-builtin-extensions', site: 'sphinx', file: 'topics/sphinx-builtin-extensions.yaml', label: { kind: 'under', dirs: ['usage/extensions/'] }, size: 'small', split: 'tune' },
+  // Added 2026-11-25 (last), topic files written from the modules' titles before the site was
+  // crawled: report only.
+  { id: 'scipy-signal', site: 'scipy', file: 'topics/scipy-signal.yaml', label: { kind: 'under', dirs: ['reference/signal.html', 'reference/generated/scipy.signal.'] }, size: 'large', split: 'report' },
+  { id: 'scipy-csgraph', site: 'scipy', file: 'topics/scipy-csgraph.yaml', label: { kind: 'under', dirs: ['reference/sparse.csgraph.html', 'reference/generated/scipy.sparse.csgraph.'] }, size: 'small', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {
