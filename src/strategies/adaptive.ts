@@ -46,8 +46,8 @@ export const adaptiveOptions = z.strictObject({
   siblingPrior: z.number().positive().default(2),
   /**
    * Pages of a host in a row found off topic before the host's hubs (the targets of its menu,
-   * links most of its pages carry) are offered just above the frontier's best, `stallHubs` at a
-   * time (StallHubs); 0 turns it off.
+   * links most of its pages carry) are offered at 1.05 times the priority of the page that ended
+   * the stall, `stallHubs` at a time (StallHubs); 0 turns it off.
    */
   stall: z.number().int().min(0).default(5),
   /** Hubs offered at each stall. */
@@ -139,7 +139,7 @@ export class AdaptiveStrategy implements Strategy {
     this.linkContext = this.options.contextChars;
     this.#siteTerms = new SiteTerms(topic.tokenizeOptions);
     this.#siblings = new SiblingFamilies({ prior: this.options.siblingPrior, maxLift: this.options.siblings, track: 10_000 });
-    this.#hubs = new StallHubs({ stall: this.options.stall, perStall: this.options.stallHubs, maxHosts: 1_000, maxHubs: 64, maxOffers: 32 });
+    this.#hubs = new StallHubs({ stall: this.options.stall, perStall: this.options.stallHubs, maxHosts: 1_000, maxHubs: 32, maxOffers: 32 });
   }
 
   #hostTopic(host: string): HostTopic {
@@ -207,13 +207,16 @@ export class AdaptiveStrategy implements Strategy {
     this.#freq.page(host);
     const family: Parameters<SiblingFamilies['add']>[2] = [];
     const hubs: Parameters<StallHubs['fetched']>[6] = [];
+    // The host's own pages: a menu's link to another site is no section of this one.
+    const at = view.request.url.indexOf('/', view.request.url.indexOf('//') + 2);
+    const origin = at < 0 ? view.request.url : view.request.url.slice(0, at);
     const decisions = links.map((l) => {
       const navigation = this.#freq.link(host, l.url);
       const e = this.#explain(view, l, navigation, relevance);
       const d = { priority: e.priority, data: { i: e.inherited, f: e.features } };
       // Navigation repeats on most pages: it makes no family, or every page would be every page's sibling.
       if (navigation < 0.5) family.push({ url: l.url, anchor: l.anchor, priority: d.priority, data: d.data });
-      else hubs.push({ url: l.url, anchor: l.anchor, data: d.data });
+      else if (l.url.startsWith(origin) && (l.url.length === origin.length || l.url[origin.length] === '/')) hubs.push({ url: l.url, anchor: l.anchor, data: d.data });
       return d;
     });
     if (this.options.siblings > 1) this.#siblings.add(view.request.key, view.request.depth, family);
@@ -222,7 +225,10 @@ export class AdaptiveStrategy implements Strategy {
     return decisions;
   }
 
-  /** Waiting links whose family's fetched children turned out on topic, with their raised priority. */
+  /**
+   * Links offered again at a higher priority: waiting links whose family's fetched children
+   * turned out on topic (SiblingFamilies), and a stalled host's menu targets (StallHubs).
+   */
   reoffers(): Reoffer[] {
     const hubs = this.#hubs.reoffers();
     const siblings = this.#siblings.reoffers();

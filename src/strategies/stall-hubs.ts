@@ -39,10 +39,10 @@ export interface StallHubsOptions {
  * When a host stops yielding relevant pages, look at its menu. A site's navigation (the links
  * most of its pages carry: menus, headers, footers) says little about any one page, so adaptive
  * discounts it; but its targets are the site's section pages ("Docs", "Knowledge base",
- * "Manual"), the hubs below which a subject is filed. When every link the topic can tell apart
- * has been tried and the last `stall` pages of a host were all off topic, the next links in the
- * frontier are guesses; the host's unfetched hubs are better guesses, since one of them usually
- * leads to the section the topic is in, and each costs one page. They are offered, `perStall`
+ * "Manual"), the hubs below which a subject is filed. When the last `stall` pages of a host were
+ * all off topic, the links the topic can tell apart have stopped paying, and the next links in
+ * the frontier are about as good as guesses; the host's unfetched hubs are better guesses, since
+ * one of them usually leads to the section the topic is in, and each costs one page. They are offered, `perStall`
  * at a time, just above the page that completed the stall, each hub once, and at most
  * `maxOffers` per host: a long crawl of a site the topic is not on would otherwise spend a page
  * in every few on its menus (a Sphinx sidebar holds dozens of entries).
@@ -56,7 +56,9 @@ export class StallHubs {
   readonly #hosts = new Map<string, HostState>();
   /**
    * Hashes of the URLs fetched or offered: a page fetched before most of its host linked it is
-   * no hub to offer, and a hub is offered once. 32 bits of the hash: a collision costs one hub
+   * no hub to offer, and a hub is offered once. Only pages whose links were scored are seen: a
+   * hub fetched as an error or a non-HTML page stays recorded, and its offer is wasted (one slot
+   * of a stall; the frontier ignores a done URL). 32 bits of the hash: a collision costs one hub
    * not offered. Cleared when full: forgetting costs a wasted offer (the frontier ignores a done
    * URL), not a page.
    */
@@ -67,40 +69,53 @@ export class StallHubs {
     this.#o = options;
   }
 
+  /** The host's state, moved to the end: the host forgotten past maxHosts is the one least recently fetched from, not the crawl's main site. */
   #host(host: string): HostState {
     let s = this.#hosts.get(host);
-    if (!s) {
+    if (s) this.#hosts.delete(host);
+    else {
       if (this.#hosts.size >= this.#o.maxHosts) this.#hosts.delete(this.#hosts.keys().next().value!);
       s = { stalled: 0, offered: 0, hubs: new Map() };
-      this.#hosts.set(host, s);
     }
+    this.#hosts.set(host, s);
     return s;
   }
 
   /**
    * A page of `host` was fetched (`relevant` by adaptive's reading) at `priority`; `hubs` are its
-   * links that most of the host's pages carry, with the state this page gives them.
+   * links to pages of the same host that most of the host's pages carry, with the state this
+   * page gives them.
    */
   fetched(host: string, url: string, key: string, depth: number, priority: number, relevant: boolean, hubs: { url: string; anchor: string; data: CarriedState | null }[]): void {
     if (this.#o.stall <= 0) return;
     const s = this.#host(host);
     s.hubs.delete(url);
     this.#mark(url);
+    // A host that spent its offers keeps no hubs (they would only fill the strategy's snapshot).
+    const room = Math.min(this.#o.maxHubs, this.#o.maxOffers - s.offered);
     for (const h of hubs) {
-      if (s.hubs.has(h.url) || this.#done.has(hash32(h.url))) continue;
-      if (s.hubs.size >= this.#o.maxHubs) break;
+      const known = s.hubs.get(h.url);
+      // Offering a hub raises it, which gives it this page's depth and parent (the frontier's
+      // raise): keep the shallowest page seen carrying it, so the offer deepens it as little as can be.
+      if (known) {
+        if (depth + 1 < known.depth) s.hubs.set(h.url, { anchor: h.anchor, depth: depth + 1, parent: key, data: h.data });
+        continue;
+      }
+      if (s.hubs.size >= room || this.#done.has(hash32(h.url))) continue;
       s.hubs.set(h.url, { anchor: h.anchor, depth: depth + 1, parent: key, data: h.data });
     }
+    if (s.offered >= this.#o.maxOffers) s.hubs.clear();
     if (relevant) {
       s.stalled = 0;
       return;
     }
-    if (++s.stalled < this.#o.stall || s.hubs.size === 0 || s.offered >= this.#o.maxOffers) return;
+    if (++s.stalled < this.#o.stall || s.hubs.size === 0) return;
     s.stalled = 0;
     let n = 0;
     for (const [u, h] of s.hubs) {
-      if (n++ >= this.#o.perStall || s.offered >= this.#o.maxOffers) break;
+      if (n >= this.#o.perStall || s.offered >= this.#o.maxOffers) break;
       s.hubs.delete(u);
+      n++;
       s.offered++;
       this.#mark(u);
       // Just above the page that ended the stall: the frontier's best is about there.

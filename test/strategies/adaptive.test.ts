@@ -174,7 +174,8 @@ test("a stall: when a host's pages stop being on topic, its menu's unfetched tar
   const make = () => new AdaptiveStrategy(topic, { learn: 0, stall: 3, stallHubs: 1 });
   const s = make();
   // The menu, last in every page's HTML: About (the first page fetched), Docs, Download.
-  const MENU = [link('http://a.test/about', 'About'), link('http://a.test/docs', 'Docs'), link('http://a.test/download', 'Download')];
+  // A menu link to another site (its code host) is no section of this one: never offered.
+  const MENU = [link('http://a.test/about', 'About'), link('http://git.test/a', 'Source'), link('http://a.test/docs', 'Docs'), link('http://a.test/download', 'Download')];
   const visit = (st: AdaptiveStrategy, path: string, relevance: number) => {
     const r = { ...request(`http://a.test/${path}`), key: path, priority: 0.2 };
     st.scoreLinks({ request: r, page: page(r.url), relevance }, [link(`http://a.test/body-${path}`, 'Wind turbines'), ...MENU]);
@@ -217,10 +218,11 @@ test('what adaptive keeps per host stays bounded on a crawl of many hosts: at mo
   }
   for (let h = 2_000; h < 120_000; h++) s.scoreLinks({ request: req(`h${h}.test`, 0), page: page(`http://h${h}.test/p0`), relevance: 0 }, []);
   assert.equal(s.cacheSizes().countedHosts, 100_000);
-  // Stall hubs: 1,000 hosts with a stall count, at most 64 hubs each, 100,000 URLs marked.
-  const { hubHosts, hubs, hubsDone } = s.cacheSizes();
-  assert.ok(hubHosts <= 1_000 && hubs <= 64_000 && hubsDone <= 100_000, JSON.stringify({ hubHosts, hubs, hubsDone }));
-  assert.ok(hubsDone > 0, 'fetched URLs are marked');
+  // Stall hubs: 1,000 hosts with a stall count and 100,000 URLs marked (the hubs' own bound is
+  // pinned in stall-hubs.test.ts).
+  const { hubHosts, hubsDone } = s.cacheSizes();
+  assert.equal(hubHosts, 1_000);
+  assert.ok(hubsDone > 0 && hubsDone <= 100_000, String(hubsDone));
   // Scores stay right after the caches were cleared: the same anchor scores the same.
   const again = s.explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
   const fresh = new AdaptiveStrategy(topic).explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
