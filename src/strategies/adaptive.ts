@@ -9,6 +9,7 @@ import { SiteTerms } from './site-terms.js';
 import { SiblingFamilies } from './sibling-families.js';
 import { StallHubs } from './stall-hubs.js';
 import { foldPlural } from '../text/plural-fold.js';
+import { hostOf } from '../parse/normalize-url.js';
 import { LinkFrequency } from './link-frequency.js';
 import { OutcomeStats } from './outcome-stats.js';
 import type { LinkDecision, PageView, Reoffer, Strategy } from './strategy.js';
@@ -207,16 +208,14 @@ export class AdaptiveStrategy implements Strategy {
     this.#freq.page(host);
     const family: Parameters<SiblingFamilies['add']>[2] = [];
     const hubs: Parameters<StallHubs['fetched']>[6] = [];
-    // The host's own pages: a menu's link to another site is no section of this one.
-    const at = view.request.url.indexOf('/', view.request.url.indexOf('//') + 2);
-    const origin = at < 0 ? view.request.url : view.request.url.slice(0, at);
     const decisions = links.map((l) => {
       const navigation = this.#freq.link(host, l.url);
       const e = this.#explain(view, l, navigation, relevance);
       const d = { priority: e.priority, data: { i: e.inherited, f: e.features } };
       // Navigation repeats on most pages: it makes no family, or every page would be every page's sibling.
       if (navigation < 0.5) family.push({ url: l.url, anchor: l.anchor, priority: d.priority, data: d.data });
-      else if (l.url.startsWith(origin) && (l.url.length === origin.length || l.url[origin.length] === '/')) hubs.push({ url: l.url, anchor: l.anchor, data: d.data });
+      // The host's own pages: a menu's link to another site is no section of this one.
+      else if (hostOf(l.url) === host) hubs.push({ url: l.url, anchor: l.anchor, data: d.data });
       return d;
     });
     if (this.options.siblings > 1) this.#siblings.add(view.request.key, view.request.depth, family);
