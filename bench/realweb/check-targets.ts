@@ -14,7 +14,13 @@ import type { RunResults, TopicResult } from './report.js';
  */
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { budget: { type: 'string', default: '20' } } });
 const file = positionals[0] ?? 'bench/realweb/out/results/results.json';
-const run = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+let run: RunResults;
+try {
+  run = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+} catch (err) {
+  console.error(`check-targets: cannot read ${file}: ${(err as Error).message} (give a bench/realweb run's results.json)`);
+  process.exit(2);
+}
 const b = values.budget!;
 const pct = (x: number) => (100 * x).toFixed(1);
 

@@ -48,10 +48,19 @@ export interface Topic {
   /** Link keywords and abbreviations, as single lower-case words or phrases. */
   linkKeywords: string[];
   linkAbbreviations: string[];
+  /**
+   * Keywords that join words into one identifier ("sphinx.ext", "cmake_policy", "git-config"),
+   * lower-cased: in such an identifier a word that is also the site's name is part of a name the
+   * user asked for, not the site's name (see AdaptiveStrategy's site-term discount).
+   */
+  compounds: string[];
   /** Example and negative page references, resolved against the topic file's folder. */
   examples: string[];
   negatives: string[];
 }
+
+/** Two words joined by '.', '_', '-' or ':' with no space ("sphinx.ext", "std::sync", "mod_ssl"). */
+const COMPOUND = /[\p{L}\p{N}][._:-]+[\p{L}\p{N}]/u;
 
 function resolveRef(ref: string, base: string | null): string {
   return /^https?:\/\//i.test(ref) || base === null ? ref : resolve(base, ref);
@@ -75,6 +84,7 @@ export function topicFromFile(input: TopicFileInput, baseDir: string | null = nu
     levels: t.levels,
     linkKeywords: lower(t.links.keywords),
     linkAbbreviations: lower(t.links.abbreviations),
+    compounds: lower(Object.keys(t.keywords)).filter((k) => COMPOUND.test(k)),
     examples: t.examples.map((r) => resolveRef(r, baseDir)),
     negatives: t.negatives.map((r) => resolveRef(r, baseDir)),
   };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Link } from '../types.js';
 import type { Topic } from '../relevance/topic.js';
 import { forEachTermHash, hashTerm } from '../text/term-hasher.js';
-import { termCounts } from '../text/tokenize.js';
+import { termCounts, tokenize } from '../text/tokenize.js';
 import { explainedCosine } from '../relevance/scored.js';
 import { profileCosine, topicTerms } from '../relevance/vsm-scorer.js';
 import { SiteTerms } from './site-terms.js';
@@ -60,6 +60,28 @@ interface HostTopic {
   weights: Float64Array;
   vector: Map<string, number>;
   anchors: Map<string, number>;
+  /** The topic's compound keywords with a site term in them on this host (empty on most hosts). */
+  lifts: Lift[];
+}
+
+/**
+ * A compound keyword ("sphinx.ext") whose words include the host's site name ("sphinx"): each
+ * time a text writes it, its site-name words count at their full weight, `extra` more than the
+ * discounted weight the rest of the text's occurrences get.
+ */
+interface Lift {
+  /** Global and case-blind: counts the compound's occurrences. */
+  pattern: RegExp;
+  /** Position in Topic.vector's order, folded term, and full minus discounted weight, of each site-name word. */
+  terms: { i: number; key: string; extra: number }[];
+}
+
+function occurrences(pattern: RegExp, text: string): number {
+  return text ? (text.match(pattern)?.length ?? 0) : 0;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -156,10 +178,27 @@ export class AdaptiveStrategy implements Strategy {
         const k = this.#fold(t);
         vector.set(k, Math.max(vector.get(k) ?? 0, w[i]!));
       });
-      h = { weights: w, vector, anchors: new Map() };
+      h = { weights: w, vector, anchors: new Map(), lifts: this.#lifts(site) };
       this.#hostTopics.set(host, h);
     }
     return h;
+  }
+
+  /**
+   * Where a text writes a compound keyword, the site's name inside it is the user's identifier
+   * ("sphinx.ext.autodoc" on Sphinx's own site): there its words keep their full weight.
+   */
+  #lifts(site: ReadonlySet<string>): Lift[] {
+    if (!this.topic.compounds.length || !site.size || this.options.siteTerm >= 1) return [];
+    const { names, weights } = topicTerms(this.topic);
+    const out: Lift[] = [];
+    for (const c of this.topic.compounds) {
+      const words = new Set(tokenize(c, this.topic.tokenizeOptions).filter((t) => site.has(t)));
+      if (!words.size) continue;
+      const terms = names.flatMap((t, i) => (words.has(t) ? [{ i, key: this.#fold(t), extra: weights[i]! * (1 - this.options.siteTerm) }] : []));
+      out.push({ pattern: new RegExp(escapeRegExp(c), 'gi'), terms });
+    }
+    return out;
   }
 
   #dropHostTopic(host: string): void {
@@ -189,7 +228,22 @@ export class AdaptiveStrategy implements Strategy {
   /** rel(p) as adaptive reads it: with the host's site terms discounted when the crawl gave the page's profile. */
   #relevance(view: PageView): number {
     if (!view.profile || this.options.siteTerm >= 1) return view.relevance ?? 0;
-    return profileCosine(this.topic, view.profile, this.#hostTopic(view.request.host).weights);
+    const topic = this.#hostTopic(view.request.host);
+    const rel = profileCosine(this.topic, view.profile, topic.weights);
+    if (!topic.lifts.length) return rel;
+    // The profile counts every "sphinx" alike: add back the full weight of those written inside a compound, by position.
+    const p = view.page;
+    const w = this.topic.positions;
+    let extraDot = 0;
+    for (const l of topic.lifts) {
+      let n = w.title * occurrences(l.pattern, p.title) + w.headings * occurrences(l.pattern, p.headings) + w.body * occurrences(l.pattern, p.text);
+      if (w.anchor) for (const a of p.links) n += w.anchor * occurrences(l.pattern, a.anchor);
+      for (const t of l.terms) extraDot += n * t.extra;
+    }
+    if (!extraDot) return rel;
+    let wSq = 0;
+    for (const x of topic.weights) wSq += x * x;
+    return Math.min(1, rel + extraDot / Math.sqrt(view.profile.normSq * wSq));
   }
 
   seed(): LinkDecision {
@@ -317,7 +371,18 @@ export class AdaptiveStrategy implements Strategy {
       const k = this.#fold(t);
       counts.set(k, (counts.get(k) ?? 0) + n);
     }
-    return explainedCosine(counts, topic.vector, 0).score;
+    const cos = explainedCosine(counts, topic.vector, 0).score;
+    let extraDot = 0;
+    for (const l of topic.lifts) {
+      const n = occurrences(l.pattern, text);
+      for (const t of l.terms) extraDot += n * t.extra;
+    }
+    if (!extraDot) return cos;
+    let a = 0;
+    let b = 0;
+    for (const x of counts.values()) a += x * x;
+    for (const x of topic.vector.values()) b += x * x;
+    return Math.min(1, cos + extraDot / Math.sqrt(a * b));
   }
 
   #fold(term: string): string {

@@ -96,6 +96,37 @@ test('the site name in every page title stops deciding: an anchor with the subje
   assert.ok(on[0]!.relevance < off[0]!.relevance, 'the parent is read with the same weights');
 });
 
+test('the site name inside a compound keyword the topic names keeps its weight: "sphinx.ext.autodoc" on Sphinx\'s own site', async () => {
+  const { topicProfile } = await import('../../src/relevance/vsm-scorer.js');
+  const sx = topicFromFile({ name: 'extensions', keywords: { extension: 3, 'sphinx.ext': 3, autodoc: 2 }, threshold: 0.5 });
+  assert.deepEqual(sx.compounds, ['sphinx.ext']);
+  const sitePage = (i: number, title: string, text = 'sphinx documentation'): Page => ({ ...page(`http://a.test/p${i}`), title: `${title} — Sphinx documentation`, text });
+  const s = new AdaptiveStrategy(sx, { learn: 0 });
+  for (let i = 0; i < 5; i++) {
+    const p = sitePage(i, `page ${i}`);
+    s.scoreLinks({ request: request(p.url), page: p, relevance: 0.3, profile: topicProfile(sx, p) }, []);
+  }
+  assert.deepEqual([...s.siteTermsOf('a.test')].sort(), ['documentation', 'sphinx']);
+  const hub = sitePage(99, 'Using Sphinx');
+  const view = { request: request(hub.url), page: hub, relevance: 0.3, profile: topicProfile(sx, hub) };
+  const [product, compound, spaced] = [
+    link('http://a.test/a', 'Sphinx authors'),
+    link('http://a.test/b', 'sphinx.ext.todo – Support for todo items'),
+    link('http://a.test/c', 'sphinx ext todo – Support for todo items'),
+  ].map((l) => s.explain(view, l));
+  // The anchor score is its cosine over twice the threshold (1 here). Discounted "sphinx" alone: 0.6 / (sqrt(2) * sqrt(0.36 + 9 + 9 + 4)).
+  assert.ok(Math.abs(product!.anchor - 0.6 / Math.sqrt(2 * 22.36)) < 1e-9, JSON.stringify(product));
+  // Written as the compound, "sphinx" is the user's identifier and counts at its full weight (3, not 0.6) in the dot
+  // product: 1 sphinx, 1 ext, 2 todo, 1 support, 1 item.
+  assert.ok(Math.abs(compound!.anchor - 6 / Math.sqrt(8 * 22.36)) < 1e-9, JSON.stringify(compound));
+  assert.ok(spaced!.anchor < compound!.anchor, 'the same words apart are the site name again');
+  // A page that writes the compound is read with the full weight too.
+  const ext = sitePage(7, 'sphinx.ext.todo', 'sphinx.ext.todo extension');
+  const rel = (p: Page) => s.explain({ request: request(p.url), page: p, relevance: 0.3, profile: topicProfile(sx, p) }, link('http://a.test/z', 'z')).relevance;
+  const same = sitePage(8, 'sphinx ext todo', 'sphinx ext todo extension');
+  assert.ok(rel(ext) > rel(same), `${rel(ext)} > ${rel(same)}`);
+});
+
 test('site terms: a title affix on most of a host\'s pages and the host name are the site\'s; a snapshot keeps them', async () => {
   const { SiteTerms } = await import('../../src/strategies/site-terms.js');
   const t = new SiteTerms({});
