@@ -209,6 +209,17 @@ export const SITES: SiteDef[] = [
     builder: 'html-tree',
     shape: "Sphinx's own manual (Sphinx, its default theme): a sidebar with the local table of contents, a user's guide, the extension API, highlighted module source",
   },
+  {
+    id: 'octave',
+    package: 'octave-doc',
+    root: '/usr/share/doc/octave/octave.html',
+    start: 'index.html',
+    port: 28316,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "GNU Octave's manual from texinfo: one page per section, up/next/previous links, a redirect page for every indexed function, and four indexes",
+  },
 ];
 
 export const TOPICS: TopicDef[] = [
@@ -254,6 +265,11 @@ export const TOPICS: TopicDef[] = [
   // crawled: report only.
   { id: 'scipy-signal', site: 'scipy', file: 'topics/scipy-signal.yaml', label: { kind: 'under', dirs: ['reference/signal.html', 'reference/generated/scipy.signal.'] }, size: 'large', split: 'report' },
   { id: 'scipy-csgraph', site: 'scipy', file: 'topics/scipy-csgraph.yaml', label: { kind: 'under', dirs: ['reference/sparse.csgraph.html', 'reference/generated/scipy.sparse.csgraph.'] }, size: 'small', split: 'report' },
+  // Added 2026-11-25 (new session), topic files written from the manual's chapter titles before the
+  // site was crawled: report only.
+  { id: 'octave-plotting', site: 'octave', file: 'topics/octave-plotting.yaml', label: { kind: 'chapter', page: 'Plotting.html' }, size: 'large', split: 'report' },
+  { id: 'octave-oop', site: 'octave', file: 'topics/octave-oop.yaml', label: { kind: 'chapter', page: 'Object-Oriented-Programming.html' }, size: 'small', split: 'report' },
+  { id: 'octave-external', site: 'octave', file: 'topics/octave-external.yaml', label: { kind: 'chapter', page: 'External-Code-Interface.html' }, size: 'small', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {

@@ -36,6 +36,7 @@ const HELP = `npm run bench:realweb -- [options]
   --budgets 10,20,50       % of the reachable pages (the largest is the crawl's page budget)
   --strategy-option n=v    passed to every strategy that has option n (or s.n=v: strategy s only); repeatable
   --out DIR                results.json, results.md, recall-<topic>.svg (default bench/realweb/out/results)
+  --orders                 also write order-<topic>-<strategy>.txt to --out: each fetched page's original path (* on targets), priority, relevance, anchor
   --no-record              do not write bench/realweb/RESULTS-realweb.md and docs/img/realweb-*.svg
   --build-only             build the missing sites and stop
   --rebuild                rebuild the selected sites even if built
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
     'strategy-option': { type: 'string', multiple: true, default: [] },
     out: { type: 'string', default: join(outRoot, 'results') },
     'no-record': { type: 'boolean', default: false },
+    orders: { type: 'boolean', default: false },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -64,6 +66,12 @@ const fail = (msg: string): never => {
   process.stderr.write(`realweb: ${msg}\n`);
   process.exit(2);
 };
+interface LogRow {
+  url: string;
+  priority: number;
+  relevance: number | null;
+  anchor: string;
+}
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : null);
 
 const budgets = list(args.budgets)!.map(Number);
@@ -172,6 +180,13 @@ try {
       strategies: {},
     };
     process.stderr.write(`[${ti + 1}/${topics.length}] ${t.id} (${t.split}): ${reach.size} pages, ${targets.size} targets, budget ${maxPages}, oracle reaches all in ${oracle.pages}; the topic calls ${ranking.relevant} pages relevant, ${ranking.relevantTargets} of them targets\n`);
+    const original = new Map(site.urls.map((u, i) => [origin + u, site.originals[i]!]));
+    const writeOrder = (topic: string, entry: string, log: LogRow[]) => {
+      const num = (x: number | null) => (x === null ? '-' : x.toFixed(3)).padStart(6);
+      const lines = log.map((r, k) => `${String(k + 1).padStart(5)} ${targets.has(r.url) ? '*' : ' '} prio ${num(r.priority)} rel ${num(r.relevance)}  ${original.get(r.url) ?? r.url}  "${r.anchor}"`);
+      mkdirSync(args.out!, { recursive: true });
+      writeFileSync(join(args.out!, `order-${topic}-${entry}.txt`), lines.join('\n') + '\n');
+    };
     for (const entry of strategies) {
       // 'name@keep': the strategy with first-discovery priorities (no raise on rediscovery).
       const [strategy, mode] = entry.split('@') as [string, string | undefined];
@@ -195,7 +210,9 @@ try {
       try {
         const summary = await crawl.run();
         await crawl.db.settle();
-        order = crawl.db.db.prepare("SELECT url FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").pluck().all() as string[];
+        const log = crawl.db.db.prepare("SELECT url, priority, relevance, anchor FROM crawl_log WHERE state IN ('done', 'error') ORDER BY seq").all() as LogRow[];
+        order = log.map((r) => r.url);
+        if (args.orders) writeOrder(t.id, entry, log);
         if (order.length < maxPages) {
           // A crawl that ends before its budget ran out of links it would follow; say why it might have.
           const err = crawl.db.db.prepare("SELECT error FROM crawl_log WHERE state = 'error' LIMIT 1").pluck().get() as string | undefined;
