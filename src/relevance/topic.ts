@@ -49,7 +49,7 @@ export interface Topic {
   linkKeywords: string[];
   linkAbbreviations: string[];
   /**
-   * Keywords that join words into one identifier ("sphinx.ext", "cmake_policy", "git-config"),
+   * Keywords that join words into one identifier ("sphinx.ext", "cmake_policy", "git-config", "python/c api"),
    * lower-cased: in such an identifier a word that is also the site's name is part of a name the
    * user asked for, not the site's name (see AdaptiveStrategy's site-term discount).
    */
@@ -59,8 +59,8 @@ export interface Topic {
   negatives: string[];
 }
 
-/** Two words joined by '.', '_', '-' or ':' with no space ("sphinx.ext", "std::sync", "mod_ssl"). */
-const COMPOUND = /[\p{L}\p{N}][._:-]+[\p{L}\p{N}]/u;
+/** Two words joined by '.', '_', '-', ':' or '/' with no space ("sphinx.ext", "std::sync", "mod_ssl", "Python/C"). */
+const COMPOUND = /[\p{L}\p{N}][._:/-]+[\p{L}\p{N}]/u;
 
 function resolveRef(ref: string, base: string | null): string {
   return /^https?:\/\//i.test(ref) || base === null ? ref : resolve(base, ref);

@@ -100,6 +100,8 @@ test('the site name inside a compound keyword the topic names keeps its weight: 
   const { topicProfile } = await import('../../src/relevance/vsm-scorer.js');
   const sx = topicFromFile({ name: 'extensions', keywords: { extension: 3, 'sphinx.ext': 3, autodoc: 2 }, threshold: 0.5 });
   assert.deepEqual(sx.compounds, ['sphinx.ext']);
+  const named = topicFromFile({ name: 'x', keywords: { 'Python/C API': 1, 'std::sync': 1, mod_ssl: 1, 'git-config': 1, 'event loop': 1, 'c++': 1 } });
+  assert.deepEqual(named.compounds, ['python/c api', 'std::sync', 'mod_ssl', 'git-config']);
   const sitePage = (i: number, title: string, text = 'sphinx documentation'): Page => ({ ...page(`http://a.test/p${i}`), title: `${title} — Sphinx documentation`, text });
   const s = new AdaptiveStrategy(sx, { learn: 0 });
   for (let i = 0; i < 5; i++) {
