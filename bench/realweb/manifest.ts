@@ -220,6 +220,17 @@ export const SITES: SiteDef[] = [
     builder: 'html-tree',
     shape: "GNU Octave's manual from texinfo: one page per section, up/next/previous links, a redirect page for every indexed function, and four indexes",
   },
+  {
+    id: 'glib',
+    package: 'libglib2.0-doc',
+    root: '/usr/share/gtk-doc/html',
+    start: 'glib/index.html',
+    port: 28317,
+    encoding: 'utf-8',
+    lang: 'en',
+    builder: 'html-tree',
+    shape: "GLib's reference from gtk-doc (DocBook chunks): a page per module with a navigation bar, parts of chapters, \"Page: GLib Reference Manual\" titles, and cross-links into the GObject and GIO references installed beside it",
+  },
 ];
 
 export const TOPICS: TopicDef[] = [
@@ -270,6 +281,11 @@ export const TOPICS: TopicDef[] = [
   { id: 'octave-plotting', site: 'octave', file: 'topics/octave-plotting.yaml', label: { kind: 'chapter', page: 'Plotting.html' }, size: 'large', split: 'report' },
   { id: 'octave-oop', site: 'octave', file: 'topics/octave-oop.yaml', label: { kind: 'chapter', page: 'Object-Oriented-Programming.html' }, size: 'small', split: 'report' },
   { id: 'octave-external', site: 'octave', file: 'topics/octave-external.yaml', label: { kind: 'chapter', page: 'External-Code-Interface.html' }, size: 'small', split: 'report' },
+  // Added 2026-11-25 (second session, after Octave), topic files written from the reference's part
+  // and module titles before the site was crawled: report only.
+  { id: 'glib-data-types', site: 'glib', file: 'topics/glib-data-types.yaml', label: { kind: 'chapter', page: 'glib/glib-data-types.html' }, size: 'small', split: 'report' },
+  { id: 'glib-core', site: 'glib', file: 'topics/glib-core.yaml', label: { kind: 'chapter', page: 'glib/glib-core.html' }, size: 'small', split: 'report' },
+  { id: 'glib-utilities', site: 'glib', file: 'topics/glib-utilities.yaml', label: { kind: 'chapter', page: 'glib/glib-utilities.html' }, size: 'small', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {
