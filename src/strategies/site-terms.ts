@@ -1,8 +1,13 @@
 import type { TokenizeOptions } from '../text/tokenize.js';
 import { tokenize } from '../text/tokenize.js';
 
-/** Title separators of generated sites: "page — Site 1.2 documentation", "page - Apache HTTP Server", "Site | page". */
-const SEPARATOR = /\s+(?:[—–|·:]|-{1,2}|&mdash;|::)\s+/u;
+/**
+ * Title separators: "page — Site 1.2 documentation", "page - Apache HTTP Server", "Site | page",
+ * and a colon written as in prose, "Hash Tables: GLib Reference Manual" (gtk-doc, and sites
+ * titled "Product: Documentation: page"). A colon splits ordinary titles too ("Note: …"), but
+ * only an affix on at least half of a host's pages counts, so those add nothing.
+ */
+const SEPARATOR = /\s+(?:[—–|·:]|-{1,2}|&mdash;|::)\s+|(?<=[\p{L}\p{N})])[:：]\s+/u;
 
 /** Hosts remembered; past it the oldest is forgotten (its site terms are learned again). */
 const MAX_HOSTS = 2_000;

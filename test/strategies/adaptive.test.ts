@@ -140,6 +140,9 @@ test('site terms: a title affix on most of a host\'s pages and the host name are
   assert.equal(t.observe('h.test', 'Routing — Celery 5.2.6 documentation'), true);
   assert.ok(t.of('h.test').has('celery') && t.of('h.test').has('documentation'));
   assert.ok(!t.of('h.test').has('tasks'), 'a page\'s own part of its title is not the site\'s');
+  // A colon as prose writes it: gtk-doc's "Hash Tables: GLib Reference Manual".
+  for (const x of ['Hash Tables: GLib Reference Manual', 'Arrays: GLib Reference Manual', 'Threads: GLib Reference Manual']) t.observe('127.0.0.8', x);
+  assert.deepEqual([...t.of('127.0.0.8')].sort(), ['glib', 'manual', 'reference']);
   // Titles without a separator ("Componentdef Task") name no site, however many share a word.
   for (const x of ['Copy Task', 'Jar Task', 'Exec Task', 'Javac Task']) t.observe('127.0.0.9', x);
   assert.equal(t.of('127.0.0.9').size, 0);
