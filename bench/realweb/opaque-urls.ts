@@ -65,6 +65,9 @@ const URL_ATTRS = new Set(['href', 'src', 'action', 'srcset', 'longdesc', 'cite'
  * layout reaches the crawler, and the page keeps its text and anchors.
  */
 export function rewriteLinks(html: string, fromPage: string, target: (original: string) => string | null): string {
+  // Links resolve against a relative <base href> as a browser would (LibreOffice's help writes
+  // <base href="../../../../"> and every link from the help's root); the tag itself is dropped.
+  const from = baseOf(html, fromPage) ?? fromPage;
   return html.replace(TAG, (whole, name: string, attrs: string, selfClose: string) => {
     const tag = name.toLowerCase();
     if (DROP_TAGS.has(tag)) return '';
@@ -77,13 +80,28 @@ export function rewriteLinks(html: string, fromPage: string, target: (original: 
       changed = true;
       if (an !== followed || value === undefined) return '';
       const unquoted = value.startsWith('"') || value.startsWith("'") ? value.slice(1, -1) : value;
-      const res = resolveOriginal(fromPage, unquoted);
+      const res = resolveOriginal(from, unquoted);
       if (!res || res.fragmentOnly) return '';
       const url = target(res.path);
       return url === null ? '' : `${sp}${attr}${eq}"${url}"`;
     });
     return changed ? `<${name}${out}${selfClose ? ' /' : ''}>` : whole;
   });
+}
+
+/**
+ * A page standing in for `fromPage` when links resolve against its relative <base href>: a
+ * page in the base's folder. Null without one, or when the base leaves the tree or names a
+ * scheme or host (its links would leave the tree too, and resolveOriginal drops them anyway).
+ */
+export function baseOf(html: string, fromPage: string): string | null {
+  const m = /<base\s[^>]*href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(html);
+  if (!m) return null;
+  const href = decodeEntities((m[1] ?? m[2] ?? m[3] ?? '').trim());
+  if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/')) return null;
+  const dir = posix.normalize(posix.join(posix.dirname(fromPage), href.endsWith('/') ? href : posix.dirname(href)));
+  if (dir.startsWith('..')) return null;
+  return posix.join(dir === '.' ? '' : dir, '_base_');
 }
 
 /**

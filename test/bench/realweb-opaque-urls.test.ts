@@ -45,3 +45,16 @@ test('redirect stubs are recognised by their meta refresh', () => {
   assert.equal(redirectTarget(stub, 'std/sync/mutex/struct.Mutex.html'), 'std/sync/struct.Mutex.html');
   assert.equal(redirectTarget('<html><head><title>x</title></head></html>', 'a.html'), null);
 });
+
+test('links resolve against a relative <base href>, as a browser resolves them (LibreOffice\'s help)', () => {
+  const served: Record<string, string> = { 'en-US/text/shared/05/new_help.html': '/p/aaaaaaaaaa.html', 'en-US/text/scalc/01/other.html': '/p/bbbbbbbbbb.html' };
+  const html =
+    '<base href="../../../../"><a href="en-US/text/shared/05/new_help.html?DbPAR=CALC#x">Help</a> ' +
+    '<a href="other.html">Beside it, but the base moved it</a>';
+  const out = rewriteLinks(html, 'en-US/text/scalc/01/04060101.html', (p) => served[p] ?? null);
+  assert.equal(out, '<a href="/p/aaaaaaaaaa.html">Help</a> <a>Beside it, but the base moved it</a>');
+  // Without a base, the same link resolves beside the page.
+  assert.equal(rewriteLinks('<a href="other.html">x</a>', 'en-US/text/scalc/01/04060101.html', (p) => served[p] ?? null), '<a href="/p/bbbbbbbbbb.html">x</a>');
+  // A base naming another host, or only a target frame, changes nothing.
+  assert.equal(rewriteLinks('<base href="http://x/"><base target="main"><a href="other.html">x</a>', 'en-US/text/scalc/01/04060101.html', (p) => served[p] ?? null), '<a href="/p/bbbbbbbbbb.html">x</a>');
+});
