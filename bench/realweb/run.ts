@@ -36,6 +36,7 @@ const HELP = `npm run bench:realweb -- [options]
   --budgets 10,20,50       % of the reachable pages (the largest is the crawl's page budget)
   --strategy-option n=v    passed to every strategy that has option n (or s.n=v: strategy s only); repeatable
   --out DIR                results.json, results.md, recall-<topic>.svg (default bench/realweb/out/results)
+  --per-host N             requests in flight on the site at once (default 1: a deterministic order; the CLI's default is 2)
   --orders                 also write order-<topic>-<strategy>.txt to --out: each fetched page's original path (* on targets), priority, relevance, anchor
   --no-record              do not write bench/realweb/RESULTS-realweb.md and docs/img/realweb-*.svg
   --build-only             build the missing sites and stop
@@ -53,6 +54,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(outRoot, 'results') },
     'no-record': { type: 'boolean', default: false },
     orders: { type: 'boolean', default: false },
+    'per-host': { type: 'string', default: '1' },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -74,6 +76,8 @@ interface LogRow {
 }
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : null);
 
+const perHost = Number(args['per-host']);
+if (!(Number.isInteger(perHost) && perHost >= 1)) fail(`--per-host: expected a whole number >= 1, got '${args['per-host']}'`);
 const budgets = list(args.budgets)!.map(Number);
 if (!budgets.length || budgets.some((b) => !(b > 0 && b <= 100))) fail(`--budgets: expected percentages in (0, 100], got '${args.budgets}'`);
 if (!['tune', 'report', 'all'].includes(args.split!)) fail(`--split: expected tune, report or all, got '${args.split}'`);
@@ -198,8 +202,8 @@ try {
         rediscovery: mode === 'keep' ? 'keep' : 'raise',
         strategyOptions: optionsFor(strategy, file),
         maxPages,
-        concurrency: 1,
-        perHost: 1,
+        concurrency: perHost,
+        perHost,
         delayMs: 0,
         scope: 'host',
         maxDepth: 1_000_000,
