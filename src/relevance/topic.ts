@@ -59,8 +59,12 @@ export interface Topic {
   negatives: string[];
 }
 
-/** Two words joined by '.', '_', '-', ':' or '/' with no space ("sphinx.ext", "std::sync", "mod_ssl", "Python/C"). */
-const COMPOUND = /[\p{L}\p{N}][._:/-]+[\p{L}\p{N}]/u;
+/**
+ * Two words joined by '.', '_', '-', ':' or '/' with no space ("sphinx.ext", "std::sync",
+ * "mod_ssl", "Python/C API"), letters on both sides: "python 3.12" and "x86-64" are a name and
+ * a version, and on docs.python.org "Python 3.12" is in every title.
+ */
+const COMPOUND = /\p{L}[._:/-]+\p{L}/u;
 
 function resolveRef(ref: string, base: string | null): string {
   return /^https?:\/\//i.test(ref) || base === null ? ref : resolve(base, ref);

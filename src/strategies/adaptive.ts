@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { Link } from '../types.js';
 import type { Topic } from '../relevance/topic.js';
 import { forEachTermHash, hashTerm } from '../text/term-hasher.js';
-import { termCounts, tokenize } from '../text/tokenize.js';
+import { termCounts } from '../text/tokenize.js';
 import { explainedCosine } from '../relevance/scored.js';
 import { profileCosine, topicTerms } from '../relevance/vsm-scorer.js';
 import { SiteTerms } from './site-terms.js';
 import { SiblingFamilies } from './sibling-families.js';
 import { StallHubs } from './stall-hubs.js';
+import { CompoundLifts } from './compound-lifts.js';
 import { foldPlural } from '../text/plural-fold.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { LinkFrequency } from './link-frequency.js';
@@ -58,30 +59,13 @@ export type AdaptiveOptions = z.output<typeof adaptiveOptions>;
 
 interface HostTopic {
   weights: Float64Array;
+  /** Norm of `weights`, and of the topic's own weights (the bound of a lifted score). */
+  norm: number;
   vector: Map<string, number>;
   anchors: Map<string, number>;
-  /** The topic's compound keywords with a site term in them on this host (empty on most hosts). */
-  lifts: Lift[];
-}
-
-/**
- * A compound keyword ("sphinx.ext") whose words include the host's site name ("sphinx"): each
- * time a text writes it, its site-name words count at their full weight, `extra` more than the
- * discounted weight the rest of the text's occurrences get.
- */
-interface Lift {
-  /** Global and case-blind: counts the compound's occurrences. */
-  pattern: RegExp;
-  /** Position in Topic.vector's order, folded term, and full minus discounted weight, of each site-name word. */
-  terms: { i: number; key: string; extra: number }[];
-}
-
-function occurrences(pattern: RegExp, text: string): number {
-  return text ? (text.match(pattern)?.length ?? 0) : 0;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** The topic's compound keywords naming this host's site (null on most hosts), and the undiscounted vector that bounds them. */
+  lifts: CompoundLifts | null;
+  fullVector: Map<string, number> | null;
 }
 
 /**
@@ -173,32 +157,19 @@ export class AdaptiveStrategy implements Strategy {
       const w = Float64Array.from(names, (t, i) => weights[i]! * (site.has(t) ? this.options.siteTerm : 1));
       // Bounded like the anchors' cache: a crawl of many hosts rebuilds the ones it returns to.
       if (this.#hostTopics.size >= 1_000) this.#clearHostTopics();
-      const vector = new Map<string, number>();
-      names.forEach((t, i) => {
-        const k = this.#fold(t);
-        vector.set(k, Math.max(vector.get(k) ?? 0, w[i]!));
-      });
-      h = { weights: w, vector, anchors: new Map(), lifts: this.#lifts(site) };
+      const folded = (ws: ArrayLike<number>) => {
+        const m = new Map<string, number>();
+        names.forEach((t, i) => {
+          const k = this.#fold(t);
+          m.set(k, Math.max(m.get(k) ?? 0, ws[i]!));
+        });
+        return m;
+      };
+      const lifts = CompoundLifts.forHost(this.topic, site, this.options.siteTerm);
+      h = { weights: w, norm: Math.hypot(...w), vector: folded(w), anchors: new Map(), lifts, fullVector: lifts ? folded(weights) : null };
       this.#hostTopics.set(host, h);
     }
     return h;
-  }
-
-  /**
-   * Where a text writes a compound keyword, the site's name inside it is the user's identifier
-   * ("sphinx.ext.autodoc" on Sphinx's own site): there its words keep their full weight.
-   */
-  #lifts(site: ReadonlySet<string>): Lift[] {
-    if (!this.topic.compounds.length || !site.size || this.options.siteTerm >= 1) return [];
-    const { names, weights } = topicTerms(this.topic);
-    const out: Lift[] = [];
-    for (const c of this.topic.compounds) {
-      const words = new Set(tokenize(c, this.topic.tokenizeOptions).filter((t) => site.has(t)));
-      if (!words.size) continue;
-      const terms = names.flatMap((t, i) => (words.has(t) ? [{ i, key: this.#fold(t), extra: weights[i]! * (1 - this.options.siteTerm) }] : []));
-      out.push({ pattern: new RegExp(escapeRegExp(c), 'gi'), terms });
-    }
-    return out;
   }
 
   #dropHostTopic(host: string): void {
@@ -230,20 +201,15 @@ export class AdaptiveStrategy implements Strategy {
     if (!view.profile || this.options.siteTerm >= 1) return view.relevance ?? 0;
     const topic = this.#hostTopic(view.request.host);
     const rel = profileCosine(this.topic, view.profile, topic.weights);
-    if (!topic.lifts.length) return rel;
+    if (!topic.lifts || topic.norm === 0 || view.profile.normSq === 0) return rel;
     // The profile counts every "sphinx" alike: add back the full weight of those written inside a compound, by position.
-    const p = view.page;
+    const { page: p } = view;
     const w = this.topic.positions;
-    let extraDot = 0;
-    for (const l of topic.lifts) {
-      let n = w.title * occurrences(l.pattern, p.title) + w.headings * occurrences(l.pattern, p.headings) + w.body * occurrences(l.pattern, p.text);
-      if (w.anchor) for (const a of p.links) n += w.anchor * occurrences(l.pattern, a.anchor);
-      for (const t of l.terms) extraDot += n * t.extra;
-    }
-    if (!extraDot) return rel;
-    let wSq = 0;
-    for (const x of topic.weights) wSq += x * x;
-    return Math.min(1, rel + extraDot / Math.sqrt(view.profile.normSq * wSq));
+    let extra = w.title * topic.lifts.extraIn(p.title) + w.headings * topic.lifts.extraIn(p.headings) + w.body * topic.lifts.extraIn(p.text);
+    if (w.anchor) for (const l of p.links) extra += w.anchor * topic.lifts.extraIn(l.anchor);
+    if (extra === 0) return rel;
+    // Never above the page's score with no discount at all.
+    return Math.min(rel + extra / (Math.sqrt(view.profile.normSq) * topic.norm), profileCosine(this.topic, view.profile));
   }
 
   seed(): LinkDecision {
@@ -372,17 +338,11 @@ export class AdaptiveStrategy implements Strategy {
       counts.set(k, (counts.get(k) ?? 0) + n);
     }
     const cos = explainedCosine(counts, topic.vector, 0).score;
-    let extraDot = 0;
-    for (const l of topic.lifts) {
-      const n = occurrences(l.pattern, text);
-      for (const t of l.terms) extraDot += n * t.extra;
-    }
-    if (!extraDot) return cos;
-    let a = 0;
-    let b = 0;
-    for (const x of counts.values()) a += x * x;
-    for (const x of topic.vector.values()) b += x * x;
-    return Math.min(1, cos + extraDot / Math.sqrt(a * b));
+    const extra = topic.lifts?.extraIn(text) ?? 0;
+    if (extra === 0 || topic.norm === 0) return cos;
+    let sq = 0;
+    for (const x of counts.values()) sq += x * x;
+    return Math.min(cos + extra / (Math.sqrt(sq) * Math.hypot(...topic.vector.values())), explainedCosine(counts, topic.fullVector!, 0).score);
   }
 
   #fold(term: string): string {

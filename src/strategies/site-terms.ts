@@ -4,10 +4,10 @@ import { tokenize } from '../text/tokenize.js';
 /**
  * Title separators: "page — Site 1.2 documentation", "page - Apache HTTP Server", "Site | page",
  * and a colon written as in prose, "Hash Tables: GLib Reference Manual" (gtk-doc, and sites
- * titled "Product: Documentation: page"). A colon splits ordinary titles too ("Note: …"), but
+ * titled "Product: Documentation: page"; a full-width colon needs no space after it). A colon splits ordinary titles too ("Note: …"), but
  * only an affix on at least half of a host's pages counts, so those add nothing.
  */
-const SEPARATOR = /\s+(?:[—–|·:]|-{1,2}|&mdash;|::)\s+|(?<=[\p{L}\p{N})])[:：]\s+/u;
+const SEPARATOR = /\s+(?:[—–|·:]|-{1,2}|&mdash;|::)\s+|(?<=[\p{L}\p{N})])(?::\s+|：\s*)/u;
 
 /** Hosts remembered; past it the oldest is forgotten (its site terms are learned again). */
 const MAX_HOSTS = 2_000;

@@ -97,11 +97,11 @@ test('the site name in every page title stops deciding: an anchor with the subje
 });
 
 test('the site name inside a compound keyword the topic names keeps its weight: "sphinx.ext.autodoc" on Sphinx\'s own site', async () => {
-  const { topicProfile } = await import('../../src/relevance/vsm-scorer.js');
+  const { topicProfile, pageRelevance } = await import('../../src/relevance/vsm-scorer.js');
   const sx = topicFromFile({ name: 'extensions', keywords: { extension: 3, 'sphinx.ext': 3, autodoc: 2 }, threshold: 0.5 });
   assert.deepEqual(sx.compounds, ['sphinx.ext']);
-  const named = topicFromFile({ name: 'x', keywords: { 'Python/C API': 1, 'std::sync': 1, mod_ssl: 1, 'git-config': 1, 'event loop': 1, 'c++': 1 } });
-  assert.deepEqual(named.compounds, ['python/c api', 'std::sync', 'mod_ssl', 'git-config']);
+  const named = topicFromFile({ name: 'x', keywords: { 'Python/C API': 1, 'std::sync': 1, mod_ssl: 1, 'git-config': 1, 'event loop': 1, 'c++': 1, 'python 3.12': 1, 'x86-64': 1 } });
+  assert.deepEqual(named.compounds, ['python/c api', 'std::sync', 'mod_ssl', 'git-config'], 'a version or a number is no identifier');
   const sitePage = (i: number, title: string, text = 'sphinx documentation'): Page => ({ ...page(`http://a.test/p${i}`), title: `${title} — Sphinx documentation`, text });
   const s = new AdaptiveStrategy(sx, { learn: 0 });
   for (let i = 0; i < 5; i++) {
@@ -119,14 +119,33 @@ test('the site name inside a compound keyword the topic names keeps its weight: 
   // The anchor score is its cosine over twice the threshold (1 here). Discounted "sphinx" alone: 0.6 / (sqrt(2) * sqrt(0.36 + 9 + 9 + 4)).
   assert.ok(Math.abs(product!.anchor - 0.6 / Math.sqrt(2 * 22.36)) < 1e-9, JSON.stringify(product));
   // Written as the compound, "sphinx" is the user's identifier and counts at its full weight (3, not 0.6) in the dot
-  // product: 1 sphinx, 1 ext, 2 todo, 1 support, 1 item.
-  assert.ok(Math.abs(compound!.anchor - 6 / Math.sqrt(8 * 22.36)) < 1e-9, JSON.stringify(compound));
+  // product (1 sphinx, 1 ext, 2 todo, 1 support, 1 item): 6 / sqrt(8 * 22.36), bounded by the anchor's cosine with no
+  // discount at all, 6 / sqrt(8 * 31).
+  assert.ok(Math.abs(compound!.anchor - 6 / Math.sqrt(8 * 31)) < 1e-9, JSON.stringify(compound));
   assert.ok(spaced!.anchor < compound!.anchor, 'the same words apart are the site name again');
   // A page that writes the compound is read with the full weight too.
   const ext = sitePage(7, 'sphinx.ext.todo', 'sphinx.ext.todo extension');
   const rel = (p: Page) => s.explain({ request: request(p.url), page: p, relevance: 0.3, profile: topicProfile(sx, p) }, link('http://a.test/z', 'z')).relevance;
   const same = sitePage(8, 'sphinx ext todo', 'sphinx ext todo extension');
   assert.ok(rel(ext) > rel(same), `${rel(ext)} > ${rel(same)}`);
+  // ...but never above its score with no discount at all.
+  const undiscounted = new AdaptiveStrategy(sx, { learn: 0, siteTerm: 1 });
+  const relFull = (p: Page) => undiscounted.explain({ request: request(p.url), page: p, relevance: topicProfile(sx, p) && pageRelevance(sx, p), profile: topicProfile(sx, p) }, link('http://a.test/z', 'z')).relevance;
+  assert.ok(rel(ext) <= relFull(ext) + 1e-12, `${rel(ext)} <= ${relFull(ext)}`);
+  // A compound is a whole word: "mysphinx.ext" is not "sphinx.ext", and "sphinx.extension" neither.
+  assert.equal(s.explain(view, link('http://a.test/d', 'mysphinx.ext todo')).anchor, s.explain(view, link('http://a.test/e', 'mysphinx ext todo')).anchor);
+  assert.equal(s.explain(view, link('http://a.test/f', 'sphinx.extension')).anchor, s.explain(view, link('http://a.test/g', 'sphinx extension')).anchor);
+});
+
+test('nested compound keywords lift a written span once, the longest first', async () => {
+  const { CompoundLifts } = await import('../../src/strategies/compound-lifts.js');
+  const sx = topicFromFile({ name: 'x', keywords: { 'sphinx.ext': 3, 'sphinx.ext.autodoc': 2, extension: 1 } });
+  const lifts = CompoundLifts.forHost(sx, new Set(['sphinx']), 0.2)!;
+  // "sphinx" weighs 3 (its largest keyword weight): each written compound adds 3 * 0.8.
+  assert.equal(lifts.extraIn('sphinx.ext.autodoc'), 3 * 0.8);
+  assert.equal(lifts.extraIn('Sphinx.ext.todo and sphinx.ext.autodoc, not mysphinx.ext'), 2 * 3 * 0.8);
+  assert.equal(CompoundLifts.forHost(sx, new Set(['cmake']), 0.2), null, 'no compound names this site');
+  assert.equal(CompoundLifts.forHost(sx, new Set(['sphinx']), 1), null, 'no discount, nothing to lift');
 });
 
 test('site terms: a title affix on most of a host\'s pages and the host name are the site\'s; a snapshot keeps them', async () => {
@@ -143,6 +162,11 @@ test('site terms: a title affix on most of a host\'s pages and the host name are
   // A colon as prose writes it: gtk-doc's "Hash Tables: GLib Reference Manual".
   for (const x of ['Hash Tables: GLib Reference Manual', 'Arrays: GLib Reference Manual', 'Threads: GLib Reference Manual']) t.observe('127.0.0.8', x);
   assert.deepEqual([...t.of('127.0.0.8')].sort(), ['glib', 'manual', 'reference']);
+  // A time, a path and a prefix on few pages name nothing.
+  for (const x of ['Meeting at 10:30 today', 'std::sync::atomic', 'Note: read this', 'Timers', 'Clocks']) t.observe('127.0.0.7', x);
+  assert.equal(t.of('127.0.0.7').size, 0);
+  for (const x of ['第3章：滤镜', '第4章：画笔', '滤镜：GIMP 帮助', '画笔：GIMP 帮助', '图层：GIMP 帮助']) t.observe('127.0.0.6', x);
+  assert.ok(t.of('127.0.0.6').has('gimp'), 'a full-width colon separates without a space');
   // Titles without a separator ("Componentdef Task") name no site, however many share a word.
   for (const x of ['Copy Task', 'Jar Task', 'Exec Task', 'Javac Task']) t.observe('127.0.0.9', x);
   assert.equal(t.of('127.0.0.9').size, 0);
