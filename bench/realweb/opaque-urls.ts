@@ -100,7 +100,7 @@ export function baseOf(html: string, fromPage: string): string | null {
   const href = decodeEntities((m[1] ?? m[2] ?? m[3] ?? '').trim());
   if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/')) return null;
   const dir = posix.normalize(posix.join(posix.dirname(fromPage), href.endsWith('/') ? href : posix.dirname(href)));
-  if (dir.startsWith('..')) return null;
+  if (dir === '..' || dir.startsWith('../')) return null;
   return posix.join(dir === '.' ? '' : dir, '_base_');
 }
 
