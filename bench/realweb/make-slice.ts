@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { pageFile, pagesDir, readBuiltSite } from './built-site.js';
 import { labelTargets } from './labels.js';
-import { labelRuleText, SITES, TOPICS } from './manifest.js';
+import { labelRuleText, SITES, TOPICS, topicFile } from './manifest.js';
 import { reachable } from './oracle.js';
 
 /**
@@ -60,7 +60,7 @@ if (isMain) {
   const gz = gzipSync(JSON.stringify(pages), { level: 9 });
   writeFileSync(join(values.out, 'pages.json.gz'), gz);
   writeFileSync(join(values.out, 'labels.txt'), targets.sort().join('\n') + '\n');
-  copyFileSync(join(benchDir, topic.file), join(values.out, 'topic.yaml'));
+  copyFileSync(join(benchDir, topicFile(topic)), join(values.out, 'topic.yaml'));
   writeFileSync(
     join(values.out, 'README.md'),
     `# A real-web slice for the test suite
@@ -72,7 +72,7 @@ the crawler reads (title, headings, paragraphs, lists, links; no scripts, styles
 
 - \`pages.json.gz\`: served path -> HTML ('/' is the start page).
 - \`labels.txt\`: the ${targets.length} target pages of topic \`${topic.id}\`: ${labelRuleText(topic.label)} in the original tree.
-- \`topic.yaml\`: bench/realweb/${topic.file}.
+- \`topic.yaml\`: bench/realweb/${topicFile(topic)}.
 
 Made with \`node dist/bench/realweb/make-slice.js --topic ${topic.id}${drop.length ? ` --drop ${drop.join(',')}` : ''} --out ${values.out}\`
 after \`npm run bench:realweb -- --sites ${site.id} --build-only\`. The Debian documentation is free software (see

@@ -34,8 +34,6 @@ export type LabelRule =
 export interface TopicDef {
   id: string;
   site: string;
-  /** Topic file, relative to bench/realweb/. */
-  file: string;
   label: LabelRule;
   /** small: about 20 targets; large: about 200. */
   size: 'small' | 'large';
@@ -234,64 +232,69 @@ export const SITES: SiteDef[] = [
 ];
 
 export const TOPICS: TopicDef[] = [
-  { id: 'django-gis', site: 'django', file: 'topics/django-gis.yaml', label: { kind: 'under', dirs: ['ref/contrib/gis/'] }, size: 'small', split: 'tune' },
-  { id: 'django-releases', site: 'django', file: 'topics/django-releases.yaml', label: { kind: 'under', dirs: ['releases/'] }, size: 'large', split: 'report' },
-  { id: 'sqlalchemy-extensions', site: 'sqlalchemy', file: 'topics/sqlalchemy-extensions.yaml', label: { kind: 'under', dirs: ['orm/extensions/'] }, size: 'small', split: 'tune' },
-  { id: 'sqlalchemy-dialects', site: 'sqlalchemy', file: 'topics/sqlalchemy-dialects.yaml', label: { kind: 'under', dirs: ['dialects/'] }, size: 'small', split: 'report' },
-  { id: 'apache-modules', site: 'apache', file: 'topics/apache-modules.yaml', label: { kind: 'under', dirs: ['mod/'] }, size: 'large', split: 'tune' },
-  { id: 'apache-programs', site: 'apache', file: 'topics/apache-programs.yaml', label: { kind: 'under', dirs: ['programs/'] }, size: 'small', split: 'report' },
-  { id: 'git-howto', site: 'git', file: 'topics/git-howto.yaml', label: { kind: 'under', dirs: ['howto/'] }, size: 'small', split: 'tune' },
-  { id: 'git-internals', site: 'git', file: 'topics/git-internals.yaml', label: { kind: 'under', dirs: ['technical/'] }, size: 'small', split: 'report' },
-  { id: 'sqlite-c-api', site: 'sqlite', file: 'topics/sqlite-c-api.yaml', label: { kind: 'under', dirs: ['c3ref/'] }, size: 'large', split: 'tune' },
-  { id: 'sqlite-session', site: 'sqlite', file: 'topics/sqlite-session.yaml', label: { kind: 'under', dirs: ['session/'] }, size: 'small', split: 'report' },
+  { id: 'django-gis', site: 'django', label: { kind: 'under', dirs: ['ref/contrib/gis/'] }, size: 'small', split: 'tune' },
+  { id: 'django-releases', site: 'django', label: { kind: 'under', dirs: ['releases/'] }, size: 'large', split: 'report' },
+  { id: 'sqlalchemy-extensions', site: 'sqlalchemy', label: { kind: 'under', dirs: ['orm/extensions/'] }, size: 'small', split: 'tune' },
+  { id: 'sqlalchemy-dialects', site: 'sqlalchemy', label: { kind: 'under', dirs: ['dialects/'] }, size: 'small', split: 'report' },
+  { id: 'apache-modules', site: 'apache', label: { kind: 'under', dirs: ['mod/'] }, size: 'large', split: 'tune' },
+  { id: 'apache-programs', site: 'apache', label: { kind: 'under', dirs: ['programs/'] }, size: 'small', split: 'report' },
+  { id: 'git-howto', site: 'git', label: { kind: 'under', dirs: ['howto/'] }, size: 'small', split: 'tune' },
+  { id: 'git-internals', site: 'git', label: { kind: 'under', dirs: ['technical/'] }, size: 'small', split: 'report' },
+  { id: 'sqlite-c-api', site: 'sqlite', label: { kind: 'under', dirs: ['c3ref/'] }, size: 'large', split: 'tune' },
+  { id: 'sqlite-session', site: 'sqlite', label: { kind: 'under', dirs: ['session/'] }, size: 'small', split: 'report' },
   // rustdoc documents a module of core twice (core/x and its std re-export std/x, the same
   // pages): both copies are targets, and the core copy sits deep below the core crate's index.
-  { id: 'rust-atomics', site: 'rust', file: 'topics/rust-atomics.yaml', label: { kind: 'under', dirs: ['std/sync/atomic/', 'core/sync/atomic/'] }, size: 'small', split: 'tune' },
-  { id: 'rust-intrinsics', site: 'rust', file: 'topics/rust-intrinsics.yaml', label: { kind: 'under', dirs: ['std/intrinsics/', 'core/intrinsics/'] }, size: 'large', split: 'report' },
-  { id: 'handbook-zh-network', site: 'handbook-zh', file: 'topics/handbook-zh-network.yaml', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
-  { id: 'handbook-zh-unix-services', site: 'handbook-zh', file: 'topics/handbook-zh-unix-services.yaml', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
+  { id: 'rust-atomics', site: 'rust', label: { kind: 'under', dirs: ['std/sync/atomic/', 'core/sync/atomic/'] }, size: 'small', split: 'tune' },
+  { id: 'rust-intrinsics', site: 'rust', label: { kind: 'under', dirs: ['std/intrinsics/', 'core/intrinsics/'] }, size: 'large', split: 'report' },
+  { id: 'handbook-zh-network', site: 'handbook-zh', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
+  { id: 'handbook-zh-unix-services', site: 'handbook-zh', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
   // Added 2026-11-24 and first measured with the settings of that day: report only.
-  { id: 'cmake-generators', site: 'cmake', file: 'topics/cmake-generators.yaml', label: { kind: 'under', dirs: ['generator/'] }, size: 'small', split: 'report' },
-  { id: 'cmake-policies', site: 'cmake', file: 'topics/cmake-policies.yaml', label: { kind: 'under', dirs: ['policy/'] }, size: 'large', split: 'report' },
-  { id: 'celery-userguide', site: 'celery', file: 'topics/celery-userguide.yaml', label: { kind: 'under', dirs: ['userguide/'] }, size: 'small', split: 'report' },
-  { id: 'celery-internals', site: 'celery', file: 'topics/celery-internals.yaml', label: { kind: 'under', dirs: ['internals/'] }, size: 'large', split: 'report' },
-  { id: 'ant-types', site: 'ant', file: 'topics/ant-types.yaml', label: { kind: 'under', dirs: ['Types/'] }, size: 'small', split: 'report' },
-  { id: 'ant-tasks', site: 'ant', file: 'topics/ant-tasks.yaml', label: { kind: 'under', dirs: ['Tasks/'] }, size: 'large', split: 'report' },
-  { id: 'gimp-zh-painting', site: 'gimp-zh', file: 'topics/gimp-zh-painting.yaml', label: { kind: 'chapter', page: 'gimp-painting.html' }, size: 'small', split: 'report' },
-  { id: 'gimp-zh-filters', site: 'gimp-zh', file: 'topics/gimp-zh-filters.yaml', label: { kind: 'chapter', page: 'filters.html' }, size: 'large', split: 'report' },
+  { id: 'cmake-generators', site: 'cmake', label: { kind: 'under', dirs: ['generator/'] }, size: 'small', split: 'report' },
+  { id: 'cmake-policies', site: 'cmake', label: { kind: 'under', dirs: ['policy/'] }, size: 'large', split: 'report' },
+  { id: 'celery-userguide', site: 'celery', label: { kind: 'under', dirs: ['userguide/'] }, size: 'small', split: 'report' },
+  { id: 'celery-internals', site: 'celery', label: { kind: 'under', dirs: ['internals/'] }, size: 'large', split: 'report' },
+  { id: 'ant-types', site: 'ant', label: { kind: 'under', dirs: ['Types/'] }, size: 'small', split: 'report' },
+  { id: 'ant-tasks', site: 'ant', label: { kind: 'under', dirs: ['Tasks/'] }, size: 'large', split: 'report' },
+  { id: 'gimp-zh-painting', site: 'gimp-zh', label: { kind: 'chapter', page: 'gimp-painting.html' }, size: 'small', split: 'report' },
+  { id: 'gimp-zh-filters', site: 'gimp-zh', label: { kind: 'chapter', page: 'filters.html' }, size: 'large', split: 'report' },
   // Added 2026-11-25, topic files written from the chapters' titles before the sites were crawled,
   // and measured once as report topics (RESULTS-realweb.md). libvirt's then showed the default
   // fetching the site's menu last (StallHubs was built on them), so they moved to the tune split.
-  { id: 'libvirt-api', site: 'libvirt', file: 'topics/libvirt-api.yaml', label: { kind: 'under', dirs: ['html/'] }, size: 'small', split: 'tune' },
-  { id: 'libvirt-manpages', site: 'libvirt', file: 'topics/libvirt-manpages.yaml', label: { kind: 'under', dirs: ['manpages/'] }, size: 'small', split: 'tune' },
-  { id: 'libvirt-internals', site: 'libvirt', file: 'topics/libvirt-internals.yaml', label: { kind: 'under', dirs: ['kbase/internals/'] }, size: 'small', split: 'tune' },
-  { id: 'lilypond-zh-tutorial', site: 'lilypond-zh', file: 'topics/lilypond-zh-tutorial.yaml', label: { kind: 'chapter', page: 'tutorial.zh.html' }, size: 'small', split: 'report' },
+  { id: 'libvirt-api', site: 'libvirt', label: { kind: 'under', dirs: ['html/'] }, size: 'small', split: 'tune' },
+  { id: 'libvirt-manpages', site: 'libvirt', label: { kind: 'under', dirs: ['manpages/'] }, size: 'small', split: 'tune' },
+  { id: 'libvirt-internals', site: 'libvirt', label: { kind: 'under', dirs: ['kbase/internals/'] }, size: 'small', split: 'tune' },
+  { id: 'lilypond-zh-tutorial', site: 'lilypond-zh', label: { kind: 'chapter', page: 'tutorial.zh.html' }, size: 'small', split: 'report' },
   // Added 2026-11-25 after stall hubs, topic files written from the chapters' titles before the
   // site was crawled, and measured once as report topics (RESULTS-realweb.md); the crawl order of
   // sphinx-builtin-extensions was then read (the home page's title scored before the site's name
   // was known), so they moved to the tune split.
-  { id: 'sphinx-extdev', site: 'sphinx', file: 'topics/sphinx-extdev.yaml', label: { kind: 'under', dirs: ['extdev/'] }, size: 'small', split: 'tune' },
-  { id: 'sphinx-builtin-extensions', site: 'sphinx', file: 'topics/sphinx-builtin-extensions.yaml', label: { kind: 'under', dirs: ['usage/extensions/'] }, size: 'small', split: 'tune' },
+  { id: 'sphinx-extdev', site: 'sphinx', label: { kind: 'under', dirs: ['extdev/'] }, size: 'small', split: 'tune' },
+  { id: 'sphinx-builtin-extensions', site: 'sphinx', label: { kind: 'under', dirs: ['usage/extensions/'] }, size: 'small', split: 'tune' },
   // Added 2026-11-25 (last), topic files written from the modules' titles before the site was
   // crawled: report only.
-  { id: 'scipy-signal', site: 'scipy', file: 'topics/scipy-signal.yaml', label: { kind: 'under', dirs: ['reference/signal.html', 'reference/generated/scipy.signal.'] }, size: 'large', split: 'report' },
-  { id: 'scipy-csgraph', site: 'scipy', file: 'topics/scipy-csgraph.yaml', label: { kind: 'under', dirs: ['reference/sparse.csgraph.html', 'reference/generated/scipy.sparse.csgraph.'] }, size: 'small', split: 'report' },
+  { id: 'scipy-signal', site: 'scipy', label: { kind: 'under', dirs: ['reference/signal.html', 'reference/generated/scipy.signal.'] }, size: 'large', split: 'report' },
+  { id: 'scipy-csgraph', site: 'scipy', label: { kind: 'under', dirs: ['reference/sparse.csgraph.html', 'reference/generated/scipy.sparse.csgraph.'] }, size: 'small', split: 'report' },
   // Added 2026-11-25 (new session), topic files written from the manual's chapter titles before the
   // site was crawled: report only.
-  { id: 'octave-plotting', site: 'octave', file: 'topics/octave-plotting.yaml', label: { kind: 'chapter', page: 'Plotting.html' }, size: 'large', split: 'report' },
-  { id: 'octave-oop', site: 'octave', file: 'topics/octave-oop.yaml', label: { kind: 'chapter', page: 'Object-Oriented-Programming.html' }, size: 'small', split: 'report' },
-  { id: 'octave-external', site: 'octave', file: 'topics/octave-external.yaml', label: { kind: 'chapter', page: 'External-Code-Interface.html' }, size: 'small', split: 'report' },
+  { id: 'octave-plotting', site: 'octave', label: { kind: 'chapter', page: 'Plotting.html' }, size: 'large', split: 'report' },
+  { id: 'octave-oop', site: 'octave', label: { kind: 'chapter', page: 'Object-Oriented-Programming.html' }, size: 'small', split: 'report' },
+  { id: 'octave-external', site: 'octave', label: { kind: 'chapter', page: 'External-Code-Interface.html' }, size: 'small', split: 'report' },
   // Added 2026-11-25 (second session, after Octave), topic files written from the reference's part
   // and module titles before the site was crawled: report only.
-  { id: 'glib-data-types', site: 'glib', file: 'topics/glib-data-types.yaml', label: { kind: 'chapter', page: 'glib/glib-data-types.html' }, size: 'small', split: 'report' },
-  { id: 'glib-core', site: 'glib', file: 'topics/glib-core.yaml', label: { kind: 'chapter', page: 'glib/glib-core.html' }, size: 'small', split: 'report' },
-  { id: 'glib-utilities', site: 'glib', file: 'topics/glib-utilities.yaml', label: { kind: 'chapter', page: 'glib/glib-utilities.html' }, size: 'small', split: 'report' },
+  { id: 'glib-data-types', site: 'glib', label: { kind: 'chapter', page: 'glib/glib-data-types.html' }, size: 'small', split: 'report' },
+  { id: 'glib-core', site: 'glib', label: { kind: 'chapter', page: 'glib/glib-core.html' }, size: 'small', split: 'report' },
+  { id: 'glib-utilities', site: 'glib', label: { kind: 'chapter', page: 'glib/glib-utilities.html' }, size: 'small', split: 'report' },
 ];
 
 export function labelRuleText(rule: LabelRule): string {
   return rule.kind === 'under'
     ? `pages under ${rule.dirs.map((d) => `\`${d}\``).join(', ')}`
     : `chapter \`${rule.page}\` and the pages whose \`<link rel="up">\` leads to it`;
+}
+
+/** A topic's file, relative to bench/realweb/: topics/<id>.yaml. */
+export function topicFile(topic: TopicDef): string {
+  return `topics/${topic.id}.yaml`;
 }
 
 export function siteOf(topic: TopicDef): SiteDef {

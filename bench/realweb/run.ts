@@ -12,7 +12,7 @@ import { buildSite } from './build-site.js';
 import { grade } from './grade.js';
 import { installedVersion } from './install-package.js';
 import { labelTargets } from './labels.js';
-import { labelRuleText, SITES, TOPICS, siteOf, type SiteDef, type TopicDef } from './manifest.js';
+import { labelRuleText, SITES, TOPICS, siteOf, topicFile, type SiteDef, type TopicDef } from './manifest.js';
 import { oracleOrder, reachable } from './oracle.js';
 import { recallSvg, resultsMarkdown, type RunResults, type TopicResult } from './report.js';
 import { folderPages, serveBuiltSite, type ServedSite } from './serve-sites.js';
@@ -151,7 +151,7 @@ try {
   for (const [ti, t] of topics.entries()) {
     const site = sites.get(t.site)!;
     const origin = origins.get(t.site)!;
-    const file = join(benchDir, t.file);
+    const file = join(benchDir, topicFile(t));
     checkNoLeak(site, t, file);
     const reach = reachable(site);
     const targetIdx = new Set([...labelTargets(site, t.label)].filter((i) => reach.has(i)));
