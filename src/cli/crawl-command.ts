@@ -81,7 +81,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
   const notes: string[] = [];
   for (const s of o.seeds ?? []) {
-    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
+    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `seed '${s}' is not an http(s) URL`);
   }
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
   if (o.seeds?.length && o.seedsFile) notes.push(`crawling the ${o.seeds.length} seeds of --seeds and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
@@ -126,6 +126,7 @@ export function registerCrawl(program: Command): void {
     .description('crawl from seed URLs into a crawl database, or create and seed a shared crawl (--redis, --pg, --name) and work on it'))
     .option('--seed-only', 'shared crawl: create it and add the seeds, then leave the crawling to workers')
     .option('--lease-ms <n>', "shared crawl: how long a worker holds a claimed URL; a killed worker's URLs return after it (default 120000)", positiveInt)
+    .argument('[urls...]', 'seed URLs (the same as --seeds)')
     .option('--seeds <url...>', 'seed URLs')
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
     .option('--preset <name>', 'wms: find OGC map services (bundled topic, weighted-levels, every detector, depth 5); flags override it', oneOf(['wms'] as const))
@@ -157,7 +158,9 @@ export function registerCrawl(program: Command): void {
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)
     .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
     .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', tcpPort(false))
-    .action(async (o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
+    .action(async (urls: string[], o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
+      // `focuscrawl crawl https://example.org/`, as with wget or scrapy's runspider: the URLs before any flag are seeds too.
+      if (urls.length) o.seeds = [...urls, ...(o.seeds ?? [])];
       const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);
       for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);

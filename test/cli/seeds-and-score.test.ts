@@ -32,6 +32,27 @@ test('--seeds with --seeds-file: both are crawled and the merge is said', async 
   }
 });
 
+test('crawl URL: URLs before the flags are seeds, beside --seeds; a bad one is named in one line', async () => {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url!);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const db = join(dir, 'positional.db');
+    const r = await runCli(['crawl', `${origin}/a`, `${origin}/b`, '--seeds', `${origin}/c`, '--db', db, '--delay-ms', '0', '--no-sitemaps', '--no-robots']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(hits.sort(), ['/a', '/b', '/c']);
+    const bad = await runCli(['crawl', 'example.org', '--db', join(dir, 'bad.db')]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr.trim(), "focuscrawl: seed 'example.org' is not an http(s) URL");
+  } finally {
+    server.close();
+  }
+});
+
 test('score FILE shows relative links as written (no null/...), and --url or <base> resolves them', async () => {
   const topic = join(dir, 'topic.yaml');
   writeFileSync(topic, 'name: t\nkeywords:\n  solar: 2\n');
