@@ -1,24 +1,45 @@
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { formatLinks, formatLog } from '../store/export-log.js';
+import { formatPages } from '../store/export-pages.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { openExistingDb, runningLine } from './open-existing-db.js';
 import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
-import { oneOf } from './option-parsers.js';
+import { oneOf, unitNumber } from './option-parsers.js';
 import { checkOutputFile, writeChunks } from './output-file.js';
 
 export function registerExport(program: Command): void {
-  withSharedOptions(program.command('export').description('write the crawl log (one record per URL that reached a final state, in that order) or every extracted link'))
+  withSharedOptions(program.command('export').description('write the crawl log (one record per URL that reached a final state, in that order), the stored pages with their text, or every extracted link'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
-    .option('--what <what>', 'log (default) | links: every link extracted from fetched pages, in extraction order', oneOf(['log', 'links'] as const), 'log')
-    .option('--format <format>', 'jsonl | csv (log, default jsonl); txt | jsonl | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'csv', 'txt'] as const))
+    .option('--what <what>', 'log (default) | pages: every stored page with its text, in the order fetched | links: every link extracted from fetched pages, in extraction order', oneOf(['log', 'pages', 'links'] as const), 'log')
+    .option('--format <format>', 'jsonl | csv (log and pages, default jsonl); txt | jsonl | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'csv', 'txt'] as const))
+    .option('--relevant', "pages: only those the crawl's topic calls relevant (relevance >= its threshold)")
+    .option('--min-relevance <x>', 'pages: only those whose relevance reached x (0 to 1)', unitNumber)
     .option('--out <file>', 'output file (default standard output)')
-    .action(async (o: SharedFlags & { db?: string; what: 'log' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string }) => {
+    .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
       const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
-      if (o.what === 'log' && format === 'txt') throw new FocusCrawlError('USAGE', '--format txt is for --what links; the log is jsonl or csv');
+      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; the ${o.what === 'log' ? 'log' : 'pages'} are jsonl or csv`);
+      if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
+      if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);
+      if (o.what === 'pages') {
+        const open = await openReader(o);
+        if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);
+        try {
+          let min = o.minRelevance ?? null;
+          if (o.relevant) {
+            const threshold = (await open.reader.config())?.topic?.threshold;
+            if (threshold === undefined) throw new FocusCrawlError('USAGE', `--relevant: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic; --min-relevance x sets the cut`);
+            min = threshold;
+          }
+          await writeChunks(o.out, formatPages(open.reader.storedPages(min), format as 'jsonl' | 'csv'));
+        } finally {
+          await open.close();
+        }
+        return;
+      }
       if (o.what === 'log') {
         const open = await openReader(o);
         if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);

@@ -21,6 +21,13 @@ export function tcpPort(allowZero: boolean) {
   };
 }
 
+/** A number from 0 to 1 (a relevance). */
+export function unitNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value.trim()) || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+}
+
 export function regex(value: string, previous: string[] = []): string[] {
   try {
     new RegExp(value);

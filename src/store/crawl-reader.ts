@@ -81,6 +81,23 @@ export interface PageSummary {
   depth: number;
 }
 
+/** A stored page with its text, as `export --what pages` writes it. */
+export interface StoredPage {
+  url: string;
+  final_url: string;
+  status: number;
+  content_type: string;
+  fetched_at: string;
+  encoding: string | null;
+  title: string | null;
+  /** The page's text as extracted (boilerplate included); null for a page stored without text. */
+  text: string | null;
+  relevance: number | null;
+  canonical: string | null;
+  /** The page asked not to be indexed (robots meta): it is stored but not searchable. */
+  noindex: boolean;
+}
+
 /** One link on the way from a seed to a page: the URL it led to, its anchor text and scores. */
 export interface PathStep {
   url: string;
@@ -147,6 +164,11 @@ export interface CrawlReader {
   waitingByPriority(): Promise<{ band: string; n: number }[]>;
   /** Stored pages whose relevance reached `threshold`, most relevant first. */
   relevantPages(threshold: number, limit: number): Promise<PageSummary[]>;
+  /**
+   * Every stored page with its text, in the order fetched (then by URL); only those whose
+   * relevance reached `minRelevance` when it is given. Streams: a corpus does not fit in memory.
+   */
+  storedPages(minRelevance?: number | null): AsyncIterable<StoredPage>;
   /**
    * The anchor path of each URL from its seed (seed first, the page itself last), for the stored
    * pages among `urls`; at most `maxSteps` steps back (a trap can make paths long).

@@ -4,7 +4,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
@@ -177,6 +177,24 @@ export class PgCrawlReader implements CrawlReader {
       [threshold, limit],
     );
     return r.rows as PageSummary[];
+  }
+
+  async *storedPages(minRelevance: number | null = null): AsyncIterable<StoredPage> {
+    // Keyset pages of PAGE rows: a cursor would hold a transaction open for the whole export.
+    let after: [string, string] | null = null;
+    for (;;) {
+      const r = await this.#pool.query(
+        `SELECT url, final_url, status, content_type, fetched_at, encoding, title, text, relevance, canonical, noindex FROM ${this.#s}.pages
+         WHERE ($1::float8 IS NULL OR relevance >= $1) AND ($2::text IS NULL OR (fetched_at, url) > ($2, $3))
+         ORDER BY fetched_at, url LIMIT $4`,
+        [minRelevance, after?.[0] ?? null, after?.[1] ?? null, PAGE],
+      );
+      const rows = r.rows as StoredPage[];
+      yield* rows;
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1]!;
+      after = [last.fetched_at, last.url];
+    }
   }
 
   async anchorPaths(urls: string[], maxSteps = 30): Promise<Record<string, PathStep[]>> {

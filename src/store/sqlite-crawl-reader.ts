@@ -4,7 +4,7 @@ import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
 import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig } from './crawl-reader.js';
+import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
 import { crawlLogRows, SqliteStore } from './sqlite-store.js';
@@ -157,6 +157,17 @@ export class SqliteCrawlReader implements CrawlReader {
        WHERE p.relevance >= ? ORDER BY p.relevance DESC, p.url_id LIMIT ?`,
       threshold, limit,
     );
+  }
+
+  async *storedPages(minRelevance: number | null = null): AsyncIterable<StoredPage> {
+    await this.#sql.settle();
+    const rows = this.#sql.db
+      .prepare(
+        `SELECT url, final_url, status, content_type, fetched_at, encoding, title, text, relevance, canonical, noindex FROM pages
+         WHERE ? IS NULL OR relevance >= ? ORDER BY fetched_at, url`,
+      )
+      .iterate(minRelevance, minRelevance) as Iterable<Omit<StoredPage, 'noindex'> & { noindex: number }>;
+    for (const r of rows) yield { ...r, noindex: r.noindex === 1 };
   }
 
   async anchorPaths(urls: string[], maxSteps = 30): Promise<Record<string, PathStep[]>> {

@@ -60,6 +60,23 @@ test('export writes the crawl log in fetch order as JSONL and CSV', async () => 
   assert.equal(lines.length, rows.length + 1);
 });
 
+test('export --what pages writes every stored page with its text; --relevant keeps those the topic calls relevant', async () => {
+  type Page = { url: string; title: string; text: string; relevance: number; noindex: boolean };
+  const all = (await runCli(['export', '--db', db, '--what', 'pages'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Page);
+  assert.equal(all.length, 60);
+  assert.ok(all.every((p) => p.url.startsWith(site.origin) && p.text.length > 100 && p.noindex === false));
+  const search = (await runCli(['search', '--db', db, '--json', '--limit', '100', 'photovoltaic'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url);
+  assert.ok(all.filter((p) => /photovoltaic/i.test(p.text)).every((p) => search.includes(p.url)), 'the text exported is the text indexed');
+  const r = await runCli(['export', '--db', db, '--what', 'pages', '--relevant']);
+  assert.equal(r.code, 0, r.stderr);
+  const relevant = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Page);
+  const threshold = Number(/^threshold: ([\d.]+)/m.exec(readFileSync(DEMO_TOPIC, 'utf8'))![1]);
+  assert.deepEqual(relevant.map((p) => p.url), all.filter((p) => p.relevance >= threshold).map((p) => p.url));
+  assert.ok(relevant.length > 0 && relevant.length < all.length, `${relevant.length} of ${all.length}`);
+  const wrong = await runCli(['export', '--db', db, '--what', 'pages', '--format', 'txt']);
+  assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
+});
+
 test('resume with a larger budget continues the same crawl', async () => {
   const r = await runCli(['resume', '--db', db, '--max-pages', '80']);
   assert.equal(r.code, 0, r.stderr);

@@ -121,6 +121,37 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: stored pages stream with their text in the order fetched, past a reader's page of rows, cut by relevance`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      // More pages than one PostgreSQL round trip reads (1,000), many fetched in the same millisecond:
+      // the order then falls back on the URL, and no page is skipped or repeated between round trips.
+      const n = 1005;
+      const at = (i: number) => `2026-01-01T00:00:${String(Math.floor(i / 100)).padStart(2, '0')}.000Z`;
+      await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          commitPage(store, pageRecord(`p${String(n - i).padStart(4, '0')}`, `页面 ${i}`, i === 7 ? '光伏 "quoted"\nline two' : `text ${i}`, { fetchedAt: at(i), relevance: i % 10 === 0 ? 0.8 : 0.1, noindex: i === 9 })),
+        ),
+      );
+      await store.flush();
+      const all = [];
+      for await (const p of reader.storedPages()) all.push(p);
+      assert.equal(all.length, n);
+      assert.equal(new Set(all.map((p) => p.url)).size, n, 'no page twice');
+      const order = all.map((p) => `${p.fetched_at} ${p.url}`);
+      assert.deepEqual(order, [...order].sort(), 'in the order fetched, then by URL');
+      const seven = all.find((p) => p.title === '页面 7')!;
+      assert.deepEqual([seven.text, seven.status, seven.noindex], ['光伏 "quoted"\nline two', 200, false]);
+      assert.equal(all.find((p) => p.title === '页面 9')!.noindex, true);
+      const relevant = [];
+      for await (const p of reader.storedPages(0.5)) relevant.push(p.title);
+      assert.equal(relevant.length, Math.ceil(n / 10));
+      assert.ok(relevant.includes('页面 1000') && !relevant.includes('页面 7'));
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: search input that would be query syntax is taken as words; a query with no words is refused`, async () => {
     const { store, close } = await make();
     try {
