@@ -81,7 +81,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
   const notes: string[] = [];
   for (const s of o.seeds ?? []) {
-    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `seed '${s}' is not an http(s) URL`);
+    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
   }
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
   if (o.seeds?.length && o.seedsFile) notes.push(`crawling the ${o.seeds.length} seeds of --seeds and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
@@ -160,6 +160,9 @@ export function registerCrawl(program: Command): void {
     .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', tcpPort(false))
     .action(async (urls: string[], o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
       // `focuscrawl crawl https://example.org/`, as with wget or scrapy's runspider: the URLs before any flag are seeds too.
+      for (const u of urls) {
+        if (!/^https?:\/\//i.test(u) || !URL.canParse(u)) throw new FocusCrawlError('USAGE', `seed '${u}' is not an http(s) URL`);
+      }
       if (urls.length) o.seeds = [...urls, ...(o.seeds ?? [])];
       const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);
