@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { isUserError } from '../errors.js';
 import { isCorruptionError } from '../store/db-integrity.js';
 import { registerCrawl } from './crawl-command.js';
@@ -21,7 +21,15 @@ const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
   .version('0.1.0')
   .exitOverride()
-  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? 'focuscrawl: ' + str : str) });
+  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? 'focuscrawl: ' + str : str) })
+  // Our descriptions say their defaults in words ("default 8470; 0 picks a free one"): commander's
+  // own "(default: 8470)" after them would say it twice.
+  .configureHelp({
+    optionDescription: (option) => {
+      const own = new Help().optionDescription(option);
+      return /\(default [^)]*\)/.test(option.description) ? own.replace(/ \(default: [^)]*\)$/, '') : own;
+    },
+  });
 
 registerCrawl(program);
 registerWorker(program);

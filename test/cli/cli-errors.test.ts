@@ -62,4 +62,10 @@ test('no arguments prints the help and exits 2; crawl --help lists every strateg
   assert.match(text, /learned/);
   // The default it names is the one the crawl uses (it once said best-first after adaptive became the default).
   assert.ok(text.includes(`default ${defaultStrategyName(true)} with a topic, else ${defaultStrategyName(false)}`), 'crawl --help names the default strategies');
+  // A default said in words is not said again by commander: "(default 16) (default: 16)".
+  for (const cmd of ['group', 'serve', 'demo', 'search']) {
+    const h = (await runCli([cmd, '--help'], { cwd: dir })).stdout.replace(/\s+/g, ' ');
+    assert.match(h, /\(default \d+/, `${cmd} --help says a default in words`);
+    assert.doesNotMatch(h, /\(default [^)]*\) \(default: /, `${cmd} --help says a default once`);
+  }
 });
