@@ -16,6 +16,8 @@ interface Family {
   sum: number;
   /** The factor last offered to the waiting children (1: none yet). */
   offered: number;
+  /** Links the page had when its family was made. */
+  size: number;
   waiting: Map<string, Waiting>;
 }
 
@@ -26,6 +28,11 @@ export interface SiblingOptions {
   maxLift: number;
   /** Waiting links remembered over all families; past it the oldest families are forgotten. */
   track: number;
+  /**
+   * Families of at most this many links are compared with the crawl's mean without their own
+   * children; larger ones (a site's whole table of contents) with the crawl's mean. Default 64.
+   */
+  ownMeanUpTo?: number;
 }
 
 /**
@@ -41,6 +48,15 @@ export interface SiblingOptions {
  * mean outcome by `prior` children; a family above the crawl's mean offers its waiting links again
  * at priority * min(maxLift, mean / crawl mean) ^ (n / (n + prior)) (n: children fetched), which
  * the frontier's raise applies. A family only ever raises its children, never lowers them.
+ *
+ * The crawl's mean leaves out the family's own children: once a crawl is inside a chapter, the
+ * chapter's index is most of what it has fetched, and measured against itself it raised its
+ * remaining entries ever less (libvirt's manual pages: after 17 of the index's entries, all on
+ * topic, the crawl left for the body links of those pages). Not for a family of more than
+ * `ownMeanUpTo` links: a page linking a whole site (a table of contents of 600 entries) has its
+ * first children chosen by their anchors, and they say little about the rest; measured against
+ * the crawl without them, GIMP's contents page raised all its entries at once
+ * (bench/realweb, docs/benchmarks.md).
  */
 export class SiblingFamilies {
   readonly #o: SiblingOptions;
@@ -78,9 +94,9 @@ export class SiblingFamilies {
   }
 
   /** The factor a family's outcomes give its waiting links (1 when they say nothing better than the crawl's mean). */
-  lift(f: Pick<Family, 'fetched' | 'sum'>): number {
+  lift(f: Pick<Family, 'fetched' | 'sum' | 'size'>): number {
     if (f.fetched === 0) return 1;
-    const mean = this.mean;
+    const mean = f.size <= (this.#o.ownMeanUpTo ?? 64) ? (this.#sum - f.sum + 0.5) / (this.#pages - f.fetched + 1) : this.mean;
     const own = (f.sum + this.#o.prior * mean) / (f.fetched + this.#o.prior);
     if (own <= mean) return 1;
     return Math.min(this.#o.maxLift, own / mean) ** (f.fetched / (f.fetched + this.#o.prior));
@@ -97,7 +113,7 @@ export class SiblingFamilies {
     if (!links.length || this.#families.has(key)) return;
     const waiting = new Map<string, Waiting>();
     for (const l of links) waiting.set(l.url, { anchor: l.anchor, depth: depth + 1, priority: l.priority, data: l.data });
-    this.#families.set(key, { depth, fetched: 0, sum: 0, offered: 1, waiting });
+    this.#families.set(key, { depth, fetched: 0, sum: 0, offered: 1, waiting, size: waiting.size });
     this.#tracked += waiting.size;
     // Oldest families first: their children have mostly been fetched or will not be.
     for (const [k, f] of this.#families) {
@@ -114,20 +130,21 @@ export class SiblingFamilies {
     return out;
   }
 
-  snapshot(): { pages: number; sum: number; families: [string, number, number, number, number, [string, string, number, CarriedState | null][]][] } {
+  snapshot(): { pages: number; sum: number; families: [string, number, number, number, number, [string, string, number, CarriedState | null][], number?][] } {
     return {
       pages: this.#pages,
       sum: this.#sum,
-      families: [...this.#families].map(([k, f]) => [k, f.depth, f.fetched, f.sum, f.offered, [...f.waiting].map(([u, w]): [string, string, number, CarriedState | null] => [u, w.anchor, w.priority, w.data])]),
+      families: [...this.#families].map(([k, f]) => [k, f.depth, f.fetched, f.sum, f.offered, [...f.waiting].map(([u, w]): [string, string, number, CarriedState | null] => [u, w.anchor, w.priority, w.data]), f.size]),
     };
   }
 
   restore(s: ReturnType<SiblingFamilies['snapshot']>): void {
     this.#pages = s.pages;
     this.#sum = s.sum;
-    for (const [k, depth, fetched, sum, offered, waiting] of s.families) {
+    for (const [k, depth, fetched, sum, offered, waiting, size] of s.families) {
       const w = new Map(waiting.map(([u, anchor, priority, data]): [string, Waiting] => [u, { anchor, depth: depth + 1, priority, data }]));
-      this.#families.set(k, { depth, fetched, sum, offered, waiting: w });
+      // A snapshot from before sizes were kept: what still waits is the best guess.
+      this.#families.set(k, { depth, fetched, sum, offered, waiting: w, size: size ?? w.size });
       this.#tracked += w.size;
     }
   }
