@@ -73,6 +73,12 @@ test('export --what pages writes every stored page with its text; --relevant kee
   const threshold = Number(/^threshold: ([\d.]+)/m.exec(readFileSync(DEMO_TOPIC, 'utf8'))![1]);
   assert.deepEqual(relevant.map((p) => p.url), all.filter((p) => p.relevance >= threshold).map((p) => p.url));
   assert.ok(relevant.length > 0 && relevant.length < all.length, `${relevant.length} of ${all.length}`);
+  const csvOut = join(dir, 'pages.csv');
+  assert.equal((await runCli(['export', '--db', db, '--what', 'pages', '--relevant', '--format', 'csv', '--out', csvOut])).code, 0);
+  const csv = readFileSync(csvOut, 'utf8');
+  assert.ok(csv.startsWith('url,final_url,status,content_type,fetched_at,encoding,title,relevance,canonical,noindex,text\r\n'));
+  // One record a page: a row starts with its quoted-or-bare URL; the text field may hold line breaks, quoted.
+  assert.equal(csv.split('\r\n').filter((l) => l.startsWith(site.origin)).length, relevant.length);
   const wrong = await runCli(['export', '--db', db, '--what', 'pages', '--format', 'txt']);
   assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
 });
