@@ -12,6 +12,8 @@ import { startSharedCrawl } from '../distributed/shared-crawl.js';
 import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
 
 interface CrawlFlags {
+  /** Seed URLs given as arguments (`focuscrawl crawl URL ...`). */
+  urls?: string[];
   seeds?: string[];
   seedsFile?: string;
   topic?: string;
@@ -57,11 +59,13 @@ export function readSeedsFile(file: string): string[] {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
-    if (!/^https?:\/\//i.test(line) || !URL.canParse(line)) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' is not an http(s) URL`);
+    if (!isHttpUrl(line)) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' is not an http(s) URL`);
     seeds.push(line);
   });
   return seeds;
 }
+
+const isHttpUrl = (s: string) => /^https?:\/\//i.test(s) && URL.canParse(s);
 
 /** `--detect wms,wfs` or `all`, checked here so a typo is named. */
 function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
@@ -75,17 +79,17 @@ function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
 
 /**
  * The crawl config the flags describe (a --config file under them), and notes for the user: the
- * seeds of --seeds and --seeds-file are merged, and the merge is said.
+ * seeds given as arguments, by --seeds and in --seeds-file are merged, and the merge with a file is said.
  */
 export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput; notes: string[] } {
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
   const notes: string[] = [];
-  for (const s of o.seeds ?? []) {
-    if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
-  }
+  for (const s of o.urls ?? []) if (!isHttpUrl(s)) throw new FocusCrawlError('USAGE', `seed '${s}' is not an http(s) URL`);
+  for (const s of o.seeds ?? []) if (!isHttpUrl(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
+  const given = [...(o.urls ?? []), ...(o.seeds ?? [])];
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
-  if (o.seeds?.length && o.seedsFile) notes.push(`crawling the ${o.seeds.length} seeds of --seeds and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
-  const seeds = [...(o.seeds ?? []), ...fromFile];
+  if (given.length && o.seedsFile) notes.push(`crawling the ${given.length} seeds given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
+  const seeds = [...given, ...fromFile];
   if (seeds.length) cfg.seeds = seeds;
   const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
     if (v !== undefined) cfg[k] = v;
@@ -159,11 +163,8 @@ export function registerCrawl(program: Command): void {
     .option('--force', 'crawl into a database whose crawl has a different topic (or none given), switching it')
     .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs', tcpPort(false))
     .action(async (urls: string[], o: CrawlFlags & SharedFlags & { seedOnly?: boolean; metricsPort?: number }) => {
-      // `focuscrawl crawl https://example.org/`, as with wget or scrapy's runspider: the URLs before any flag are seeds too.
-      for (const u of urls) {
-        if (!/^https?:\/\//i.test(u) || !URL.canParse(u)) throw new FocusCrawlError('USAGE', `seed '${u}' is not an http(s) URL`);
-      }
-      if (urls.length) o.seeds = [...urls, ...(o.seeds ?? [])];
+      // `focuscrawl crawl https://example.org/`, as with wget: URLs given as arguments are seeds too.
+      o.urls = urls;
       const target = sharedTarget(o);
       const { config, notes } = crawlConfigFromFlags(o);
       for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { formatLinks, formatLog } from '../store/export-log.js';
 import { formatPages } from '../store/export-pages.js';
+import type { CrawlReader } from '../store/crawl-reader.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { openExistingDb, runningLine } from './open-existing-db.js';
@@ -9,6 +10,17 @@ import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 import { oneOf, unitNumber } from './option-parsers.js';
 import { checkOutputFile, writeChunks } from './output-file.js';
+
+/** Runs `write` on the crawl's read model (either backend), saying when a crawl still writes to it. */
+async function fromReader(o: SharedFlags & { db?: string }, write: (reader: CrawlReader) => Promise<void>): Promise<void> {
+  const open = await openReader(o);
+  if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);
+  try {
+    await write(open.reader);
+  } finally {
+    await open.close();
+  }
+}
 
 export function registerExport(program: Command): void {
   withSharedOptions(program.command('export').description('write the crawl log (one record per URL that reached a final state, in that order), the stored pages with their text, or every extracted link'))
@@ -25,29 +37,19 @@ export function registerExport(program: Command): void {
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);
       if (o.what === 'pages') {
-        const open = await openReader(o);
-        if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);
-        try {
+        await fromReader(o, async (reader) => {
           let min = o.minRelevance ?? null;
           if (o.relevant) {
-            const threshold = (await open.reader.config())?.topic?.threshold;
+            const threshold = (await reader.config())?.topic?.threshold;
             if (threshold === undefined) throw new FocusCrawlError('USAGE', `--relevant: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic; --min-relevance x sets the cut`);
             min = threshold;
           }
-          await writeChunks(o.out, formatPages(open.reader.storedPages(min), format as 'jsonl' | 'csv'));
-        } finally {
-          await open.close();
-        }
+          await writeChunks(o.out, formatPages(reader.storedPages(min), format as 'jsonl' | 'csv'));
+        });
         return;
       }
       if (o.what === 'log') {
-        const open = await openReader(o);
-        if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);
-        try {
-          await writeChunks(o.out, formatLog(open.reader.logEntries(), format as 'jsonl' | 'csv'));
-        } finally {
-          await open.close();
-        }
+        await fromReader(o, (reader) => writeChunks(o.out, formatLog(reader.logEntries(), format as 'jsonl' | 'csv')));
         return;
       }
       if (o.name) throw new FocusCrawlError('USAGE', '--what links is for the embedded crawl: a shared crawl exports its log');

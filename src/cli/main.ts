@@ -25,8 +25,8 @@ const program = new Command('focuscrawl')
   // Our descriptions say their defaults in words ("default 8470; 0 picks a free one"): commander's
   // own "(default: 8470)" after them would say it twice.
   .configureHelp({
-    optionDescription: (option) => {
-      const own = new Help().optionDescription(option);
+    optionDescription(this: Help, option) {
+      const own = Help.prototype.optionDescription.call(this, option);
       return /\(default [^)]*\)/.test(option.description) ? own.replace(/ \(default: [^)]*\)$/, '') : own;
     },
   });

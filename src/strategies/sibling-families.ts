@@ -28,12 +28,13 @@ export interface SiblingOptions {
   maxLift: number;
   /** Waiting links remembered over all families; past it the oldest families are forgotten. */
   track: number;
-  /**
-   * Families of at most this many links are compared with the crawl's mean without their own
-   * children; larger ones (a site's whole table of contents) with the crawl's mean. Default 64.
-   */
-  ownMeanUpTo?: number;
 }
+
+/**
+ * Families of at most this many links are compared with the crawl's mean without their own
+ * children; larger ones (a site's whole table of contents) with the crawl's mean (see below).
+ */
+const OWN_MEAN_UP_TO = 64;
 
 /**
  * Sibling evidence (Aggarwal, Al-Garawi and Yu, "Intelligent crawling on the World Wide Web with
@@ -53,7 +54,7 @@ export interface SiblingOptions {
  * chapter's index is most of what it has fetched, and measured against itself it raised its
  * remaining entries ever less (libvirt's manual pages: after 17 of the index's entries, all on
  * topic, the crawl left for the body links of those pages). Not for a family of more than
- * `ownMeanUpTo` links: a page linking a whole site (a table of contents of 600 entries) has its
+ * OWN_MEAN_UP_TO links: a page linking a whole site (a table of contents of 600 entries) has its
  * first children chosen by their anchors, and they say little about the rest; measured against
  * the crawl without them, GIMP's contents page raised all its entries at once
  * (bench/realweb, docs/benchmarks.md).
@@ -96,7 +97,7 @@ export class SiblingFamilies {
   /** The factor a family's outcomes give its waiting links (1 when they say nothing better than the crawl's mean). */
   lift(f: Pick<Family, 'fetched' | 'sum' | 'size'>): number {
     if (f.fetched === 0) return 1;
-    const mean = f.size <= (this.#o.ownMeanUpTo ?? 64) ? (this.#sum - f.sum + 0.5) / (this.#pages - f.fetched + 1) : this.mean;
+    const mean = f.size <= OWN_MEAN_UP_TO ? (this.#sum - f.sum + 0.5) / (this.#pages - f.fetched + 1) : this.mean;
     const own = (f.sum + this.#o.prior * mean) / (f.fetched + this.#o.prior);
     if (own <= mean) return 1;
     return Math.min(this.#o.maxLift, own / mean) ** (f.fetched / (f.fetched + this.#o.prior));

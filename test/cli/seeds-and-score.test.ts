@@ -9,47 +9,49 @@ import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-small-'));
 
-test('--seeds with --seeds-file: both are crawled and the merge is said', async () => {
+/** A server whose every page is titled with its path; `hits` are the paths asked for, robots.txt aside. */
+async function titledPages(): Promise<{ origin: string; hits: string[]; close(): void }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
-    hits.push(req.url!);
+    if (req.url !== '/robots.txt') hits.push(req.url!);
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, close: () => server.close() };
+}
+
+test('--seeds with --seeds-file: both are crawled and the merge is said', async () => {
+  const { origin, hits, close } = await titledPages();
   const file = join(dir, 'seeds.txt');
   writeFileSync(file, `# more\n${origin}/b\n${origin}/c\n`);
   try {
     const db = join(dir, 'seeds.db');
     const r = await runCli(['crawl', '--seeds', origin + '/a', '--seeds-file', file, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seeds of --seeds and the 2 of --seeds-file ${file} together`), r.stderr);
+    assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seeds given and the 2 of --seeds-file ${file} together`), r.stderr);
     const done = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url).sort();
     assert.deepEqual(done, ['/a', '/b', '/c'].map((p) => origin + p));
-    assert.deepEqual(hits.filter((h) => h !== '/robots.txt').sort(), ['/a', '/b', '/c']);
+    assert.deepEqual(hits.sort(), ['/a', '/b', '/c']);
   } finally {
-    server.close();
+    close();
   }
 });
 
-test('crawl URL: URLs before the flags are seeds, beside --seeds; a bad one is named in one line', async () => {
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(req.url!);
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+test('crawl URL: URLs given as arguments are seeds, beside --seeds; a bad one is named in one line', async () => {
+  const { origin, hits, close } = await titledPages();
   try {
     const db = join(dir, 'positional.db');
     const r = await runCli(['crawl', `${origin}/a`, `${origin}/b`, '--seeds', `${origin}/c`, '--db', db, '--delay-ms', '0', '--no-sitemaps', '--no-robots']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(hits.sort(), ['/a', '/b', '/c']);
+    // Crawled without a topic: no threshold for --relevant, and the message says what sets one.
+    const noTopic = await runCli(['export', '--db', db, '--what', 'pages', '--relevant']);
+    assert.equal([noTopic.code, noTopic.stderr.trim()].join(' '), `2 focuscrawl: --relevant: ${db} was crawled without a topic; --min-relevance x sets the cut`);
     const bad = await runCli(['crawl', 'example.org', '--db', join(dir, 'bad.db')]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr.trim(), "focuscrawl: seed 'example.org' is not an http(s) URL");
   } finally {
-    server.close();
+    close();
   }
 });
 
