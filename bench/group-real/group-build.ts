@@ -5,7 +5,7 @@ import { buildSite } from '../realweb/build-site.js';
 import { BUILD_VERSION, pagesDir, pageFile, readBuiltSite, type BuiltSite } from '../realweb/built-site.js';
 import { installedVersion } from '../realweb/install-package.js';
 import { reachable } from '../realweb/oracle.js';
-import { isTarget, siteDef, type GroupSiteDef, type PageKind } from './group-sites.js';
+import { isTarget, PAGE_KINDS, siteDef, type GroupSiteDef, type PageKind } from './group-sites.js';
 
 /** A group site as built: bench/realweb's build (apt-get install when missing) under out/. */
 export function ensureGroupSite(outDir: string, s: GroupSiteDef, i: number, rebuild = false): BuiltSite {
@@ -26,6 +26,7 @@ export function targetPaths(s: GroupSiteDef, built: BuiltSite, kind: PageKind): 
 const KIND_WORDS: Record<PageKind, RegExp> = {
   faq: /\bfaq\b|frequently|questions?\b/i,
   license: /licen[cs]|copying|copyright/i,
+  contributing: /contribut|develop|hacking|get involved/i,
 };
 
 /**
@@ -39,11 +40,11 @@ export function labelReport(outDir: string, s: GroupSiteDef, i: number, built: B
   const out: string[] = [];
   const def = siteDef(s, i);
   built.originals.forEach((p, k) => {
-    const labelled = (['license', 'faq'] as const).filter((kind) => isTarget(s, kind, p));
+    const labelled = PAGE_KINDS.filter((kind) => isTarget(s, kind, p));
     const html = readFileSync(join(pagesDir(outDir, def.id), pageFile(built.urls[k]!)), 'utf8');
     const page = parseHtml(html, 'http://127.0.0.1' + built.urls[k]!);
     const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1]?.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim().slice(0, 70) ?? '';
-    const words = (['license', 'faq'] as const).filter((kind) => KIND_WORDS[kind].test(`${p} ${page.title} ${h1}`));
+    const words = PAGE_KINDS.filter((kind) => KIND_WORDS[kind].test(`${p} ${page.title} ${h1}`));
     if (!labelled.length && !words.length) return;
     const mark = labelled.length ? labelled.join('+').toUpperCase() : '-';
     out.push(`${s.id}\t${reach.has(k) ? 'reachable' : 'UNREACHABLE'}\t${mark}\t${p}\t${page.title.slice(0, 70)}\t${h1}`);

@@ -7,14 +7,19 @@ import type { SiteDef } from '../realweb/manifest.js';
  * reading each candidate page's title and first heading (`--check-labels` prints them; the
  * reading is recorded in docs/benchmarks.md).
  *
- * Page kinds: `license` (the project's licence or copyright terms as a page of its own) is the
- * tuning kind, every setting of the group crawler is chosen on it; `faq` (a page of frequently
- * asked questions, or one question of a FAQ split into pages) is the report kind, only reported.
+ * Page kinds: `license` (the project's licence or copyright terms as a page of its own), `faq` (a
+ * page of frequently asked questions, or one question of a FAQ split into pages) and
+ * `contributing` (a guide for people who want to take part in the project's development: how to
+ * report bugs, send changes, set up a working copy, the project's rules for contributors).
+ * Settings of the group crawler are chosen on the tuning kinds; the report kind is only reported.
+ * FAQ pages were the report kind until 2026-11-25: after three sessions of reading their misses
+ * they no longer count as held out, and `contributing` was labelled to take their place.
  */
-export type PageKind = 'license' | 'faq';
+export type PageKind = 'license' | 'faq' | 'contributing';
+export const PAGE_KINDS: readonly PageKind[] = ['license', 'faq', 'contributing'];
 
-export const TUNE_KIND: PageKind = 'license';
-export const REPORT_KIND: PageKind = 'faq';
+export const TUNE_KINDS: readonly PageKind[] = ['license', 'faq'];
+export const REPORT_KIND: PageKind = 'contributing';
 
 export interface GroupSiteDef {
   id: string;
@@ -27,27 +32,29 @@ export interface GroupSiteDef {
   /** Target pages per kind, as paths in the original tree (a site without the kind has none). */
   faq: string[];
   license: string[];
+  /** Contributing guides; none when absent. */
+  contributing?: string[];
 }
 
 const doc = (p: string) => `/usr/share/doc/${p}`;
 
 export const GROUP_SITES: GroupSiteDef[] = [
   // Both kinds.
-  { id: 'argon2', package: 'python-argon2-doc', root: doc('python-argon2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
-  { id: 'spectacular', package: 'python-djangorestframework-spectacular-doc', root: doc('python-djangorestframework-spectacular-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
-  { id: 'h5py', package: 'python-h5py-doc', root: doc('python-h5py-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['licenses.html'] },
+  { id: 'argon2', package: 'python-argon2-doc', root: doc('python-argon2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
+  { id: 'spectacular', package: 'python-djangorestframework-spectacular-doc', root: doc('python-djangorestframework-spectacular-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
+  { id: 'h5py', package: 'python-h5py-doc', root: doc('python-h5py-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['licenses.html'], contributing: ['contributing.html'] },
   { id: 'jinja2', package: 'python-jinja2-doc', root: doc('python-jinja2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
   { id: 'psycopg2', package: 'python-psycopg2-doc', root: doc('python-psycopg2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
-  { id: 'pycryptodome', package: 'python-pycryptodome-doc', root: doc('python-pycryptodome-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['src/faq.html'], license: ['src/license.html'] },
+  { id: 'pycryptodome', package: 'python-pycryptodome-doc', root: doc('python-pycryptodome-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['src/faq.html'], license: ['src/license.html'], contributing: ['src/contribute_support.html'] },
   { id: 'pysnmp', package: 'python-pysnmp4-doc', root: doc('python-pysnmp4-doc/html'), start: 'contents.html', generator: 'Sphinx', faq: ['faq.html', 'faq/'], license: ['license.html'] },
-  { id: 'validate-pyproject', package: 'python-validate-pyproject-doc', root: doc('python-validate-pyproject-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
-  { id: 'wtforms', package: 'python-wtforms-doc', root: doc('python-wtforms-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'] },
-  { id: 'celery', package: 'python-celery-doc', root: doc('python-celery-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['copyright.html'] },
+  { id: 'validate-pyproject', package: 'python-validate-pyproject-doc', root: doc('python-validate-pyproject-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
+  { id: 'wtforms', package: 'python-wtforms-doc', root: doc('python-wtforms-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
+  { id: 'celery', package: 'python-celery-doc', root: doc('python-celery-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['copyright.html'], contributing: ['internals/guide.html'] },
   { id: 'sqlite', package: 'sqlite3-doc', root: doc('sqlite3'), start: 'index.html', generator: 'sqlite.org', faq: ['faq.html'], license: ['copyright.html'] },
   // FAQ, no licence page.
-  { id: 'aiohttp', package: 'python-aiohttp-doc', root: doc('python-aiohttp-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
-  { id: 'bottle', package: 'python-bottle-doc', root: doc('python-bottle-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
-  { id: 'coverage', package: 'python-coverage-doc', root: doc('python-coverage-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
+  { id: 'aiohttp', package: 'python-aiohttp-doc', root: doc('python-aiohttp-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [], contributing: ['contributing.html'] },
+  { id: 'bottle', package: 'python-bottle-doc', root: doc('python-bottle-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [], contributing: ['development.html'] },
+  { id: 'coverage', package: 'python-coverage-doc', root: doc('python-coverage-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [], contributing: ['contributing.html'] },
   { id: 'pygments', package: 'python-pygments-doc', root: doc('python-pygments-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
   { id: 'doit', package: 'python-doit-doc', root: doc('python-doit-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
   { id: 'pika', package: 'python-pika-doc', root: doc('python-pika-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
@@ -58,10 +65,10 @@ export const GROUP_SITES: GroupSiteDef[] = [
   { id: 'gettext', package: 'gettext-doc', root: doc('gettext'), start: 'index.html', generator: 'texinfo', faq: [], license: ['gettext_20.html'] },
   { id: 'click', package: 'python-click-doc', root: doc('python-click-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
   { id: 'attrs', package: 'python-attr-doc', root: doc('python-attr-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
-  { id: 'babel', package: 'python-babel-doc', root: doc('python-babel-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'babel', package: 'python-babel-doc', root: doc('python-babel-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'], contributing: ['dev.html'] },
   { id: 'itsdangerous', package: 'python-itsdangerous-doc', root: doc('python-itsdangerous-doc/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
   { id: 'cachelib', package: 'python-cachelib-doc', root: doc('python3-cachelib/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
-  { id: 'guardian', package: 'python-django-guardian-doc', root: doc('python3-django-guardian/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
+  { id: 'guardian', package: 'python-django-guardian-doc', root: doc('python3-django-guardian/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'], contributing: ['develop/overview.html', 'develop/testing.html'] },
   { id: 'm4', package: 'm4-doc', root: doc('m4'), start: 'index.html', generator: 'texinfo', faq: [], license: ['Copying-This-Manual.html', 'Copying-This-Package.html', 'GNU-Free-Documentation-License.html', 'GNU-General-Public-License.html'] },
   // Neither kind: zsh's FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from its manual.
   { id: 'zsh', package: 'zsh-doc', root: doc('zsh-common/html'), start: 'index.html', generator: 'texinfo', faq: [], license: [] },
@@ -77,5 +84,5 @@ export function siteDef(s: GroupSiteDef, i: number): SiteDef {
 
 /** Is original path `p` a target of the kind on site `s`? A label ending in '/' takes the folder. */
 export function isTarget(s: GroupSiteDef, kind: PageKind, p: string): boolean {
-  return s[kind].some((l) => (l.endsWith('/') ? p.startsWith(l) : p === l));
+  return (s[kind] ?? []).some((l) => (l.endsWith('/') ? p.startsWith(l) : p === l));
 }

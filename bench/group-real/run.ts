@@ -9,14 +9,14 @@ import { GROUP_DEFAULTS, runGroupCrawl, type GroupMethod, type RankedPage } from
 import { pagesDir } from '../realweb/built-site.js';
 import { folderPages, serveBuiltSite, type ServedSite } from '../realweb/serve-sites.js';
 import { ensureGroupSite, targetPaths } from './group-build.js';
-import { GROUP_SITES, REPORT_KIND, siteDef, TUNE_KIND, type PageKind } from './group-sites.js';
+import { GROUP_SITES, PAGE_KINDS, REPORT_KIND, siteDef, TUNE_KINDS, type PageKind } from './group-sites.js';
 import { gradeGroup, type GroupGrade } from './group-grade.js';
 import { prf, reselect, ruleName, SWEEP } from '../group/selection-sweep.js';
 
 /**
  * bench/group-real: method D on real documentation sites (group-sites.ts), each served on its own
- * 127.0.0.1 port with opaque URLs, for two page kinds. Settings are chosen on the tuning kind
- * (licence pages) and reported on the other (FAQ pages). `--help` lists the options.
+ * 127.0.0.1 port with opaque URLs, for three page kinds. Settings are chosen on the tuning kinds
+ * (licence and FAQ pages) and reported on the other (contributing guides). `--help` lists the options.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, '..', '..', '..', 'bench', 'group-real');
@@ -24,7 +24,7 @@ const repo = join(benchDir, '..', '..');
 const outRoot = join(benchDir, 'out');
 
 const HELP = `npm run bench:group-real -- [options]
-  --kinds license,faq     page kinds to run (default both: ${TUNE_KIND} is the tuning kind, ${REPORT_KIND} the report kind)
+  --kinds license,faq,... page kinds to run (default all: ${TUNE_KINDS.join(' and ')} are the tuning kinds, ${REPORT_KIND} the report kind)
   --methods bfc,fc        default both
   --sets N                example sets of 3 per kind (default 4)
   --budget N              pages per site (default ${GROUP_DEFAULTS.budgetPerSite})
@@ -42,7 +42,7 @@ const HELP = `npm run bench:group-real -- [options]
 
 const { values: args } = parseArgs({
   options: {
-    kinds: { type: 'string', default: `${TUNE_KIND},${REPORT_KIND}` },
+    kinds: { type: 'string', default: PAGE_KINDS.join(',') },
     methods: { type: 'string', default: 'bfc,fc' },
     sets: { type: 'string', default: '4' },
     budget: { type: 'string', default: String(GROUP_DEFAULTS.budgetPerSite) },
@@ -69,7 +69,7 @@ const fail = (msg: string): never => {
   process.exit(2);
 };
 const kinds = args.kinds!.split(',').map((k) => k.trim()) as PageKind[];
-for (const k of kinds) if (k !== 'license' && k !== 'faq') fail(`--kinds: unknown kind '${k}' (license, faq)`);
+for (const k of kinds) if (!PAGE_KINDS.includes(k)) fail(`--kinds: unknown kind '${k}' (${PAGE_KINDS.join(', ')})`);
 const methods = args.methods!.split(',').map((m) => m.trim()) as GroupMethod[];
 for (const m of methods) if (m !== 'bfc' && m !== 'fc') fail(`--methods: unknown method '${m}' (bfc, fc)`);
 const setCount = Number(args.sets);
@@ -89,12 +89,15 @@ for (const [k, v] of Object.entries(overrides)) if (!(v >= 0 && Number.isFinite(
 const built = GROUP_SITES.map((s, i) => ensureGroupSite(outRoot, s, i, args.rebuild));
 if (args['build-only']) process.exit(0);
 
+/** Each kind's example sets come from a seed of their own, so adding a kind changes no other kind's sets. */
+const KIND_SEEDS: Record<PageKind, number> = { license: 101, faq: 202, contributing: 303 };
+
 /**
  * Example sets of a kind: 3 sites drawn among those with a target of the kind, one target page
  * each, from a seeded generator (the same sets on every run).
  */
 function exampleSets(kind: PageKind, origins: string[]): { site: number; url: string }[][] {
-  const r = seededRandom(kind === 'license' ? 101 : 202);
+  const r = seededRandom(KIND_SEEDS[kind]);
   const withTargets = GROUP_SITES.map((s, i) => ({ i, targets: targetPaths(s, built[i]!, kind) })).filter((x) => x.targets.length);
   const sets: { site: number; url: string }[][] = [];
   for (let k = 0; k < setCount; k++) {
@@ -160,7 +163,7 @@ for (const kind of kinds) {
   const targets = GROUP_SITES.reduce((a, s, i) => a + targetPaths(s, built[i]!, kind).length, 0);
   const withKind = GROUP_SITES.filter((s, i) => targetPaths(s, built[i]!, kind).length).length;
   lines.push(
-    `### ${kind} pages (${kind === TUNE_KIND ? 'tuning kind: settings were chosen on it' : 'report kind: no setting was chosen on it'})`,
+    `### ${kind} pages (${TUNE_KINDS.includes(kind) ? 'tuning kind: settings were chosen on it' : 'report kind: no setting was chosen on it'})`,
     '',
     `${GROUP_SITES.length} sites, ${withKind} with ${kind} pages, ${targets} target pages reachable; budget ${budget} pages a site; ${setCount} sets of 3 examples.`,
     '',

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ const setCount = arg('--sets', 4);
 const dumpDir = argv.includes('--dump') ? argv[argv.indexOf('--dump') + 1]! : null;
 const methods = (argv.includes('--methods') ? argv[argv.indexOf('--methods') + 1]! : 'bfc,fc').split(',') as ('bfc' | 'fc')[];
 const keepDir = argv.includes('--keep-db') ? argv[argv.indexOf('--keep-db') + 1]! : null;
+for (const dir of [dumpDir, keepDir]) if (dir) mkdirSync(dir, { recursive: true });
 const overrides: Partial<GroupCrawlOptions> = {
   ...(argv.includes('--threshold') ? { threshold: arg('--threshold', 0.5) } : {}),
   fcRelevance: arg('--fc-relevance', GROUP_DEFAULTS.fcRelevance),

@@ -12,6 +12,7 @@ import { MIN_SHAPE_NUMBERS, numberShapes, shapeSimilarity } from './page-vectors
 import { SampleLibrary } from './sample-library.js';
 import { ExampleSeekingStrategy } from './example-seeking.js';
 import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type SelectionRule } from './target-selection.js';
+import { withSectionParts } from './section-parts.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
 import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
@@ -128,7 +129,8 @@ const EXAMPLES_FIRST: Strategy = { name: 'examples-first', topic: null, seed: ()
  *    ends, waiting URLs are re-scored with both, and the next round continues the same crawl.
  *    It stops when a round adds nothing or at the cap.
  * 3. Selection (target-selection.ts): pages that stand out from the group's and their site's
- *    scores, or with `threshold`, pages whose score reaches it.
+ *    scores, with the parts of samples that are section indexes (section-parts.ts); or with
+ *    `threshold`, pages whose score reaches it.
  *
  * fc: the example pages are fetched first (seeds, their links followed), then every site from
  * its root with KnnFocusedStrategy and the full budget in one round; the targets are the pages
@@ -222,7 +224,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
-    const pages = scoreBfc(o, ranked, library, bridge).map((x) => ({ d: x.d, score: x.score, target: x.target }));
+    const pages = withPartsOfSections(o, ranked, scoreBfc(o, ranked, library, bridge)).map((x) => ({ d: x.d, score: x.score, target: x.target }));
     return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked) };
   } finally {
     await crawl.close();
@@ -345,6 +347,18 @@ function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, 
   });
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
+}
+
+/**
+ * The final selection with the parts of the samples that are section indexes (section-parts.ts).
+ * Only here, not in the rounds: a part would otherwise join the library as its site's next
+ * sample, and the library would drift from the kind to whatever the parts are about.
+ */
+function withPartsOfSections<T extends { d: RankedDoc; score: number; sample: boolean; target: boolean }>(o: GroupCrawlOptions, ranked: Ranked, scored: T[]): T[] {
+  if (o.threshold !== undefined || o.selection.sectionParts === undefined) return scored;
+  const { noise } = selectionCuts(scored.map((x) => ({ site: x.d.host, score: x.score, sample: x.sample })), o.selection);
+  const picked = withSectionParts(scored.map((x) => ({ url: x.d.url, score: x.score, sample: x.sample, target: x.target, entry: x.d.path.length === 0 })), ranked.sections, noise, o.selection.sectionParts);
+  return scored.map((x, i) => ({ ...x, target: picked[i]! }));
 }
 
 /** The final ranking per site in the sites file's order, best first. */

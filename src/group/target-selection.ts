@@ -23,10 +23,18 @@ export interface SelectionRule {
   overGroup: number;
   /** ...and at least this multiple of its own site's noise level. */
   overSite: number;
+  /**
+   * The parts of a sample that is a section index (section-parts.ts) are selected from this
+   * multiple of the group's noise level; absent, they are not added.
+   */
+  sectionParts?: number;
 }
 
-/** Chosen on bench/group-real's licence pages and the generated group of web seed 11 (docs/benchmarks.md). */
-export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
+/**
+ * Chosen on bench/group-real's licence pages and the generated group of web seed 11; sectionParts
+ * on the licence and FAQ pages and seed 11 (docs/benchmarks.md).
+ */
+export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75 };
 
 /** The q-quantile of `xs` (linear interpolation between order statistics); 0 for none. */
 export function quantile(xs: readonly number[], q: number): number {
@@ -46,14 +54,15 @@ export interface ScoredPage {
 }
 
 /** The cut each site's pages must reach under `rule`, from the scores alone. */
-export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule): { group: number; sites: Map<string, number> } {
+export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule): { noise: number; group: number; sites: Map<string, number> } {
   const others = pages.filter((p) => !p.sample);
-  const group = rule.overGroup * quantile(others.map((p) => p.score), rule.noiseQuantile);
+  const noise = quantile(others.map((p) => p.score), rule.noiseQuantile);
+  const group = rule.overGroup * noise;
   const bySite = new Map<string, number[]>();
   for (const p of others) (bySite.get(p.site) ?? bySite.set(p.site, []).get(p.site)!).push(p.score);
   const sites = new Map<string, number>();
   for (const [site, scores] of bySite) sites.set(site, Math.max(group, rule.overSite * quantile(scores, rule.noiseQuantile)));
-  return { group, sites };
+  return { noise, group, sites };
 }
 
 /**

@@ -1,0 +1,85 @@
+import type { StoredText } from '../store/crawl-graph-reader.js';
+
+/**
+ * Sections split into pages. Some sites split one page of a kind into a section: a FAQ whose
+ * index lists one page a question, a licence appendix with a page per licence. The parts share
+ * little text with the library's samples (each question is about its own subject), so on
+ * scores alone they sit near the group's noise level and are never selected; on bench/group-real
+ * PySNMP's 12 question pages were 13 of the FAQ kind's 31 targets, all missed. What marks them
+ * is structure, which the ranking does not see: the index's text is mostly the list of its
+ * parts, and every part links back to it.
+ *
+ * A page is a section index when at least MIN_PARTS pages of its site that it links to outside
+ * the site's navigation link back to it, and the anchors of those links are at least
+ * MIN_ANCHOR_SHARE of its text outside the navigation (characters, not words, so that Chinese
+ * and English pages are measured alike). Navigation is a link found on at least half of the
+ * site's stored pages, as in the sidebars of every documentation generator.
+ */
+export const MIN_PARTS = 3;
+export const MIN_ANCHOR_SHARE = 0.15;
+
+const chars = (s: string) => s.replace(/\s+/gu, '').length;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** Every section index among the stored pages, with its parts (URLs, in link order). */
+export function sectionIndexes(rows: readonly StoredText[]): Map<string, string[]> {
+  const stored = new Map(rows.map((r) => [r.url, r]));
+  const pagesOfSite = new Map<string, number>();
+  const linkedFrom = new Map<string, number>();
+  for (const r of rows) {
+    pagesOfSite.set(r.host, (pagesOfSite.get(r.host) ?? 0) + 1);
+    for (const u of new Set(r.outlinks.map((l) => l[0]))) if (u !== r.url) linkedFrom.set(u, (linkedFrom.get(u) ?? 0) + 1);
+  }
+  const linksBack = (part: string, index: string) => stored.get(part)!.outlinks.some((l) => l[0] === index);
+  const sections = new Map<string, string[]>();
+  for (const r of rows) {
+    const navigation = (u: string) => (linkedFrom.get(u) ?? 0) >= 0.5 * pagesOfSite.get(r.host)!;
+    const parts = new Map<string, string>();
+    let navChars = 0;
+    for (const [u, anchor] of r.outlinks) {
+      if (navigation(u)) navChars += chars(anchor);
+      else if (u !== r.url && !parts.has(u) && stored.has(u) && hostOf(u) === r.host && linksBack(u, r.url)) parts.set(u, anchor);
+    }
+    if (parts.size < MIN_PARTS) continue;
+    const anchorChars = [...parts.values()].reduce((a, x) => a + chars(x), 0);
+    if (anchorChars >= MIN_ANCHOR_SHARE * Math.max(1, chars(r.text) - navChars)) sections.set(r.url, [...parts.keys()]);
+  }
+  return sections;
+}
+
+export interface PartCandidate {
+  url: string;
+  score: number;
+  sample: boolean;
+  target: boolean;
+  /** A site's start page: it lists the whole site, not a section, and passes nothing on. */
+  entry: boolean;
+}
+
+/**
+ * The selection with the parts of each library sample that is a section index added: a part is
+ * selected when it scores at least `overNoise` times the group's noise level (what an ordinary
+ * page of the group scores against the samples), so a part that shares nothing with the kind is
+ * still left out. Only samples pass their kind on: a page selected by its score alone may be a
+ * near miss, and its parts would multiply the miss. A start page that became a sample (a wrong
+ * one: no kind is a whole site) would pass it to every chapter, so entry pages pass nothing.
+ */
+export function withSectionParts<T extends PartCandidate>(pages: readonly T[], sections: ReadonlyMap<string, readonly string[]>, noiseLevel: number, overNoise: number): boolean[] {
+  const at = new Map(pages.map((p, i) => [p.url, i]));
+  const picked = pages.map((p) => p.target);
+  for (const p of pages) {
+    if (!p.sample || p.entry) continue;
+    for (const u of sections.get(p.url) ?? []) {
+      const i = at.get(u);
+      if (i !== undefined && pages[i]!.score > 0 && pages[i]!.score >= overNoise * noiseLevel) picked[i] = true;
+    }
+  }
+  return picked;
+}
