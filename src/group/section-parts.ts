@@ -38,18 +38,22 @@ export function sectionIndexes(rows: readonly StoredText[]): Map<string, string[
     for (const u of new Set(r.outlinks.map((l) => l[0]))) if (u !== r.url) linkedFrom.set(u, (linkedFrom.get(u) ?? 0) + 1);
   }
   const linksBack = (part: string, index: string) => stored.get(part)!.outlinks.some((l) => l[0] === index);
+  const anchorChars = (parts: Map<string, string>) => [...parts.values()].reduce((a, x) => a + chars(x), 0);
   const sections = new Map<string, string[]>();
   for (const r of rows) {
     const navigation = (u: string) => (linkedFrom.get(u) ?? 0) >= 0.5 * pagesOfSite.get(r.host)!;
-    const parts = new Map<string, string>();
+    const candidates = new Map<string, string>();
     let navChars = 0;
     for (const [u, anchor] of r.outlinks) {
       if (navigation(u)) navChars += chars(anchor);
-      else if (u !== r.url && !parts.has(u) && stored.has(u) && hostOf(u) === r.host && linksBack(u, r.url)) parts.set(u, anchor);
+      else if (u !== r.url && !candidates.has(u) && stored.has(u) && hostOf(u) === r.host) candidates.set(u, anchor);
     }
-    if (parts.size < MIN_PARTS) continue;
-    const anchorChars = [...parts.values()].reduce((a, x) => a + chars(x), 0);
-    if (anchorChars >= MIN_ANCHOR_SHARE * Math.max(1, chars(r.text) - navChars)) sections.set(r.url, [...parts.keys()]);
+    if (candidates.size < MIN_PARTS) continue;
+    const least = MIN_ANCHOR_SHARE * Math.max(1, chars(r.text) - navChars);
+    // Most pages fail on their text before any part is read: the back-links are the costly test.
+    if (anchorChars(candidates) < least) continue;
+    const parts = new Map([...candidates].filter(([u]) => linksBack(u, r.url)));
+    if (parts.size >= MIN_PARTS && anchorChars(parts) >= least) sections.set(r.url, [...parts.keys()]);
   }
   return sections;
 }
