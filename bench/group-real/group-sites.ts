@@ -39,7 +39,7 @@ export interface GroupSiteDef {
 const doc = (p: string) => `/usr/share/doc/${p}`;
 
 export const GROUP_SITES: GroupSiteDef[] = [
-  // Both kinds.
+  // Licence and FAQ pages (most with a contributing guide too).
   { id: 'argon2', package: 'python-argon2-doc', root: doc('python-argon2-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
   { id: 'spectacular', package: 'python-djangorestframework-spectacular-doc', root: doc('python-djangorestframework-spectacular-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['license.html'], contributing: ['contributing.html'] },
   { id: 'h5py', package: 'python-h5py-doc', root: doc('python-h5py-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: ['licenses.html'], contributing: ['contributing.html'] },
@@ -58,7 +58,7 @@ export const GROUP_SITES: GroupSiteDef[] = [
   { id: 'pygments', package: 'python-pygments-doc', root: doc('python-pygments-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
   { id: 'doit', package: 'python-doit-doc', root: doc('python-doit-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
   { id: 'pika', package: 'python-pika-doc', root: doc('python-pika-doc/html'), start: 'index.html', generator: 'Sphinx', faq: ['faq.html'], license: [] },
-  // Neither: its FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from the manual.
+  // FAQ, no licence page, other generators.
   { id: 'doxygen', package: 'doxygen-doc', root: doc('doxygen/html'), start: 'index.html', generator: 'Doxygen', faq: ['faq.html'], license: [] },
   { id: 'libxml2', package: 'libxml2-doc', root: doc('libxml2/html'), start: 'index.html', generator: 'libxml2 (XSLT)', faq: ['FAQ.html'], license: [] },
   // Licence, no FAQ (gettext's FAQ.html is installed but not linked from its manual).
@@ -70,7 +70,7 @@ export const GROUP_SITES: GroupSiteDef[] = [
   { id: 'cachelib', package: 'python-cachelib-doc', root: doc('python3-cachelib/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'] },
   { id: 'guardian', package: 'python-django-guardian-doc', root: doc('python3-django-guardian/html'), start: 'index.html', generator: 'Sphinx', faq: [], license: ['license.html'], contributing: ['develop/overview.html', 'develop/testing.html'] },
   { id: 'm4', package: 'm4-doc', root: doc('m4'), start: 'index.html', generator: 'texinfo', faq: [], license: ['Copying-This-Manual.html', 'Copying-This-Package.html', 'GNU-Free-Documentation-License.html', 'GNU-General-Public-License.html'] },
-  // Neither kind: zsh's FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from its manual.
+  // No page of any kind: zsh's FAQ (FAQ.html, FAQ01-06.html) is installed but not linked from its manual.
   { id: 'zsh', package: 'zsh-doc', root: doc('zsh-common/html'), start: 'index.html', generator: 'texinfo', faq: [], license: [] },
 ];
 

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteCrawlGraphReader } from '../../src/store/sqlite-crawl-graph-reader.js';
 import { nearestSampleScore, rankableDocs, type RankedDoc } from '../../src/group/group-ranking.js';
-import { selectTargets, selectionCuts, type SelectionRule } from '../../src/group/target-selection.js';
+import { DEFAULT_SELECTION, selectTargets, selectionCuts, type SelectionRule } from '../../src/group/target-selection.js';
+import { sectionIndexes, withSectionParts } from '../../src/group/section-parts.js';
 import { prf } from '../group/selection-sweep.js';
+import { cosineOf } from '../../src/relevance/tfidf-space.js';
 
 /**
  * Offline re-ranking of kept crawls (run.ts --keep-db, with --out / --dump JSON for the labels and
@@ -15,16 +17,18 @@ import { prf } from '../group/selection-sweep.js';
  * For bench/group: run.js --dump JSON --keep-db DB, prefix 'group'.
  */
 const [dbDir, jsonDir, prefix, weights] = process.argv.slice(2) as [string, string, string, string?];
-const rule: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
+const rule: SelectionRule = DEFAULT_SELECTION;
 const ws = (weights ?? '0,0.25,0.5,0.75').split(',').map(Number);
 
 const runs = await Promise.all(readdirSync(jsonDir).filter((f) => f.startsWith(prefix) && f.endsWith('-bfc.json')).sort().map(async (f) => {
   const j = JSON.parse(readFileSync(join(jsonDir, f), 'utf8')) as { samples: string[]; examples?: { url: string }[]; pages: { url: string; label: boolean; zh?: boolean }[] };
   const gen = /^group-\d+-(\d+)-bfc\.json$/.exec(f);
   const db = new Database(join(dbDir, gen ? `bfc-${gen[1]}.db` : f.replace('.json', '.db')), { readonly: true });
-  const ranked = await rankableDocs(new SqliteCrawlGraphReader(db));
+  const graph = new SqliteCrawlGraphReader(db);
+  const ranked = await rankableDocs(graph);
+  const sections = sectionIndexes(await graph.storedTexts());
   db.close();
-  return { j, ranked };
+  return { j, ranked, sections };
 }));
 const show = process.env.SHOW_ERRORS === '1';
 for (const w of ws) {
@@ -32,7 +36,7 @@ for (const w of ws) {
   let bestHits = 0;
   let sitesWith = 0;
   let zh = 0;
-  for (const { j, ranked } of runs) {
+  for (const { j, ranked, sections } of runs) {
     const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
     const labels = new Set(j.pages.filter((p) => p.label).map((p) => p.url));
     const exampleUrls = j.examples ? j.examples.map((e) => e.url) : j.samples.slice(0, 3);
@@ -56,7 +60,10 @@ for (const w of ws) {
       for (const { d } of [...best.values()].sort((a, b) => b.score - a.score).slice(0, 20)) lib.push(d);
     }
     const scored = score();
-    const t = selectTargets(scored, rule);
+    const { noise } = selectionCuts(scored, rule);
+    const byScore = selectTargets(scored, rule);
+    const named = (d: RankedDoc) => Math.max(0, ...lib.slice(0, nEx).map((e) => cosineOf(d.nameVector, e.nameVector)));
+    const t = withSectionParts(scored.map((x, i) => ({ url: x.d.url, score: x.score, sample: x.sample, target: byScore[i]!, entry: x.d.path.length === 0, nameLikeness: named(x.d) })), sections, noise, rule.sectionParts!);
     const pages = scored.map((x, i) => ({ site: x.site, url: x.d.url, path: x.d.path, score: x.score, target: t[i]! }));
     rows.push(prf(pages, labels));
     const zhUrls = new Set(j.pages.filter((p) => p.zh).map((p) => p.url));

@@ -1,5 +1,5 @@
 import type { RankedPage } from '../../src/group/group-crawl.js';
-import { selectTargets, type SelectionRule } from '../../src/group/target-selection.js';
+import { DEFAULT_SELECTION, selectTargets, type SelectionRule } from '../../src/group/target-selection.js';
 
 /** The settings of the selection rule a sweep tries: the median as noise level at several multiples, then other quantiles. */
 export const SWEEP: SelectionRule[] = [
@@ -7,17 +7,20 @@ export const SWEEP: SelectionRule[] = [
   { noiseQuantile: 0.75, overGroup: 4, overSite: 2 },
   { noiseQuantile: 0.75, overGroup: 5, overSite: 2 },
   { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 },
+  DEFAULT_SELECTION,
 ];
 
-export const ruleName = (r: SelectionRule) => `q ${r.noiseQuantile}, group x${r.overGroup}, site x${r.overSite}`;
+export const ruleName = (r: SelectionRule) => `q ${r.noiseQuantile}, group x${r.overGroup}, site x${r.overSite}${r.sectionParts !== undefined ? ', section parts (the default)' : ''}`;
 
 /**
  * A finished run's pages re-selected under another rule (the crawl and the library as they were:
  * the rule also decided which pages joined the library between rounds, which this does not redo).
+ * A rule with section parts adds the parts the run returned (the report's `parts`, found at the
+ * run's own noise level).
  */
-export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<string>, rule: SelectionRule): RankedPage[] {
+export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<string>, rule: SelectionRule, parts: ReadonlySet<string> = new Set()): RankedPage[] {
   const picked = selectTargets(pages.map((p) => ({ site: p.site, score: p.score, sample: samples.has(p.url) })), rule);
-  return pages.map((p, i) => ({ ...p, target: picked[i]! }));
+  return pages.map((p, i) => ({ ...p, target: picked[i]! || (rule.sectionParts !== undefined && parts.has(p.url)) }));
 }
 
 export interface Prf { precision: number; recall: number; f1: number; returned: number }

@@ -12,7 +12,7 @@ import { MIN_SHAPE_NUMBERS, numberShapes, shapeSimilarity } from './page-vectors
 import { SampleLibrary } from './sample-library.js';
 import { ExampleSeekingStrategy } from './example-seeking.js';
 import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type SelectionRule } from './target-selection.js';
-import { withSectionParts } from './section-parts.js';
+import { sectionIndexes, withSectionParts } from './section-parts.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
 import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
@@ -92,6 +92,8 @@ export interface GroupReport {
   library: { site: string; url: string; path: string[] }[];
   /** How alike the library's samples are: the median of each sample's best cosine to a sample of another site (bfc). */
   coherence?: number;
+  /** Pages returned as parts of a sample's section, not on their scores (bfc; section-parts.ts). */
+  parts?: string[];
 }
 
 /** Lets the group crawler change ordering between phases on one crawl. */
@@ -224,8 +226,11 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
-    const pages = withPartsOfSections(o, ranked, scoreBfc(o, ranked, library, bridge)).map((x) => ({ d: x.d, score: x.score, target: x.target }));
-    return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked) };
+    const scored = scoreBfc(o, ranked, library, bridge);
+    const exampleNames = sampleVectors(library, ranked).filter((_s, i) => library.samples[i]!.example === true).map((s) => s.nameVector);
+    const parts = await partsOfSections(o, graph, scored, exampleNames);
+    const pages = scored.map((x) => ({ d: x.d, score: x.score, target: x.target || parts.has(x.d.url) }));
+    return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked), parts: [...parts] };
   } finally {
     await crawl.close();
   }
@@ -354,11 +359,14 @@ function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, 
  * Only here, not in the rounds: a part would otherwise join the library as its site's next
  * sample, and the library would drift from the kind to whatever the parts are about.
  */
-function withPartsOfSections<T extends { d: RankedDoc; score: number; sample: boolean; target: boolean }>(o: GroupCrawlOptions, ranked: Ranked, scored: T[]): T[] {
-  if (o.threshold !== undefined || o.selection.sectionParts === undefined) return scored;
+async function partsOfSections(o: GroupCrawlOptions, graph: CrawlGraphReader, scored: { d: RankedDoc; score: number; sample: boolean; target: boolean }[], exampleNames: SampleView['nameVector'][]): Promise<Set<string>> {
+  if (o.threshold !== undefined || o.selection.sectionParts === undefined) return new Set();
   const { noise } = selectionCuts(scored.map((x) => ({ site: x.d.host, score: x.score, sample: x.sample })), o.selection);
-  const picked = withSectionParts(scored.map((x) => ({ url: x.d.url, score: x.score, sample: x.sample, target: x.target, entry: x.d.path.length === 0 })), ranked.sections, noise, o.selection.sectionParts);
-  return scored.map((x, i) => ({ ...x, target: picked[i]! }));
+  const sections = sectionIndexes(await graph.storedTexts());
+  const nameLikeness = (d: RankedDoc) => Math.max(0, ...exampleNames.map((n) => cosineOf(d.nameVector, n)));
+  const candidates = scored.map((x) => ({ url: x.d.url, score: x.score, sample: x.sample, target: x.target, entry: x.d.path.length === 0, nameLikeness: x.sample ? nameLikeness(x.d) : 0 }));
+  const picked = withSectionParts(candidates, sections, noise, o.selection.sectionParts);
+  return new Set(candidates.filter((x, i) => picked[i] && !x.target).map((x) => x.url));
 }
 
 /** The final ranking per site in the sites file's order, best first. */

@@ -3,7 +3,6 @@ import { anchorPaths } from './anchor-path.js';
 import { inLinkAnchors } from './page-names.js';
 import { nameTerms, numberShapes, pageTerms, shapeSimilarity, withoutBoilerplate } from './page-vectors.js';
 import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
-import { sectionIndexes } from './section-parts.js';
 
 /** A fetched page with its anchor path and the vector the rankings compare. */
 export interface RankedDoc {
@@ -24,7 +23,7 @@ export interface RankedDoc {
  * space over all of them, site boilerplate removed. Rankings are computed from the repository
  * after each round, so a resumed group crawl ranks exactly as an uninterrupted one.
  */
-export async function rankableDocs(graph: CrawlGraphReader): Promise<{ docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace; sections: Map<string, string[]> }> {
+export async function rankableDocs(graph: CrawlGraphReader): Promise<{ docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace }> {
   const rows = await graph.storedTexts();
   const paths = anchorPaths(await graph.discoveryTree());
   const anchors = inLinkAnchors(rows);
@@ -38,7 +37,7 @@ export async function rankableDocs(graph: CrawlGraphReader): Promise<{ docs: Ran
   for (const n of named) names.observe(n.terms);
   return {
     docs: docs.map((d, i) => ({ ...d, vector: space.vector(d.terms), name: named[i]!.terms, nameVector: names.vector(named[i]!.terms), shape: numberShapes(d.terms) })),
-    space, names, sections: sectionIndexes(rows),
+    space, names,
   };
 }
 

@@ -5,8 +5,9 @@ import type { StoredText } from '../store/crawl-graph-reader.js';
  * index lists one page a question, a licence appendix with a page per licence. The parts share
  * little text with the library's samples (each question is about its own subject), so on
  * scores alone they sit near the group's noise level and are never selected; on bench/group-real
- * PySNMP's 12 question pages were 13 of the FAQ kind's 31 targets, all missed. What marks them
- * is structure, which the ranking does not see: the index's text is mostly the list of its
+ * PySNMP's FAQ index and 12 question pages are 13 of the FAQ kind's 31 targets, and the
+ * questions were all missed. What marks them
+ * is structure, which the ranking does not see: much of the index's text is the list of its
  * parts, and every part links back to it.
  *
  * A page is a section index when at least MIN_PARTS pages of its site that it links to outside
@@ -20,33 +21,35 @@ export const MIN_ANCHOR_SHARE = 0.15;
 
 const chars = (s: string) => s.replace(/\s+/gu, '').length;
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-}
+/** Does `url` lie on `host` (the crawl's URLs are normalized: scheme, host, path)? A prefix test: parsing every link of a large crawl would cost more than the rest. */
+const onHost = (url: string, host: string) => url.startsWith(`http://${host}/`) || url.startsWith(`https://${host}/`);
 
 /** Every section index among the stored pages, with its parts (URLs, in link order). */
 export function sectionIndexes(rows: readonly StoredText[]): Map<string, string[]> {
   const stored = new Map(rows.map((r) => [r.url, r]));
   const pagesOfSite = new Map<string, number>();
+  // Pages of its own site linking to each URL: links to other sites are never a site's navigation.
   const linkedFrom = new Map<string, number>();
   for (const r of rows) {
     pagesOfSite.set(r.host, (pagesOfSite.get(r.host) ?? 0) + 1);
-    for (const u of new Set(r.outlinks.map((l) => l[0]))) if (u !== r.url) linkedFrom.set(u, (linkedFrom.get(u) ?? 0) + 1);
+    for (const u of new Set(r.outlinks.map((l) => l[0]))) if (u !== r.url && onHost(u, r.host)) linkedFrom.set(u, (linkedFrom.get(u) ?? 0) + 1);
   }
-  const linksBack = (part: string, index: string) => stored.get(part)!.outlinks.some((l) => l[0] === index);
+  const targetsOf = new Map<string, Set<string>>();
+  const linksBack = (part: string, index: string) => {
+    let out = targetsOf.get(part);
+    if (!out) targetsOf.set(part, (out = new Set(stored.get(part)!.outlinks.map((l) => l[0]))));
+    return out.has(index);
+  };
   const anchorChars = (parts: Map<string, string>) => [...parts.values()].reduce((a, x) => a + chars(x), 0);
   const sections = new Map<string, string[]>();
   for (const r of rows) {
     const navigation = (u: string) => (linkedFrom.get(u) ?? 0) >= 0.5 * pagesOfSite.get(r.host)!;
+    // Each part by its longest anchor: an image link before the title link says nothing.
     const candidates = new Map<string, string>();
     let navChars = 0;
     for (const [u, anchor] of r.outlinks) {
       if (navigation(u)) navChars += chars(anchor);
-      else if (u !== r.url && !candidates.has(u) && stored.has(u) && hostOf(u) === r.host) candidates.set(u, anchor);
+      else if (u !== r.url && stored.get(u)?.host === r.host && anchor.length >= (candidates.get(u)?.length ?? 0)) candidates.set(u, anchor);
     }
     if (candidates.size < MIN_PARTS) continue;
     const least = MIN_ANCHOR_SHARE * Math.max(1, chars(r.text) - navChars);
@@ -65,7 +68,16 @@ export interface PartCandidate {
   target: boolean;
   /** A site's start page: it lists the whole site, not a section, and passes nothing on. */
   entry: boolean;
+  /** How alike its name (title, in-link anchors) is to the nearest example's name (0-1). */
+  nameLikeness: number;
 }
+
+/**
+ * An index passes its kind on only when it is named like an example (a FAQ index titled "FAQ"):
+ * a sample that joined the library by mistake is usually named for its own subject ("Crypto.IO
+ * package"), and its parts would multiply the mistake.
+ */
+export const MIN_NAME_LIKENESS = 0.8;
 
 /**
  * The selection with the parts of each library sample that is a section index added: a part is
@@ -73,13 +85,14 @@ export interface PartCandidate {
  * page of the group scores against the samples), so a part that shares nothing with the kind is
  * still left out. Only samples pass their kind on: a page selected by its score alone may be a
  * near miss, and its parts would multiply the miss. A start page that became a sample (a wrong
- * one: no kind is a whole site) would pass it to every chapter, so entry pages pass nothing.
+ * one: no kind is a whole site) would pass it to every chapter, so entry pages pass nothing, and
+ * neither does a sample not named like an example (MIN_NAME_LIKENESS).
  */
 export function withSectionParts<T extends PartCandidate>(pages: readonly T[], sections: ReadonlyMap<string, readonly string[]>, noiseLevel: number, overNoise: number): boolean[] {
   const at = new Map(pages.map((p, i) => [p.url, i]));
   const picked = pages.map((p) => p.target);
   for (const p of pages) {
-    if (!p.sample || p.entry) continue;
+    if (!p.sample || p.entry || p.nameLikeness < MIN_NAME_LIKENESS) continue;
     for (const u of sections.get(p.url) ?? []) {
       const i = at.get(u);
       if (i !== undefined && pages[i]!.score > 0 && pages[i]!.score >= overNoise * noiseLevel) picked[i] = true;

@@ -66,6 +66,9 @@ const targets = (r: GroupReport) => r.pages.filter((p) => p.target).map((p) => `
 test('the parts of a FAQ split into pages are returned with its index once the index is a sample', () => {
   assert.ok(withParts.library.some((s) => s.url === `${web.roots.s}faq/`), `sierra's FAQ index joins the library: ${withParts.library.map((s) => s.url).join(' ')}`);
   assert.deepEqual(targets(withParts), ['a/faq/', 'b/faq/', 'c/faq/', 's/faq/', 's/faq/q0.html', 's/faq/q1.html', 's/faq/q2.html', 's/faq/q3.html']);
+  // Returned, but never samples: the parts are added to the final selection only.
+  assert.ok(!withParts.library.some((s) => s.url.includes('/faq/q')), withParts.library.map((s) => s.url).join(' '));
+  assert.deepEqual([...(withParts.parts ?? [])].map((x) => new URL(x).pathname).sort(), ['/faq/q0.html', '/faq/q1.html', '/faq/q2.html', '/faq/q3.html']);
   // The same crawl without the rule: the questions stand no further above the group than the chapters.
   assert.deepEqual(targets(withoutParts), ['a/faq/', 'b/faq/', 'c/faq/', 's/faq/']);
 });

@@ -47,15 +47,29 @@ test('the share counts characters, so a Chinese index counts as an English one',
   assert.deepEqual([...sections.keys()], [u('faq')]);
 });
 
-test('links a part does not return, and links to another site, make no part', () => {
+test('the share counts characters: a long Chinese paragraph, one word to a word count, outweighs the list', () => {
+  assert.equal(sectionIndexes(docSite({ questions: 6, faqText: '每个问题都在这一页上详细回答，包括代理服务器、超时时间和日志文件的配置方法。'.repeat(30), zh: true })).size, 0);
+});
+
+test('links a part does not return make no part', () => {
   const rows = docSite({ questions: 6, faqText: 'FAQ.' });
   for (const r of rows) if (r.url.includes('/q')) r.outlinks = r.outlinks.filter((l) => l[0] !== u('faq'));
   assert.equal(sectionIndexes(rows).size, 0);
 });
 
+test('pages of another site make no part, even when they link back', () => {
+  // The questions moved to another host, every link to them rewritten.
+  const moved = (url: string) => url.replace(/^http:\/\/127\.0\.0\.1:9001\/q/, 'http://127.0.0.2:9001/q');
+  const rows = docSite({ questions: 6, faqText: 'FAQ.' }).map((r) => ({
+    ...r, url: moved(r.url), host: moved(r.url) === r.url ? r.host : '127.0.0.2:9001', outlinks: r.outlinks.map(([l, a]): [string, string] => [moved(l), a]),
+  }));
+  assert.ok(rows.some((r) => r.host === '127.0.0.2:9001'));
+  assert.equal(sectionIndexes(rows).size, 0);
+});
+
 test('a sample that is a section index passes its kind to the parts above the noise level', () => {
   const sections = new Map([[u('faq'), [u('q0'), u('q1'), u('q2'), u('q3')]]]);
-  const page = (p: string, score: number, extra: Partial<PartCandidate> = {}): PartCandidate => ({ url: u(p), score, sample: false, target: false, entry: false, ...extra });
+  const page = (p: string, score: number, extra: Partial<PartCandidate> = {}): PartCandidate => ({ url: u(p), score, sample: false, target: false, entry: false, nameLikeness: 1, ...extra });
   const pages = [page('faq', 1, { sample: true, target: true }), page('q0', 0.4), page('q1', 0.2), page('q2', 0.1), page('q3', 0), page('api', 0.5)];
   // Noise level 0.2: parts from 0.15 (0.75 x 0.2); q2 (0.1) shares too little with the kind, q3 nothing.
   assert.deepEqual(withSectionParts(pages, sections, 0.2, 0.75), [true, true, true, false, false, false]);
@@ -65,4 +79,7 @@ test('a sample that is a section index passes its kind to the parts above the no
   // Nor does a start page that became a sample.
   const entry = pages.map((p, i) => (i === 0 ? { ...p, entry: true } : p));
   assert.deepEqual(withSectionParts(entry, sections, 0.2, 0.75), [true, false, false, false, false, false]);
+  // Nor a sample named unlike every example (an API index that joined the library by mistake).
+  const unnamed = pages.map((p, i) => (i === 0 ? { ...p, nameLikeness: 0.4 } : p));
+  assert.deepEqual(withSectionParts(unnamed, sections, 0.2, 0.75), [true, false, false, false, false, false]);
 });
