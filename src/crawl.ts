@@ -22,7 +22,7 @@ import { hostOf, normalizeUrl } from './parse/normalize-url.js';
 import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
-import { checkIntact } from './store/db-integrity.js';
+import { checkIntact, checkNotFolder } from './store/db-integrity.js';
 import { topicChange } from './config/topic-change.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
@@ -284,6 +284,7 @@ function removeDatabase(path: string): void {
 /** Checks the files a crawl will read or write before anything is created. */
 function checkFiles(config: CrawlConfig): void {
   if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
+  checkNotFolder(config.db);
   for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
     const dir = file ? dirname(resolve(file)) : null;
     if (dir && !existsSync(dir)) throw new FocusCrawlError('IO', `cannot write ${what} ${file}: the folder ${dir} does not exist`);
@@ -303,7 +304,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     throw new FocusCrawlError('CONFIG', `crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
   }
   const config = parsed.data;
-  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
+  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
   const topicFile = resolveTopic(config.topic);
   const planned = plan({ ...config, topic: topicFile }, topicFile, opts);
@@ -315,7 +316,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     if (existed) checkIntact(config.db);
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
-    const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
+    const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);

@@ -59,13 +59,20 @@ export function readSeedsFile(file: string): string[] {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
-    if (!isHttpUrl(line)) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' is not an http(s) URL`);
+    const problem = seedProblem(line);
+    if (problem) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' ${problem}`);
     seeds.push(line);
   });
+  if (!seeds.length) throw new FocusCrawlError('USAGE', `seeds file ${file} holds no seed URL (one http(s) URL a line; blank lines and lines starting with # are skipped)`);
   return seeds;
 }
 
-const isHttpUrl = (s: string) => /^https?:\/\//i.test(s) && URL.canParse(s);
+/** Why `s` is not a seed URL, or null. A space is refused: two URLs on one line would become one URL with %20 in it. */
+function seedProblem(s: string): string | null {
+  if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) return 'is not an http(s) URL';
+  if (/\s/.test(s)) return 'has a space in it (one URL a line; write a space in a URL as %20)';
+  return null;
+}
 
 /** `--detect wms,wfs` or `all`, checked here so a typo is named. */
 function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
@@ -84,8 +91,14 @@ function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
 export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput; notes: string[] } {
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
   const notes: string[] = [];
-  for (const s of o.urls ?? []) if (!isHttpUrl(s)) throw new FocusCrawlError('USAGE', `seed '${s}' is not an http(s) URL`);
-  for (const s of o.seeds ?? []) if (!isHttpUrl(s)) throw new FocusCrawlError('USAGE', `--seeds: '${s}' is not an http(s) URL`);
+  for (const s of o.urls ?? []) {
+    const problem = seedProblem(s);
+    if (problem) throw new FocusCrawlError('USAGE', `seed '${s}' ${problem}`);
+  }
+  for (const s of o.seeds ?? []) {
+    const problem = seedProblem(s);
+    if (problem) throw new FocusCrawlError('USAGE', `--seeds: '${s}' ${problem}`);
+  }
   const given = [...(o.urls ?? []), ...(o.seeds ?? [])];
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
   if (given.length && o.seedsFile) notes.push(`crawling the ${given.length} seeds given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);

@@ -9,7 +9,7 @@ import { openExistingDb, runningLine } from './open-existing-db.js';
 import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 import { oneOf, unitNumber } from './option-parsers.js';
-import { checkOutputFile, writeChunks } from './output-file.js';
+import { checkOutputFile, checkOutputNotInput, writeChunks } from './output-file.js';
 
 /** Runs `write` on the crawl's read model (either backend), saying when a crawl still writes to it. */
 async function fromReader(o: SharedFlags & { db?: string }, write: (reader: CrawlReader) => Promise<void>): Promise<void> {
@@ -36,6 +36,7 @@ export function registerExport(program: Command): void {
       if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);
+      checkOutputNotInput(o.out, [{ flag: '--db', file: o.name ? undefined : (o.db ?? 'focuscrawl.db') }]);
       if (o.what === 'pages') {
         await fromReader(o, async (reader) => {
           let min = o.minRelevance ?? null;

@@ -6,7 +6,7 @@ import { PATH_SEPARATOR } from '../group/anchor-path.js';
 import { loadTopicFile } from '../relevance/topic.js';
 import { csvField } from '../store/export-log.js';
 import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
-import { checkOutputFile, writeChunks } from './output-file.js';
+import { checkOutputFile, checkOutputNotInput, writeChunks } from './output-file.js';
 
 /** The flags; the crawl settings among them have GroupCrawlOptions' names and meanings. */
 interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'perHost' | 'delayMs' | 'robots' | 'userAgent'> {
@@ -74,6 +74,7 @@ export function registerGroup(program: Command): void {
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
     .action(async (o: GroupFlags) => {
       checkOutputFile(o.out);
+      checkOutputNotInput(o.out, [{ flag: '--db', file: o.db }, { flag: '--sites', file: o.sites }, { flag: '--examples', file: o.examples }, { flag: '--topic', file: o.topic }]);
       const sites = readSitesFile(o.sites);
       const examples = readExamplesFile(o.examples, sites);
       if (o.topic && o.method === 'fc') throw new FocusCrawlError('USAGE', '--topic: only the bootstrapping crawler (--method bfc) reads a topic');

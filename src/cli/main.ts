@@ -55,6 +55,15 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
+/**
+ * A user error as one printable line: a message quoting a line of a binary file would otherwise
+ * write its control bytes (an escape sequence to the terminal) and its newlines.
+ */
+function oneLine(message: string): string {
+  const printable = message.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return printable.length > 1000 ? `${printable.slice(0, 1000)}…` : printable;
+}
+
 try {
   if (process.argv.length <= 2) {
     // No command is a usage error, not a success: scripts must not take it for a crawl.
@@ -67,7 +76,7 @@ try {
   if (err instanceof CommanderError) {
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
   } else if (isUserError(err) || (err as { code?: string })?.code === 'STORE') {
-    process.stderr.write(`focuscrawl: ${(err as Error).message}\n`);
+    process.stderr.write(`focuscrawl: ${oneLine((err as Error).message)}\n`);
     process.exitCode = 2;
   } else if (isCorruptionError(err)) {
     // Damage the open-time check could not see (it appeared since, or in a page it skips).

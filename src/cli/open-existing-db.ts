@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { FocusCrawlError } from '../errors.js';
 import { describeHolder, probeLock, type LockHolder } from '../store/crawl-lock.js';
-import { checkIntact } from '../store/db-integrity.js';
+import { checkIntact, checkNotFolder } from '../store/db-integrity.js';
 import { SqliteDb } from '../store/sqlite-db.js';
 
 export interface ExistingDb {
@@ -17,6 +17,9 @@ export interface ExistingDb {
  */
 export function openExistingDb(path: string): ExistingDb {
   if (!existsSync(path)) throw new FocusCrawlError('IO', `no crawl database at ${path}`);
+  checkNotFolder(path);
+  // SQLite takes an empty file for an empty database and would write its schema into it.
+  if (statSync(path).size === 0) throw new FocusCrawlError('STORE', `${path} is an empty file, not a crawl database`);
   const running = probeLock(path);
   checkIntact(path);
   return { db: new SqliteDb(path, { create: false, readonly: running !== null }), running };

@@ -1,4 +1,4 @@
-import { createWriteStream, statSync } from 'node:fs';
+import { createWriteStream, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
@@ -17,6 +17,29 @@ export function checkOutputFile(file: string | undefined): void {
     /* missing: reported below */
   }
   if (!isDir) throw new FocusCrawlError('IO', `cannot write ${file}: the folder ${dir} does not exist`);
+}
+
+const statOf = (file: string): Stats | null => {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Refuses an output file that is one of the command's inputs (`--out` naming the `--db` it
+ * reads): opening it for writing would empty the database before a record is read.
+ */
+export function checkOutputNotInput(out: string | undefined, inputs: readonly { flag: string; file: string | undefined }[]): void {
+  if (!out) return;
+  const o = statOf(out);
+  for (const { flag, file } of inputs) {
+    if (!file) continue;
+    const i = statOf(file);
+    const same = o && i ? o.dev === i.dev && o.ino === i.ino : resolve(out) === resolve(file);
+    if (same) throw new FocusCrawlError('USAGE', `--out ${out} is the ${flag} it would read: writing it would destroy the crawl; choose another file`);
+  }
 }
 
 /**

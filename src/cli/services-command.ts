@@ -5,7 +5,7 @@ import type { SharedFlags } from '../distributed/shared-target.js';
 import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 import { oneOf } from './option-parsers.js';
-import { checkOutputFile, writeChunks } from './output-file.js';
+import { checkOutputFile, checkOutputNotInput, writeChunks } from './output-file.js';
 
 export function registerServices(program: Command): void {
   withSharedOptions(program.command('services').description('the OGC services a crawl found and probed (crawl with --preset wms or --detect)'))
@@ -15,6 +15,7 @@ export function registerServices(program: Command): void {
     .option('--out <file>', 'output file (default standard output)')
     .action(async (o: SharedFlags & { db?: string; format: ServiceFormat; status?: ServiceStatus; out?: string }) => {
       checkOutputFile(o.out);
+      checkOutputNotInput(o.out, [{ flag: '--db', file: o.name ? undefined : (o.db ?? 'focuscrawl.db') }]);
       const open = await openReader(o);
       // The records committed so far: the running crawl adds more.
       if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);

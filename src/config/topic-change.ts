@@ -9,10 +9,12 @@ const same = (a: TopicFile | null, b: TopicFile | null) => JSON.stringify(a) ===
  * different one (or none, for `crawl`) is refused unless `force`, since pages already stored were
  * scored for the old topic and the frontier is ordered by it. Returns the notes for the user.
  */
-export function topicChange(db: string, stored: TopicFile | null, next: TopicFile | null, o: { force: boolean; resume: boolean }): string[] {
+export function topicChange(db: string, stored: TopicFile | null, next: TopicFile | null, o: { force: boolean; resume: boolean; command?: string }): string[] {
   if (same(stored, next)) return [];
   if (stored === null) return [`${db} held a crawl with no topic: from now on pages are scored for topic '${next!.name}'`];
   const how = o.resume ? 'resume' : 'crawl';
+  // The group crawler has no --force: a topic crawl's database is simply not one it can continue.
+  if (o.command === 'group') throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}', not a group crawl: pass another --db`);
   if (!o.force) {
     if (next === null) {
       throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}': pass its --topic to continue it, or --force to continue without a topic`);

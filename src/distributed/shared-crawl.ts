@@ -176,7 +176,7 @@ export async function connectBoth(target: SharedTarget): Promise<{ redis: Redis;
  */
 export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
   const config = parseConfig(input, `crawl '${target.name}'`);
-  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: pass --seeds URL... or --seeds-file FILE');
+  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
   plan({ ...config, topic: topicFile }, topicFile, {}); // every option is checked before anything is written

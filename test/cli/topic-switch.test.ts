@@ -53,6 +53,10 @@ test('resume --topic gives a crawl without a topic one; a different topic on res
   refused(await runCli(['resume', '--db', db, '--topic', cooking]), /no-topic\.db holds a crawl for topic 'solar energy' and resume --topic gives topic 'cooking': pass --force to switch/);
   refused(await runCli(['crawl', '--seeds', site.origin + '/', '--db', db, '--topic', cooking]), /holds a crawl for topic 'solar energy' and crawl --topic gives topic 'cooking': pass --force/);
   refused(await runCli(['crawl', '--seeds', site.origin + '/', '--db', db]), /holds a crawl for topic 'solar energy': pass its --topic to continue it, or --force to continue without a topic/);
+  // The group crawler has no --force to suggest.
+  writeFileSync(join(dir, 'sites.tsv'), `${site.origin}/\tsite\n`);
+  writeFileSync(join(dir, 'examples.tsv'), `${site.origin}/\t${site.origin}/\n`);
+  refused(await runCli(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', db]), /no-topic\.db holds a crawl for topic 'solar energy', not a group crawl: pass another --db$/);
   assert.deepEqual(logRows(db), kept, 'refused runs changed nothing');
 
   const same = await runCli(['crawl', '--seeds', site.origin + '/', '--db', db, '--topic', DEMO_TOPIC, '--max-pages', '25', ...fast]);

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** Paths that are not what a flag expects: a folder, an empty file, the output naming the input, a binary seeds file. */
+const dir = mkdtempSync(join(tmpdir(), 'fc-bad-paths-'));
+
+async function fails(args: string[], message: RegExp): Promise<string> {
+  const r = await runCli(args, { cwd: dir });
+  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
+  assert.match(lines[0]!, message);
+  return lines[0]!;
+}
+
+test('a folder given as --db is named, for every command that opens one', async () => {
+  const folder = join(dir, 'a-folder');
+  mkdirSync(folder);
+  for (const args of [['status'], ['search', 'solar'], ['export'], ['export', '--what', 'pages'], ['services'], ['crawl', 'http://127.0.0.1:9/']]) {
+    await fails([...args, '--db', folder], /a-folder is a folder, not a crawl database file/);
+  }
+});
+
+test('an empty file is no crawl database, and the reading commands leave it empty', async () => {
+  const empty = join(dir, 'empty.db');
+  writeFileSync(empty, '');
+  for (const args of [['status'], ['search', 'solar'], ['export'], ['export', '--what', 'pages', '--relevant']]) {
+    await fails([...args, '--db', empty], /empty\.db is an empty file, not a crawl database/);
+  }
+  assert.equal(statSync(empty).size, 0);
+});
+
+test('--out naming the database it reads is refused before the database is touched', async () => {
+  const path = join(dir, 'kept.db');
+  await new SqliteDb(path, { create: true }).close();
+  const before = readFileSync(path);
+  await fails(['export', '--db', path, '--out', path], /--out .*kept\.db is the --db it would read/);
+  await fails(['export', '--what', 'pages', '--db', path, '--out', join(dir, '.', 'kept.db')], /is the --db it would read/);
+  await fails(['services', '--db', path, '--out', path], /is the --db it would read/);
+  assert.deepEqual(readFileSync(path), before);
+  const status = await runCli(['status', '--db', path], { cwd: dir });
+  assert.equal(status.code, 0, status.stderr);
+});
+
+test('seeds: two URLs on a line, an empty file, and a binary file are each named in one printable line', async () => {
+  writeFileSync(join(dir, 'two.txt'), 'http://127.0.0.1:9/ http://127.0.0.1:9/a\n');
+  await fails(['crawl', '--seeds-file', join(dir, 'two.txt')], /two\.txt:1: .* has a space in it/);
+  await fails(['crawl', 'http://127.0.0.1:9/a b'], /seed 'http:\/\/127\.0\.0\.1:9\/a b' has a space in it/);
+  writeFileSync(join(dir, 'blank.txt'), '\n# nothing yet\n\n');
+  await fails(['crawl', '--seeds-file', join(dir, 'blank.txt')], /seeds file .*blank\.txt holds no seed URL/);
+  writeFileSync(join(dir, 'binary.bin'), Buffer.from([0x1b, 0x5b, 0x32, 0x4a, 0x00, 0x07, 0x41]));
+  const line = await fails(['crawl', '--seeds-file', join(dir, 'binary.bin')], /binary\.bin:1: .* is not an http\(s\) URL/);
+  assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(line), `no control character printed: ${JSON.stringify(line)}`);
+  assert.ok(line.includes('\\x1b[2J'), line);
+});
