@@ -284,6 +284,9 @@ function removeDatabase(path: string): void {
 /** Checks the files a crawl will read or write before anything is created. */
 function checkFiles(config: CrawlConfig): void {
   if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
+  if (config.replay && config.record && resolve(config.replay) === resolve(config.record)) {
+    throw new FocusCrawlError('USAGE', `--record ${config.record} is the --replay recording: recording into it would append to what it replays; choose another file`);
+  }
   checkNotFolder(config.db);
   for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
     const dir = file ? dirname(resolve(file)) : null;

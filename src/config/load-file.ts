@@ -7,19 +7,40 @@ import { FocusCrawlError } from '../errors.js';
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
  * Every error names the file, the line and the field: `topic.yaml:4: keywords.map: expected number`.
  */
-export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string): z.output<S> {
-  let text: string;
+export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES): z.output<S> {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
   }
+  // The YAML parser's time grows with the square of a map's keys (a 10 MB topic did not load in a minute).
+  if (bytes.length > maxBytes) throw new FocusCrawlError('CONFIG', `${file}: ${what} file of ${bytes.length} bytes, more than the ${maxBytes} read`);
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new FocusCrawlError('CONFIG', `${file}: ${what} file in UTF-16; save it as UTF-8`);
+  }
+  const text = bytes.toString('utf8');
+  try {
+    return parseFile(file, text, schema, what);
+  } catch (err) {
+    // Nesting deep enough to overflow the parser's stack is no file a person wrote.
+    if (err instanceof RangeError) throw new FocusCrawlError('CONFIG', `${file}: ${what} file nested too deeply to read`);
+    throw err;
+  }
+}
+
+/** A config or topic file's largest size: either is a few KB (a long seed list belongs in --seeds-file). */
+export const MAX_FILE_BYTES = 1 << 20;
+
+function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, what: string): z.output<S> {
   const lines = new LineCounter();
   // JSON is YAML, but YAML forgives what JSON does not (a trailing comma): a .json file is held to JSON.
   if (/\.json$/i.test(file)) checkJson(file, text);
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
     const e = doc.errors[0]!;
+    // The parser reports its own stack overflow as a syntax error at the first line.
+    if (/Maximum call stack size exceeded/.test(e.message)) throw new RangeError(e.message);
     throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(errorOffset(text, e.pos[0])).line}: invalid YAML: ${e.message.split('\n')[0]}`);
   }
   const data: unknown = doc.toJS();

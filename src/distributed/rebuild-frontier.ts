@@ -22,7 +22,7 @@ export interface RebuildReport {
  * A frontier still in Redis is not replaced unless `force` clears it first.
  */
 export async function rebuildFrontier(target: SharedTarget, opts: { force?: boolean; progress?: (r: RebuildReport) => void } = {}): Promise<RebuildReport> {
-  const { redis, pg } = await connectBoth(target);
+  const { redis, pg } = await connectBoth(target, { join: true });
   try {
     const stored = await pg.getMeta('config');
     if (!stored) throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}`);

@@ -13,7 +13,7 @@ import { PgStore } from '../store/pg-store.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { redact, type SharedTarget } from './shared-target.js';
+import { redact, redisDatabase, type SharedTarget } from './shared-target.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -58,6 +58,16 @@ export async function connectRedis(url: string): Promise<Redis> {
   } catch (err) {
     redis.disconnect();
     throw new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${lastError || (err as Error).message}`);
+  }
+  // A SELECT the server refuses (a database past its count) leaves the connection on database 0.
+  const wanted = redisDatabase(url);
+  if (wanted !== null && wanted !== 0) {
+    const info = await redis.client('INFO').catch(() => null);
+    const selected = typeof info === 'string' ? /\bdb=(\d+)/.exec(info)?.[1] : undefined;
+    if (selected !== undefined && Number(selected) !== wanted) {
+      redis.disconnect();
+      throw new FocusCrawlError('STORE', `Redis at ${redact(url)} has no database ${wanted}${lastError ? ` (${lastError})` : ''}`);
+    }
   }
   return redis;
 }
@@ -159,10 +169,12 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   return shared;
 }
 
-export async function connectBoth(target: SharedTarget): Promise<{ redis: Redis; pg: PgStore }> {
+/** Both services of a shared crawl; `join`: the crawl must exist (a worker, resume, rebuild), and nothing is created when it does not. */
+export async function connectBoth(target: SharedTarget, o: { join?: boolean } = {}): Promise<{ redis: Redis; pg: PgStore }> {
   const redis = await connectRedis(target.redis);
   try {
-    return { redis, pg: await PgStore.connect(target.pg, pgSchema(target.name)) };
+    const missing = () => new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}: start it with focuscrawl crawl --redis URL --pg URL --name ${target.name} --seeds URL...`);
+    return { redis, pg: await PgStore.connect(target.pg, pgSchema(target.name), o.join ? { missing } : {}) };
   } catch (err) {
     redis.disconnect();
     throw err;
@@ -208,7 +220,7 @@ export async function openSharedWorker(
   /** `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
   opts: { concurrency?: number; maxPages?: number; fetcher?: Fetcher; strategy?: Strategy } = {},
 ): Promise<SharedCrawl> {
-  const { redis, pg } = await connectBoth(target);
+  const { redis, pg } = await connectBoth(target, { join: true });
   try {
     const stored = await pg.getMeta('config');
     if (!stored) {

@@ -34,6 +34,20 @@ function checkUrl(url: string, what: string, flag: string, schemes: string[]): s
   return url;
 }
 
+function checkRedisUrl(url: string): string {
+  checkUrl(url, 'Redis', '--redis', ['redis:', 'rediss:']);
+  redisDatabase(url);
+  return url;
+}
+
+/** The database number a Redis URL selects (its path), or null for the default; a path that is no number is named. */
+export function redisDatabase(url: string, flag = '--redis'): number | null {
+  const path = new URL(url).pathname.replace(/^\//, '');
+  if (path === '') return null;
+  if (!/^\d+$/.test(path)) throw new FocusCrawlError('USAGE', `${flag}: database '${path}' in '${redact(url)}' is not a number (redis://host:port/N)`);
+  return Number(path);
+}
+
 /**
  * The shared crawl the flags name, the services given by flags or by the environment
  * (FOCUSCRAWL_REDIS, FOCUSCRAWL_PG), or null for the embedded one. Flags win over the environment. Naming one service without the other, or
@@ -50,7 +64,7 @@ export function sharedTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = proces
   if (flags.name === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs a name: pass --name NAME (the same on every worker)');
   if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' must be 1-40 lower-case letters, digits or _, starting with a letter`);
   return {
-    redis: checkUrl(redis, 'Redis', '--redis', ['redis:', 'rediss:']),
+    redis: checkRedisUrl(redis),
     pg: checkUrl(pg, 'PostgreSQL', '--pg', ['postgres:', 'postgresql:']),
     name: flags.name,
   };

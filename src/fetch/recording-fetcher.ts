@@ -27,12 +27,12 @@ export class RecordingFetcher implements Fetcher {
 
   static async open(inner: Fetcher, file: string): Promise<RecordingFetcher> {
     const out = createWriteStream(file, { flags: 'a' });
-    await Promise.race([
-      once(out, 'open'),
-      once(out, 'error').then(([e]) => {
-        throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${(e as Error).message}`);
-      }),
-    ]);
+    // once() rejects with the stream's own error (EISDIR, ENOENT, EACCES): named here.
+    try {
+      await once(out, 'open');
+    } catch (e) {
+      throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${(e as Error).message}`);
+    }
     const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
     const rec = new RecordingFetcher(inner, out, Promise.resolve());
     rec.#append(info);

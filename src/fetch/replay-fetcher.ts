@@ -49,6 +49,8 @@ export class ReplayFetcher implements Fetcher {
     } catch (err) {
       throw new FocusCrawlError('IO', `cannot read WARC ${source}: ${(err as Error).message}`);
     }
+    // A file that is no WARC parses as none: replaying it would fail every URL after its retries.
+    if (!records.size) throw new FocusCrawlError('IO', `${source} holds no WARC response record: not a recording to replay`);
     return new ReplayFetcher(source, (url) => records.get(url) ?? null, maxRedirects);
   }
 

@@ -94,8 +94,11 @@ export function topicFromFile(input: TopicFileInput, baseDir: string | null = nu
   };
 }
 
+/** A topic file's largest size: hand-written ones are a few KB, learned ones a few hundred keywords. */
+export const MAX_TOPIC_BYTES = 256 * 1024;
+
 export function loadTopicFile(file: string): TopicFile {
-  const t = loadFile(file, topicFileSchema, 'topic');
+  const t = loadFile(file, topicFileSchema, 'topic', MAX_TOPIC_BYTES);
   // Example files are stored resolved, so a topic copied into a crawl database keeps working.
   const base = dirname(resolve(file));
   return { ...t, examples: t.examples.map((r) => resolveRef(r, base)), negatives: t.negatives.map((r) => resolveRef(r, base)) };

@@ -79,9 +79,23 @@ export class PgStore implements Store, UrlJournal {
    * and sent by a writer thread with its own connection (`writer: 'thread'`, the default) or on
    * the caller's thread (`'inline'`).
    */
-  static async connect(url: string, schema: string, opts: { poolSize?: number; retryDelaysMs?: readonly number[]; writer?: 'thread' | 'inline' } = {}): Promise<PgStore> {
+  /**
+   * Opens the crawl record in `schema`, creating it when missing, unless `missing` is given: a
+   * worker joining a crawl then fails with that error and creates nothing.
+   */
+  static async connect(url: string, schema: string, opts: { poolSize?: number; retryDelaysMs?: readonly number[]; writer?: 'thread' | 'inline'; missing?: () => Error } = {}): Promise<PgStore> {
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new FocusCrawlError('USAGE', `'${schema}' is not a usable PostgreSQL schema name`);
     const pool = await connectPg(url, opts.poolSize ?? 10);
+    if (opts.missing) {
+      const found = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]).catch(async (err: unknown) => {
+        await pool.end().catch(() => {});
+        throw new FocusCrawlError('STORE', `PostgreSQL: cannot read the crawl's schema ${schema}: ${(err as Error).message}`, { cause: err });
+      });
+      if (!(found.rows[0] as { ok: boolean }).ok) {
+        await pool.end().catch(() => {});
+        throw opts.missing();
+      }
+    }
     const store = new PgStore(pool, url, schema, opts.retryDelaysMs ?? RETRY_DELAYS_MS, opts.writer ?? 'thread');
     try {
       await store.#migrate();

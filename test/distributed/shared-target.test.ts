@@ -35,3 +35,33 @@ test('a worker that cannot reach Redis or PostgreSQL exits 2 with one line namin
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /there is no crawl named 'no_such_crawl' in PostgreSQL/);
 });
+
+test('joining a crawl that does not exist creates nothing in PostgreSQL', async () => {
+  const { runCli } = await import('../helpers/run-cli.js');
+  const { PG_URL } = await import('../helpers/test-pg.js');
+  const pg = (await import('pg')).default;
+  const name = `fctest_nojoin_${process.pid}`;
+  for (const command of ['worker', 'resume', 'rebuild']) {
+    const r = await runCli([command, '--redis', 'redis://127.0.0.1:6379', '--pg', PG_URL, '--name', name]);
+    assert.equal(r.code, 2, `${command}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^focuscrawl: there is no crawl named '${name}' in PostgreSQL`), command);
+  }
+  const client = new pg.Client(PG_URL);
+  await client.connect();
+  const left = await client.query('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1', [`fc_${name}`]);
+  await client.end();
+  assert.equal((left.rows[0] as { n: number }).n, 0);
+});
+
+test('a Redis URL names a database by number, and one the server lacks is refused', async () => {
+  const { runCli } = await import('../helpers/run-cli.js');
+  const { PG_URL } = await import('../helpers/test-pg.js');
+  const { connectRedis } = await import('../../src/distributed/shared-crawl.js');
+  const word = await runCli(['worker', '--redis', 'redis://127.0.0.1:6379/abc', '--pg', PG_URL, '--name', 'nowhere']);
+  assert.equal(word.code, 2);
+  assert.match(word.stderr, /^focuscrawl: --redis: database 'abc' in 'redis:\/\/127\.0\.0\.1:6379\/abc' is not a number/);
+  await assert.rejects(connectRedis('redis://127.0.0.1:6379/100000'), /Redis at redis:\/\/127\.0\.0\.1:6379\/100000 has no database 100000/);
+  const three = await connectRedis('redis://127.0.0.1:6379/3');
+  assert.match(String(await three.client('INFO')), /\bdb=3\b/);
+  three.disconnect();
+});

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/run-cli.js';
+
+/** Files that are not what a flag expects: recordings, topic and config files, a page's URL. */
+const dir = mkdtempSync(join(tmpdir(), 'fc-bad-files-'));
+const seed = 'http://127.0.0.1:9/';
+
+async function fails(args: string[], message: RegExp): Promise<void> {
+  const r = await runCli(args, { cwd: dir });
+  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
+  assert.match(lines[0]!, message);
+}
+
+test('a recording that is no WARC, a WARC that is a folder, and recording into the replayed file are named', async () => {
+  writeFileSync(join(dir, 'noise.warc'), Buffer.from('not a warc at all\n\x00\x01\x02'));
+  await fails(['crawl', seed, '--db', join(dir, 'r1.db'), '--replay', join(dir, 'noise.warc')], /noise\.warc holds no WARC response record: not a recording to replay/);
+  mkdirSync(join(dir, 'a-folder.warc'));
+  await fails(['crawl', seed, '--db', join(dir, 'r2.db'), '--record', join(dir, 'a-folder.warc')], /cannot write WARC .*a-folder\.warc: EISDIR/);
+  const before = readFileSync(join(dir, 'noise.warc'));
+  await fails(['crawl', seed, '--db', join(dir, 'r3.db'), '--replay', join(dir, 'noise.warc'), '--record', join(dir, '.', 'noise.warc')], /--record .*noise\.warc is the --replay recording/);
+  assert.deepEqual(readFileSync(join(dir, 'noise.warc')), before);
+  assert.ok(!existsSync(join(dir, 'r3.db')), 'nothing created');
+});
+
+test('topic and config files: too large, UTF-16, nested too deeply', async () => {
+  const keywords = Array.from({ length: 20_000 }, (_x, i) => `  keyword${i}: 1`).join('\n');
+  writeFileSync(join(dir, 'huge.yaml'), `name: huge\nkeywords:\n${keywords}\n`);
+  await fails(['crawl', seed, '--topic', join(dir, 'huge.yaml')], /huge\.yaml: topic file of \d+ bytes, more than the 262144 read/);
+  writeFileSync(join(dir, 'utf16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name: t\nkeywords:\n  solar: 2\n', 'utf16le')]));
+  await fails(['crawl', seed, '--topic', join(dir, 'utf16.yaml')], /utf16\.yaml: topic file in UTF-16; save it as UTF-8/);
+  writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
+  await fails(['crawl', seed, '--config', join(dir, 'deep.json')], /deep\.json: config file nested too deeply to read/);
+});
+
+test('score --url that is no http(s) URL is named', async () => {
+  writeFileSync(join(dir, 'page.html'), '<title>Solar</title><p>solar panels</p><a href="a.html">a</a>');
+  writeFileSync(join(dir, 'topic.yaml'), 'name: solar\nkeywords:\n  solar: 2\n');
+  await fails(['score', join(dir, 'page.html'), '--topic', join(dir, 'topic.yaml'), '--url', 'notaurl'], /--url: 'notaurl' is not an http\(s\) URL/);
+});
