@@ -357,7 +357,11 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     if (db.getMeta('driver') === 'group') {
       throw new FocusCrawlError('USAGE', `${dbPath} holds a group crawl: run 'focuscrawl group' again with the same --db, --sites and --examples to continue it`);
     }
-    const previous = JSON.parse(stored) as { topic?: TopicFile | null };
+    const previous = JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number };
+    // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.
+    if (overrides.maxPages !== undefined && typeof previous.maxPages === 'number' && overrides.maxPages < previous.maxPages) {
+      throw new FocusCrawlError('USAGE', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
+    }
     const notes = newTopic !== undefined ? topicChange(dbPath, previous.topic ?? null, newTopic, { force: opts.force === true, resume: true }) : [];
     const parsed = crawlConfigSchema.safeParse({ ...previous, ...overrides, ...(newTopic !== undefined ? { topic: newTopic } : {}), db: dbPath });
     if (!parsed.success) {

@@ -10,7 +10,7 @@ import { withSharedOptions } from './shared-options.js';
 export function registerResume(program: Command): void {
   withSharedOptions(program.command('resume').description('continue a crawl from its database after a stop, a crash or kill -9 (a shared crawl: work on it, as a worker)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
-    .option('--max-pages <n>', 'raise the page budget', positiveInt)
+    .option('--max-pages <n>', 'raise the page budget (a lower one is refused)', positiveInt)
     .option('--concurrency <n>', 'requests in flight over all hosts', positiveInt)
     .option('--topic <file>', 'give a crawl that has no topic one (replacing a different one needs --force)')
     .option('--force', 'let --topic replace the topic the crawl has')

@@ -227,6 +227,9 @@ export async function openSharedWorker(
       throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}: start it with focuscrawl crawl --redis URL --pg URL --name ${target.name} --seeds URL...`);
     }
     const raw = JSON.parse(stored) as CrawlConfigInput;
+    if (opts.maxPages !== undefined && typeof raw.maxPages === 'number' && opts.maxPages < raw.maxPages) {
+      throw new FocusCrawlError('USAGE', `--max-pages ${opts.maxPages} is below crawl '${target.name}''s budget of ${raw.maxPages}: resume raises the budget`);
+    }
     if (opts.maxPages !== undefined) {
       raw.maxPages = opts.maxPages;
       await pg.setMeta('config', JSON.stringify(raw));

@@ -83,7 +83,9 @@ test('export --what pages writes every stored page with its text; --relevant kee
   assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
 });
 
-test('resume with a larger budget continues the same crawl', async () => {
+test('resume with a larger budget continues the same crawl; a smaller one is refused', async () => {
+  const lower = await runCli(['resume', '--db', db, '--max-pages', '10']);
+  assert.equal([lower.code, lower.stderr.trim()].join(' '), "2 focuscrawl: --max-pages 10 is below the crawl's budget of 60: resume raises the budget");
   const r = await runCli(['resume', '--db', db, '--max-pages', '80']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /20 fetched this run/);
