@@ -42,7 +42,7 @@ test('bad input gets one line and exit 2: no database, a port in use, a short to
   assert.match(badPort.stderr, /^focuscrawl: error: option '--port <n>' argument '70000' is invalid\. expected a port, 0 to 65535\n$/);
   const noAddress = await runCli(['serve', '--db', db, '--host', '192.0.2.1']);
   assert.equal(noAddress.code, 2);
-  assert.match(noAddress.stderr, /^focuscrawl: --port: cannot listen on 192\.0\.2\.1:8470: this machine has no such address\n$/);
+  assert.match(noAddress.stderr, /^focuscrawl: --host: cannot listen on 192\.0\.2\.1:8470: this machine has no such address\n$/);
   const short = await runCli(['serve', '--db', db, '--host', '0.0.0.0', '--token', 'abc']);
   assert.equal(short.code, 2);
   assert.match(short.stderr, /^focuscrawl: --token must be at least 16 characters/);
