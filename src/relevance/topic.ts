@@ -13,7 +13,7 @@ const weight = z.number().min(0);
 export const topicFileSchema = z.strictObject({
   name: z.string().min(1),
   /** Term (or phrase) -> weight > 0. A phrase's words each get its weight. */
-  keywords: z.record(z.string().min(1), z.number().positive()).refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
+  keywords: z.record(z.string().regex(/\S/, 'a keyword needs a word, not only spaces'), z.number().positive()).refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
   /** Relevance at or above which a page counts as relevant in statistics. Default 0.2. */
   threshold: z.number().min(0).max(1).default(0.2),
   /** Porter-stem English words in pages and keywords. Default false. */
