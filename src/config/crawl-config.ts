@@ -2,6 +2,8 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { topicFileSchema } from '../relevance/topic.js';
 import { loadFile } from './load-file.js';
+import { FocusCrawlError } from '../errors.js';
+import { strategyNames } from '../strategies/registry.js';
 
 const regex = z.string().refine((s) => {
   try {
@@ -148,6 +150,10 @@ export type CrawlConfig = z.output<typeof crawlConfigSchema>;
 /** Reads a config file; a topic path in it is resolved against the file's folder. */
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
   const cfg = loadFile(file, crawlConfigSchema.partial(), 'config') as Partial<CrawlConfig>;
+  // Checked here so that the file is named: the crawl's own check knows only the name.
+  if (typeof cfg.strategy === 'string' && !strategyNames().includes(cfg.strategy)) {
+    throw new FocusCrawlError('CONFIG', `${file}: config field 'strategy': unknown strategy '${cfg.strategy}' (${strategyNames().join(', ')})`);
+  }
   if (typeof cfg.topic === 'string') cfg.topic = resolve(dirname(file), cfg.topic);
   if (typeof cfg.db === 'string') cfg.db = resolve(dirname(file), cfg.db);
   return cfg;
