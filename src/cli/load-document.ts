@@ -30,6 +30,9 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
   } catch (err) {
     throw new FocusCrawlError('IO', `cannot read ${ref}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  // HTML never holds a NUL byte unless it is UTF-16, which starts with its byte order mark.
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (!utf16 && bytes.subarray(0, 8192).includes(0)) throw new FocusCrawlError('USAGE', `${ref} is not an HTML file (it holds binary data)`);
   const { html, encoding } = decodeHtml(bytes, '');
   return parseHtml(html, opts.pageUrl ?? pathToFileURL(resolve(ref)).href, encoding, opts.parse);
 }

@@ -90,7 +90,7 @@ export function registerTopic(program: Command): void {
         if (!samples.length) throw new FocusCrawlError('USAGE', `no sample pages found in ${(o.samples ?? []).join(' ')}`);
         const background = [...(await text(o.background ?? [])), ...fromLabels.background];
         const ranked = rankTerms(samples, { candidates, background, tokenize: { stem: o.stem === true } }).slice(0, o.top);
-        if (!ranked.length) throw new FocusCrawlError('USAGE', 'no candidate term occurs in the samples');
+        if (!ranked.length) throw new FocusCrawlError('USAGE', `no candidate term occurs in the samples (${[...(o.samples ?? []), ...(fromLabels.samples.length ? [`${fromLabels.samples.length} labelled pages`] : [])].join(', ')}): are they empty?`);
         const max = ranked[0]!.weight;
         const keywords = Object.fromEntries(ranked.map((r) => [r.term, Math.round((10_000 * r.weight) / max) / 10_000]));
         const header = `# Written by focuscrawl topic learn from ${samples.length} sample pages${background.length ? ` and ${background.length} background pages` : ''}.\n# Weights: TF-IDF, scaled so the best term is 1.\n`;
@@ -116,6 +116,9 @@ export function registerTopic(program: Command): void {
     .action((o: { links: string; top: number; abbreviations?: string[]; out: string }) => {
       const urls = readLines(o.links, 'links');
       if (!urls.length) throw new FocusCrawlError('USAGE', `links file ${o.links} lists no link`);
+      // Words are learned from the links' paths and queries: a line that is no URL has neither.
+      const bad = urls.findIndex((u) => !(/^https?:\/\//i.test(u) && URL.canParse(u)));
+      if (bad >= 0) throw new FocusCrawlError('USAGE', `links file ${o.links}: '${urls[bad]!.slice(0, 200)}' is not an http(s) URL (one link a line)`);
       const abbreviations = o.abbreviations ?? [...DEFAULT_ABBREVIATIONS];
       const ranked = learnLinkKeywords(urls, { top: o.top, abbreviations });
       if (!ranked.length) throw new FocusCrawlError('USAGE', `no word found in the paths and queries of ${o.links}`);

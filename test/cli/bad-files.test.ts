@@ -47,3 +47,11 @@ test('score --url that is no http(s) URL is named', async () => {
   writeFileSync(join(dir, 'topic.yaml'), 'name: solar\nkeywords:\n  solar: 2\n');
   await fails(['score', join(dir, 'page.html'), '--topic', join(dir, 'topic.yaml'), '--url', 'notaurl'], /--url: 'notaurl' is not an http\(s\) URL/);
 });
+
+test('a binary file given as a page or as a links file is named, not read as text', async () => {
+  writeFileSync(join(dir, 'photo.html'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+  writeFileSync(join(dir, 'topic.yaml'), 'name: solar\nkeywords:\n  solar: 2\n');
+  await fails(['score', join(dir, 'photo.html'), '--topic', join(dir, 'topic.yaml')], /photo\.html is not an HTML file \(it holds binary data\)/);
+  writeFileSync(join(dir, 'links.txt'), 'http://127.0.0.1:9/wms?service=WMS\nnot a link\n');
+  await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt: 'not a link' is not an http\(s\) URL/);
+});
