@@ -66,7 +66,7 @@ export const crawlConfigSchema = z.strictObject({
   delayMs: z.number().int().min(0).default(250),
   scope: z.enum(['host', 'domain', 'any']).default('host'),
   /** Hosts allowed besides the seeds' (any scope). */
-  hosts: z.array(z.string()).default([]),
+  hosts: z.array(z.string().refine(isHostName, 'not a host name (host or host:port, no scheme or path)')).default([]),
   allow: z.array(regex).default([]),
   deny: z.array(regex).default([]),
   /**
@@ -143,6 +143,11 @@ export const crawlConfigSchema = z.strictObject({
   /** After robots.txt answers 5xx or cannot be reached, the host is retried after this long. Default 60,000. */
   robotsRetryMs: z.number().int().min(0).default(60_000),
 });
+
+/** A host as URLs carry it (`example.org`, `127.0.0.1:8080`): what `hosts` lists. */
+function isHostName(h: string): boolean {
+  return URL.canParse(`http://${h}/`) && new URL(`http://${h}/`).host === h.toLowerCase().replace(/:80$/, '');
+}
 
 export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;

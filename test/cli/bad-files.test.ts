@@ -36,6 +36,8 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   await fails(['crawl', seed, '--topic', join(dir, 'utf16.yaml')], /utf16\.yaml: topic file in UTF-16; save it as UTF-8/);
   writeFileSync(join(dir, 'blank.yaml'), 'name: t\nkeywords:\n  "   ": 2\n  solar: 1\n');
   await fails(['crawl', seed, '--topic', join(dir, 'blank.yaml')], /blank\.yaml:3: topic field 'keywords\. {3}'/);
+  writeFileSync(join(dir, 'hosts.yaml'), 'hosts: ["not a host!!"]\n');
+  await fails(['crawl', seed, '--config', join(dir, 'hosts.yaml')], /hosts\.yaml:1: config field 'hosts\.0': not a host name/);
   writeFileSync(join(dir, 'strategy.yaml'), 'strategy: nonsense\n');
   await fails(['crawl', seed, '--config', join(dir, 'strategy.yaml')], /strategy\.yaml: config field 'strategy': unknown strategy 'nonsense'/);
   writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
