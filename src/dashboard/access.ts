@@ -33,14 +33,31 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The token a request carries: Authorization: Bearer, the cookie set at the first visit, or ?token=. */
-export function requestToken(req: IncomingMessage, url: URL): { token: string | null; fromQuery: boolean } {
+/**
+ * The tokens a request carries: Authorization: Bearer, the cookie set at the first visit, ?token=.
+ * Any of them may be the right one: a cookie left by an earlier run (or by a dashboard on another
+ * port of the same host: cookies ignore ports) must not shut out the address serve just printed.
+ */
+export function requestTokens(req: IncomingMessage, url: URL): { token: string; fromQuery: boolean }[] {
+  const out: { token: string; fromQuery: boolean }[] = [];
   const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return { token: auth.slice(7), fromQuery: false };
+  if (auth?.startsWith('Bearer ')) out.push({ token: auth.slice(7), fromQuery: false });
   const cookie = /(?:^|;\s*)focuscrawl_token=([^;]+)/.exec(req.headers.cookie ?? '');
-  if (cookie) return { token: decodeURIComponent(cookie[1]!), fromQuery: false };
+  if (cookie) {
+    try {
+      out.push({ token: decodeURIComponent(cookie[1]!), fromQuery: false });
+    } catch {
+      /* a malformed cookie carries no token */
+    }
+  }
   const q = url.searchParams.get('token');
-  return { token: q, fromQuery: q !== null };
+  if (q !== null) out.push({ token: q, fromQuery: true });
+  return out;
+}
+
+/** The matching token a request carries, or null. */
+export function matchingToken(req: IncomingMessage, url: URL, token: string): { token: string; fromQuery: boolean } | null {
+  return requestTokens(req, url).find((t) => same(t.token, token)) ?? null;
 }
 
 /**
@@ -49,10 +66,7 @@ export function requestToken(req: IncomingMessage, url: URL): { token: string | 
  * 127.0.0.1 (DNS rebinding) cannot read the API from the user's browser.
  */
 export function allowed(req: IncomingMessage, url: URL, token: string | null): boolean {
-  if (token !== null) {
-    const t = requestToken(req, url).token;
-    return t !== null && same(t, token);
-  }
+  if (token !== null) return matchingToken(req, url, token) !== null;
   const host = (req.headers.host ?? '').replace(/:\d+$/, '');
   return isLoopback(host);
 }

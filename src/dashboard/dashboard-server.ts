@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { OpenReader } from '../cli/open-reader.js';
 import { listenOrExplain } from '../metrics/listen.js';
 import { readerMetrics } from '../metrics/reader-metrics.js';
-import { allowed, requestToken } from './access.js';
+import { FocusCrawlError } from '../errors.js';
+import { allowed, matchingToken } from './access.js';
 import { searchPages } from './read-snapshot.js';
 import { SnapshotPoller } from './snapshot-poller.js';
 import { checkDashboardFiles, dashboardFile } from './static-files.js';
@@ -30,19 +31,29 @@ export interface RunningDashboard {
 
 const labelBody = z.object({ url: z.string().min(1).max(8192), relevant: z.boolean() });
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+/** Every response: no MIME sniffing, and no framing by another site (a page could trick a click on a label button). */
+const SAFE_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" };
+
+function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SAFE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra }).end(JSON.stringify(body));
 }
 
-function readBody(req: IncomingMessage, max = 64 * 1024): Promise<string> {
+/** The largest label body read; a larger one is answered 413. */
+const MAX_BODY = 64 * 1024;
+/** Labels kept at most: each is a person's click, and a script posting junk must not grow the database without end. */
+const MAX_LABELS = 100_000;
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, max = MAX_BODY): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > max) {
-        reject(new Error('body too large'));
-        req.destroy();
+        reject(new TooLarge());
+        req.pause();
       } else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -64,61 +75,85 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://dashboard');
     if (!allowed(req, url, o.token)) {
-      res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('focuscrawl serve: this dashboard needs its token (open the address serve printed)\n');
+      res.writeHead(401, { ...SAFE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('focuscrawl serve: this dashboard needs its token (open the address serve printed)\n');
       return;
     }
     // The first visit carries the token in the address; a cookie carries it from then on (EventSource cannot send headers).
-    const cookie = o.token !== null && requestToken(req, url).fromQuery ? { 'set-cookie': `focuscrawl_token=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/` } : {};
+    const cookie = o.token !== null && matchingToken(req, url, o.token)?.fromQuery ? { 'set-cookie': `focuscrawl_token=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/` } : {};
     const path = url.pathname;
-    if (req.method === 'GET' && path === '/api/snapshot') return json(res, 200, await poller.read());
-    if (req.method === 'GET' && path === '/api/search') {
+    // HEAD is GET without the body (Node's response drops it); any other method is only for the labels.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method !== 'GET' && !(method === 'POST' && path === '/api/labels')) {
+      return json(res, 405, { error: `${req.method} is not served here` }, { allow: path === '/api/labels' ? 'GET, HEAD, POST' : 'GET, HEAD' });
+    }
+    if (method === 'GET' && path === '/api/snapshot') return json(res, 200, await poller.read());
+    if (method === 'GET' && path === '/api/search') {
       const q = (url.searchParams.get('q') ?? '').trim();
       const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 20));
       // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
       return json(res, 200, { hits: q ? await searchPages(open.reader, q, limit) : [], lag: await open.searchLag() });
     }
-    if (req.method === 'GET' && path === '/api/labels') return json(res, 200, await open.reader.labels());
-    if (req.method === 'POST' && path === '/api/labels') {
+    if (method === 'GET' && path === '/api/labels') return json(res, 200, await open.reader.labels());
+    if (method === 'POST' && path === '/api/labels') {
       // JSON only: a cross-site form cannot send it without a CORS preflight, which this server never grants.
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return json(res, 415, { error: 'send application/json' });
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') return json(res, 415, { error: 'send application/json' });
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return json(res, 413, { error: `a label is at most ${MAX_BODY} bytes` }, { connection: 'close' });
       let body: unknown = null;
       try {
         body = JSON.parse(await readBody(req));
-      } catch {
+      } catch (err) {
+        if (err instanceof TooLarge) return json(res, 413, { error: `a label is at most ${MAX_BODY} bytes` }, { connection: 'close' });
         // Reported below as a bad body.
       }
       const parsed = labelBody.safeParse(body);
       if (!parsed.success) return json(res, 400, { error: 'expected {"url": string, "relevant": boolean}' });
+      // A label names a page of this crawl: anything else would count as a target nobody can find.
+      const stored = await open.reader.anchorPaths([parsed.data.url], 1);
+      if (!stored[parsed.data.url]) return json(res, 404, { error: 'no stored page has this URL' });
+      if ((await open.reader.labels()).length >= MAX_LABELS) return json(res, 409, { error: `this crawl has ${MAX_LABELS} labels, the most kept` });
       await open.labels().label(parsed.data.url, parsed.data.relevant);
       return json(res, 200, { ok: true, ...parsed.data });
     }
-    if (req.method === 'GET' && path === '/api/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    if (method === 'GET' && path === '/api/events') {
+      res.writeHead(200, { ...SAFE_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       streams.add(res);
       const send = (s: unknown) => res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`);
       send(await poller.read());
       const off = poller.subscribe(send);
+      // A comment line now and then: a big crawl's snapshot can take longer than the idle timeout.
+      const beat = setInterval(() => res.write(': keepalive\n\n'), 15_000);
       req.on('close', () => {
+        clearInterval(beat);
         off();
         streams.delete(res);
       });
       return;
     }
-    if (req.method === 'GET' && path === '/metrics') {
-      res.writeHead(200, { 'content-type': metrics.contentType }).end(await metrics.metrics());
+    if (method === 'GET' && path === '/metrics') {
+      res.writeHead(200, { ...SAFE_HEADERS, 'content-type': metrics.contentType }).end(await metrics.metrics());
       return;
     }
-    const file = req.method === 'GET' ? dashboardFile(path) : null;
+    const file = dashboardFile(path);
     if (!file) return json(res, 404, { error: `no ${req.method} ${path}` });
-    res.writeHead(200, { 'content-type': file.type, ...cookie }).end(file.body);
+    res.writeHead(200, { ...SAFE_HEADERS, 'content-type': file.type, ...cookie }).end(file.body);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
-      if (res.headersSent) res.end();
-      else json(res, 500, { error: err.message });
+      if (res.headersSent) return void res.end();
+      // The request's fault (a malformed %-escape, a search with no words) is a 400 that says why;
+      // anything else is this server's, logged here and not described to the client.
+      if (err instanceof URIError) return json(res, 400, { error: 'malformed percent-encoding in the address' });
+      if (err instanceof FocusCrawlError && err.code === 'USAGE') return json(res, 400, { error: err.message });
+      process.stderr.write(`focuscrawl serve: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
+      json(res, 500, { error: 'internal error (see the server log)' });
     });
   });
+  // Connections that send nothing are closed (open ones cost a file handle each: enough of them
+  // would shut out everyone); event streams write every second and are not idle.
+  server.setTimeout(30_000, (socket) => socket.destroy());
+  server.maxConnections = 2_000;
   await listenOrExplain(server, o.port, o.host, '--port');
   const port = (server.address() as AddressInfo).port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;

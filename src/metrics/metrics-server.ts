@@ -4,16 +4,17 @@ import { listenOrExplain } from './listen.js';
 
 /** Serves `registry` at /metrics (and nothing else) on host:port; the crawl's --metrics-port. */
 export async function serveMetrics(registry: Registry, port: number, host = '127.0.0.1'): Promise<Server> {
+  const text = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
   const server = createServer((req, res) => {
-    if (req.url !== '/metrics') {
-      res.writeHead(404).end('only /metrics here\n');
-      return;
-    }
+    // A scraper may add a query (?name[]=...): the path alone decides.
+    if ((req.url ?? '').split('?')[0] !== '/metrics') return void res.writeHead(404, text).end('only /metrics here\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { ...text, allow: 'GET, HEAD' }).end('only GET /metrics here\n');
     registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (err: Error) => res.writeHead(500).end(`metrics failed: ${err.message}\n`),
+      (body) => res.writeHead(200, { 'content-type': registry.contentType, 'x-content-type-options': 'nosniff' }).end(body),
+      (err: Error) => res.writeHead(500, text).end(`metrics failed: ${err.message}\n`),
     );
   });
+  server.setTimeout(30_000, (socket) => socket.destroy());
   await listenOrExplain(server, port, host, '--metrics-port');
   return server;
 }

@@ -41,6 +41,23 @@ before(async () => {
 });
 after(() => site.close());
 
+test('the metrics server answers GET and HEAD of /metrics, with or without a query, and nothing else', async () => {
+  const server = await serveMetrics(new Registry(), 0);
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    assert.equal((await fetch(`${base}/metrics?name[]=x`)).status, 200);
+    assert.equal((await fetch(`${base}/metrics`, { method: 'HEAD' })).status, 200);
+    const post = await fetch(`${base}/metrics`, { method: 'POST', body: 'x' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET, HEAD');
+    const other = await fetch(`${base}/`);
+    assert.equal(other.status, 404);
+    assert.match(other.headers.get('content-type') ?? '', /^text\/plain/);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
 test('a crawl\'s /metrics counts every fetch by outcome, its bytes and its latency', () => {
   const m = parseMetrics(scraped);
   const s = summary.stats;
