@@ -9,6 +9,9 @@ interface Robot {
 }
 const robotsParser = require('robots-parser') as (url: string, text: string) => Robot;
 
+/** The part of a robots.txt that is read: RFC 9309's minimum, 500 KiB. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+
 export interface RobotsOptions {
   /** The product token matched against User-agent lines (RFC 9309 2.2.1). Default 'focuscrawl'. */
   agent: string;
@@ -109,7 +112,8 @@ export class RobotsCache {
     const now = Date.now();
     let rules: HostRules;
     try {
-      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, ...(signal ? { signal } : {}) });
+      // RFC 9309: at least the first 500 KiB are parsed; a larger file is read that far, not refused.
+      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, cutAt: ROBOTS_MAX_BYTES, ...(signal ? { signal } : {}) });
       if (res.status >= 200 && res.status < 300 && res.body) {
         const text = new TextDecoder('utf-8').decode(res.body);
         const robot = robotsParser(robotsUrl, text);
@@ -127,7 +131,9 @@ export class RobotsCache {
     } catch (err) {
       if (signal?.aborted) throw err;
       const status = err instanceof FetchError ? err.status : undefined;
-      if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+      // RFC 9309 2.3.1.2: after too many redirects (or a loop) the file counts as unavailable: no restrictions.
+      const redirects = err instanceof FetchError && /^(more than \d+ redirects|redirect loop)/.test(err.message);
+      if ((status !== undefined && status >= 400 && status < 500 && status !== 429) || redirects) {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       } else if (err instanceof FetchError && err.network) {
         // Not stored: expires 0 makes the next check fetch again.

@@ -84,3 +84,25 @@ test('an aborted robots.txt fetch rejects and leaves nothing behind', async () =
   await assert.rejects(robots.check(srv.origin + '/x', AbortSignal.abort()));
   assert.equal((await robots.check(srv.origin + '/private/x')).kind, 'disallowed');
 });
+
+test('RFC 9309: a robots.txt past the size limit is read to 500 KiB; one lost in redirects allows all', async () => {
+  const { createServer } = await import('node:http');
+  const big = 'User-agent: *\nDisallow: /private/\n' + '#'.repeat(6 * 1024 * 1024) + '\n';
+  let mode: 'big' | 'loop' = 'big';
+  const server = createServer((req, res) => {
+    if (req.url === '/robots.txt' && mode === 'big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(big);
+    if (req.url === '/robots.txt') return void res.writeHead(302, { location: '/robots.txt' }).end();
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const sized = new RobotsCache(fetcher);
+    assert.equal((await sized.check(origin + '/private/x')).kind, 'disallowed');
+    assert.equal((await sized.check(origin + '/public/x')).kind, 'allowed');
+    mode = 'loop';
+    assert.equal((await new RobotsCache(fetcher).check(origin + '/private/x')).kind, 'allowed');
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
