@@ -121,6 +121,12 @@ export class HttpFetcher implements Fetcher {
         throw err;
       });
       const location = headerValue(res.headers.location);
+      // A redirect that says nowhere, or two places, is an error with its reason, not a stored page.
+      if (REDIRECTS.has(res.statusCode) && (!location.trim() || Array.isArray(res.headers.location))) {
+        await res.body.dump();
+        const why = location.trim() ? `${res.headers.location!.length} Location headers` : 'no Location header';
+        throw new FetchError(url, `HTTP ${res.statusCode} redirect with ${why}`, { transient: false, status: res.statusCode });
+      }
       if (REDIRECTS.has(res.statusCode) && location) {
         await res.body.dump();
         const next = normalizeUrl(location, current, { keepSessionIds: true });

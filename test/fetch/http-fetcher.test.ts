@@ -45,6 +45,34 @@ test('redirect loops and over-long chains fail without retry', async () => {
   assert.match(long.message, /more than 5 redirects/);
 });
 
+test('a redirect with no Location, an empty one or two of them is an error that says so', async () => {
+  const { createServer } = await import('node:net');
+  // Raw responses: node:http would not send two Location headers as given.
+  const answers: Record<string, string> = {
+    '/none': 'HTTP/1.1 302 Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    '/empty': 'HTTP/1.1 302 Found\r\nLocation: \r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    '/two': 'HTTP/1.1 302 Found\r\nLocation: /a\r\nLocation: /b\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+  };
+  const server = createServer((sock) => {
+    sock.once('data', (d) => {
+      const path = /^GET (\S+)/.exec(d.toString())?.[1] ?? '';
+      sock.end(answers[path] ?? 'HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    for (const [path, why] of [['/none', /HTTP 302 redirect with no Location header/], ['/empty', /HTTP 302 redirect with no Location header/], ['/two', /HTTP 302 redirect with 2 Location headers/]] as const) {
+      const err = await fetcher.fetch(origin + path).then(() => null, (e: unknown) => e);
+      assert.ok(err instanceof FetchError, path);
+      assert.match(err.message, why, path);
+      assert.equal(err.status, 302);
+    }
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
 test('a redirect guard can refuse a hop', async () => {
   const err = await fetcher.fetch(srv.origin + '/redirect/0', { redirectGuard: () => 'out of scope (host)' }).catch((e: FetchError) => e);
   assert.ok(err instanceof FetchError);
