@@ -66,7 +66,7 @@ export const crawlConfigSchema = z.strictObject({
   delayMs: z.number().int().min(0).default(250),
   scope: z.enum(['host', 'domain', 'any']).default('host'),
   /** Hosts allowed besides the seeds' (any scope). */
-  hosts: z.array(z.string().refine(isHostName, 'not a host name (host or host:port, no scheme or path)')).default([]),
+  hosts: z.array(z.string().refine(isHostName, 'not a host name (host, host:port, or an http(s) URL on it)')).default([]),
   allow: z.array(regex).default([]),
   deny: z.array(regex).default([]),
   /**
@@ -144,8 +144,9 @@ export const crawlConfigSchema = z.strictObject({
   robotsRetryMs: z.number().int().min(0).default(60_000),
 });
 
-/** A host as URLs carry it (`example.org`, `127.0.0.1:8080`): what `hosts` lists. */
+/** A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists. */
 function isHostName(h: string): boolean {
+  if (/^https?:\/\//i.test(h)) return URL.canParse(h);
   return URL.canParse(`http://${h}/`) && new URL(`http://${h}/`).host === h.toLowerCase().replace(/:80$/, '');
 }
 
