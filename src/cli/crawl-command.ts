@@ -10,6 +10,7 @@ import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { startSharedCrawl } from '../distributed/shared-crawl.js';
 import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
+import { isHttpUrl } from '../parse/normalize-url.js';
 
 interface CrawlFlags {
   /** Seed URLs given as arguments (`focuscrawl crawl URL ...`). */
@@ -69,7 +70,7 @@ export function readSeedsFile(file: string): string[] {
 
 /** Why `s` is not a seed URL, or null. A space is refused: two URLs on one line would become one URL with %20 in it. */
 function seedProblem(s: string): string | null {
-  if (!/^https?:\/\//i.test(s) || !URL.canParse(s)) return 'is not an http(s) URL';
+  if (!isHttpUrl(s)) return 'is not an http(s) URL';
   if (/\s/.test(s)) return 'has a space in it (one URL a line; write a space in a URL as %20)';
   return null;
 }

@@ -15,7 +15,7 @@ import { loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
 import { FocusCrawlError } from '../errors.js';
 import { AdaptiveStrategy } from '../strategies/adaptive.js';
-import { hostOf } from '../parse/normalize-url.js';
+import { hostOf, isHttpUrl } from '../parse/normalize-url.js';
 
 const CONTEXT_CHARS = 60;
 
@@ -59,7 +59,7 @@ export function registerScore(program: Command): void {
     .option('--json', 'print JSON')
     .argument('<page>', 'URL or HTML file')
     .action(async (ref: string, o: { topic: string; url?: string; links: number; json?: boolean }) => {
-      if (o.url !== undefined && !(/^https?:\/\//i.test(o.url) && URL.canParse(o.url))) throw new FocusCrawlError('USAGE', `--url: '${o.url}' is not an http(s) URL`);
+      if (o.url !== undefined && !isHttpUrl(o.url)) throw new FocusCrawlError('USAGE', `--url: '${o.url}' is not an http(s) URL`);
       const topic = loadTopic(o.topic);
       const fetcher = new HttpFetcher();
       try {

@@ -8,6 +8,7 @@ import { DEFAULT_ABBREVIATIONS, learnLinkKeywords } from '../relevance/link-keyw
 import { expandRefs, loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
 import { openReader } from './open-reader.js';
+import { isHttpUrl } from '../parse/normalize-url.js';
 
 /**
  * The dashboard's labels as samples: pages labelled relevant are samples, pages labelled not
@@ -117,7 +118,7 @@ export function registerTopic(program: Command): void {
       const urls = readLines(o.links, 'links');
       if (!urls.length) throw new FocusCrawlError('USAGE', `links file ${o.links} lists no link`);
       // Words are learned from the links' paths and queries: a line that is no URL has neither.
-      const bad = urls.findIndex((u) => !(/^https?:\/\//i.test(u) && URL.canParse(u)));
+      const bad = urls.findIndex((u) => !isHttpUrl(u));
       if (bad >= 0) throw new FocusCrawlError('USAGE', `links file ${o.links}: '${urls[bad]!.slice(0, 200)}' is not an http(s) URL (one link a line)`);
       const abbreviations = o.abbreviations ?? [...DEFAULT_ABBREVIATIONS];
       const ranked = learnLinkKeywords(urls, { top: o.top, abbreviations });

@@ -4,6 +4,7 @@ import { topicFileSchema } from '../relevance/topic.js';
 import { loadFile } from './load-file.js';
 import { FocusCrawlError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
+import { isHttpUrl } from '../parse/normalize-url.js';
 
 const regex = z.string().refine((s) => {
   try {
@@ -146,7 +147,7 @@ export const crawlConfigSchema = z.strictObject({
 
 /** A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists. */
 function isHostName(h: string): boolean {
-  if (/^https?:\/\//i.test(h)) return URL.canParse(h);
+  if (/^https?:\/\//i.test(h)) return isHttpUrl(h);
   return URL.canParse(`http://${h}/`) && new URL(`http://${h}/`).host === h.toLowerCase().replace(/:80$/, '');
 }
 

@@ -96,3 +96,6 @@ export function resolveLink(href: string, base: BaseUrl): string | null {
   }
   return normalizeUrl(href, base.url);
 }
+
+/** An absolute http(s) URL that parses: what a seed, a page given by URL or a service link must be. */
+export const isHttpUrl = (s: string): boolean => /^https?:\/\//i.test(s) && URL.canParse(s);

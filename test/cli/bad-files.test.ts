@@ -3,19 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/run-cli.js';
+import { cliFails } from '../helpers/cli-fails.js';
 
 /** Files that are not what a flag expects: recordings, topic and config files, a page's URL. */
 const dir = mkdtempSync(join(tmpdir(), 'fc-bad-files-'));
 const seed = 'http://127.0.0.1:9/';
 
-async function fails(args: string[], message: RegExp): Promise<void> {
-  const r = await runCli(args, { cwd: dir });
-  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
-  assert.match(lines[0]!, message);
-}
+const fails = (args: string[], message: RegExp) => cliFails(args, message, dir);
 
 test('a recording that is no WARC, a WARC that is a folder, and recording into the replayed file are named', async () => {
   writeFileSync(join(dir, 'noise.warc'), Buffer.from('not a warc at all\n\x00\x01\x02'));

@@ -5,18 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { runCli } from '../helpers/run-cli.js';
+import { cliFails } from '../helpers/cli-fails.js';
 
 /** Paths that are not what a flag expects: a folder, an empty file, the output naming the input, a binary seeds file. */
 const dir = mkdtempSync(join(tmpdir(), 'fc-bad-paths-'));
 
-async function fails(args: string[], message: RegExp): Promise<string> {
-  const r = await runCli(args, { cwd: dir });
-  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
-  assert.match(lines[0]!, message);
-  return lines[0]!;
-}
+const fails = (args: string[], message: RegExp) => cliFails(args, message, dir);
 
 test('a folder given as --db is named, for every command that opens one', async () => {
   const folder = join(dir, 'a-folder');

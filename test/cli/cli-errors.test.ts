@@ -5,16 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultStrategyName, strategyNames } from '../../src/strategies/registry.js';
 import { runCli } from '../helpers/run-cli.js';
+import { cliFails } from '../helpers/cli-fails.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-cli-'));
 
-async function fails(args: string[], message: RegExp): Promise<void> {
-  const r = await runCli(args, { cwd: dir });
-  assert.equal(r.code, 2, `exit code of ${args.join(' ')}: ${r.stderr}`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line: ${r.stderr}`);
-  assert.match(lines[0]!, message);
-}
+const fails = (args: string[], message: RegExp) => cliFails(args, message, dir);
 
 test('bad flags exit 2 with one line naming the flag', async () => {
   await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--max-pages', 'lots'], /--max-pages.*'lots' is invalid/);
