@@ -34,6 +34,16 @@ function relTokens(rel: string | undefined): string[] {
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/**
+ * Elements open at once before the parse closes them all and goes on. htmlparser2 keeps its
+ * open-element stack with `unshift`, so each unclosed tag costs time in the stack's depth: a
+ * 4.8 MB page of 1.2 million unclosed `<b>` kept a crawl busy for minutes. Browsers bound the
+ * depth too (Chromium's parser stops nesting at 512 and adds deeper elements as siblings);
+ * closing at the bound keeps every word and link of such a page.
+ */
+export const MAX_OPEN_ELEMENTS = 512;
+const PARSER_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+
 export interface ParseOptions {
   /**
    * Characters of visible text kept on each side of a link as its context (shark-search's
@@ -156,111 +166,141 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
     anchor = null;
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (!INLINE.has(name)) {
-          separate();
-          if (svc && !CELLS.has(name)) blockBoundary();
-        }
-        if (svc) {
-          if (name === 'script') inScript++;
-          else if (name === 'input' && attrs.value) unseen.push(attrs.value);
-          for (const k in attrs) if (k.startsWith('data-')) unseen.push(attrs[k]!);
-        }
-        if (HEADINGS.has(name)) {
-          inHeading++;
-          headings.push(' ');
-        }
-        switch (name) {
-          case 'title':
-            if (!title) inTitle++;
-            return;
-          case 'base':
-            if (!baseSet && attrs.href) {
-              try {
-                base = baseUrl(new URL(attrs.href, url));
-                baseSet = true;
-              } catch {
-                /* an unusable <base> is ignored, as browsers do */
-              }
+  // Elements the current parser holds open, and where to start a fresh one when they pass
+  // MAX_OPEN_ELEMENTS (-1: no restart).
+  let open = 0;
+  let restartAt = -1;
+  let parser: Parser;
+  // What closing every open element does to the state above, for a restart.
+  // Text runs on across a restart, as across siblings: no separator is added.
+  const closeAll = () => {
+    closeAnchor();
+    if (inHeading) headings.push(' ');
+    inHeading = 0;
+    inTitle = 0;
+    hidden = 0;
+    inScript = 0;
+    open = 0;
+  };
+  const handler = {
+    onopentag(name: string, attrs: Record<string, string>) {
+      if (restartAt >= 0) return;
+      if (++open > MAX_OPEN_ELEMENTS) {
+        // The fresh parser reads this tag again, at the bottom of its stack.
+        restartAt = parser.startIndex;
+        parser.pause();
+        return;
+      }
+      if (!INLINE.has(name)) {
+        separate();
+        if (svc && !CELLS.has(name)) blockBoundary();
+      }
+      if (svc) {
+        if (name === 'script') inScript++;
+        else if (name === 'input' && attrs.value) unseen.push(attrs.value);
+        for (const k in attrs) if (k.startsWith('data-')) unseen.push(attrs[k]!);
+      }
+      if (HEADINGS.has(name)) {
+        inHeading++;
+        headings.push(' ');
+      }
+      switch (name) {
+        case 'title':
+          if (!title) inTitle++;
+          return;
+        case 'base':
+          if (!baseSet && attrs.href) {
+            try {
+              base = baseUrl(new URL(attrs.href, url));
+              baseSet = true;
+            } catch {
+              /* an unusable <base> is ignored, as browsers do */
             }
-            return;
-          case 'meta': {
-            const n = (attrs.name ?? '').toLowerCase();
-            if (n === 'robots' || n === 'focuscrawl') {
-              const c = (attrs.content ?? '').toLowerCase();
-              if (c.includes('noindex') || c.includes('none')) noindex = true;
-              if (c.includes('nofollow') || c.includes('none')) nofollow = true;
-            }
-            return;
           }
-          case 'link':
-            if (attrs.href && relTokens(attrs.rel).includes('canonical') && canonical === null) {
-              canonical = normalizeUrl(attrs.href, getBase().url);
-            }
-            return;
-          case 'a':
-            closeAnchor();
-            if (attrs.href !== undefined) {
-              anchor = { href: attrs.href, parts: [], nofollow: relTokens(attrs.rel).includes('nofollow'), start: rawLength };
-            }
-            return;
-          case 'area':
-            if (attrs.href !== undefined) {
-              addLink(attrs.href, collapse(attrs.alt ?? ''), relTokens(attrs.rel).includes('nofollow'));
-            }
-            return;
-          case 'frame':
-          case 'iframe':
-            if (attrs.src) addLink(attrs.src, collapse(attrs.title ?? ''), false);
-            if (name === 'iframe') hidden++; // fallback content of an iframe is not rendered
-            return;
-          case 'img':
-            if (anchor && attrs.alt) anchor.parts.push(' ' + attrs.alt + ' ');
-            return;
-        }
-        if (HIDDEN.has(name)) hidden++;
-      },
-      ontext(data) {
-        if (inTitle) {
-          title += data;
+          return;
+        case 'meta': {
+          const n = (attrs.name ?? '').toLowerCase();
+          if (n === 'robots' || n === 'focuscrawl') {
+            const c = (attrs.content ?? '').toLowerCase();
+            if (c.includes('noindex') || c.includes('none')) noindex = true;
+            if (c.includes('nofollow') || c.includes('none')) nofollow = true;
+          }
           return;
         }
-        if (hidden) {
-          if (inScript) unseen.push(data);
+        case 'link':
+          if (attrs.href && relTokens(attrs.rel).includes('canonical') && canonical === null) {
+            canonical = normalizeUrl(attrs.href, getBase().url);
+          }
           return;
-        }
-        text.push(data);
-        rawLength += data.length;
-        const last = data.charCodeAt(data.length - 1);
-        spaced = last === 32 || last === 10 || last === 9 || last === 13;
-        if (inHeading) headings.push(data);
-        if (anchor) anchor.parts.push(data);
-      },
-      onclosetag(name, implied) {
-        if (!INLINE.has(name)) {
-          separate();
-          if (svc && !CELLS.has(name)) blockBoundary();
-        }
-        if (HEADINGS.has(name) && inHeading) {
-          inHeading--;
-          headings.push(' ');
-        }
-        if (name === 'title') {
-          if (inTitle) inTitle--;
-        } else if (name === 'a') {
+        case 'a':
           closeAnchor();
-        } else if (name === 'iframe' || HIDDEN.has(name)) {
-          if (hidden) hidden--;
-          if (name === 'script' && inScript) inScript--;
-        }
-        void implied;
-      },
+          if (attrs.href !== undefined) {
+            anchor = { href: attrs.href, parts: [], nofollow: relTokens(attrs.rel).includes('nofollow'), start: rawLength };
+          }
+          return;
+        case 'area':
+          if (attrs.href !== undefined) {
+            addLink(attrs.href, collapse(attrs.alt ?? ''), relTokens(attrs.rel).includes('nofollow'));
+          }
+          return;
+        case 'frame':
+        case 'iframe':
+          if (attrs.src) addLink(attrs.src, collapse(attrs.title ?? ''), false);
+          if (name === 'iframe') hidden++; // fallback content of an iframe is not rendered
+          return;
+        case 'img':
+          if (anchor && attrs.alt) anchor.parts.push(' ' + attrs.alt + ' ');
+          return;
+      }
+      if (HIDDEN.has(name)) hidden++;
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+    ontext(data: string) {
+      if (inTitle) {
+        title += data;
+        return;
+      }
+      if (hidden) {
+        if (inScript) unseen.push(data);
+        return;
+      }
+      text.push(data);
+      rawLength += data.length;
+      const last = data.charCodeAt(data.length - 1);
+      spaced = last === 32 || last === 10 || last === 9 || last === 13;
+      if (inHeading) headings.push(data);
+      if (anchor) anchor.parts.push(data);
+    },
+    onclosetag(name: string) {
+      // A void element's close follows its open even after a pause.
+      if (restartAt >= 0) return;
+      if (open) open--;
+      if (!INLINE.has(name)) {
+        separate();
+        if (svc && !CELLS.has(name)) blockBoundary();
+      }
+      if (HEADINGS.has(name) && inHeading) {
+        inHeading--;
+        headings.push(' ');
+      }
+      if (name === 'title') {
+        if (inTitle) inTitle--;
+      } else if (name === 'a') {
+        closeAnchor();
+      } else if (name === 'iframe' || HIDDEN.has(name)) {
+        if (hidden) hidden--;
+        if (name === 'script' && inScript) inScript--;
+      }
+    },
+  };
+  for (let rest = html; ; ) {
+    parser = new Parser(handler, PARSER_OPTIONS);
+    parser.end(rest);
+    if (restartAt < 0) break;
+    closeAll();
+    // A slice of a slice refers to the document itself: no copy per restart.
+    rest = rest.slice(restartAt);
+    restartAt = -1;
+  }
   closeAnchor();
   const raw = text.join('');
   if (contextChars) {
