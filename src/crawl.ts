@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
 import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
@@ -148,6 +148,7 @@ export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: Cr
     hosts: config.hosts.map(hostEntry),
     allow: config.allow.map((r) => new RegExp(r)),
     deny: config.deny.map((r) => new RegExp(r)),
+    maxUrlLength: config.maxUrlLength,
   });
   return { strategy, scope };
 }
@@ -308,6 +309,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   }
   const config = parsed.data;
   if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
+  checkSeedLengths(config);
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
   const topicFile = resolveTopic(config.topic);
   const planned = plan({ ...config, topic: topicFile }, topicFile, opts);

@@ -26,6 +26,7 @@ interface CrawlFlags {
   rediscovery?: 'raise' | 'keep';
   maxDepth?: number;
   maxUrlsPerPattern?: number;
+  maxUrlLength?: number;
   concurrency?: number;
   perHost?: number;
   delayMs?: number;
@@ -117,6 +118,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('rediscovery', o.rediscovery);
   set('maxDepth', o.maxDepth);
   set('maxUrlsPerPattern', o.maxUrlsPerPattern);
+  set('maxUrlLength', o.maxUrlLength);
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
   set('delayMs', o.delayMs);
@@ -158,6 +160,7 @@ export function registerCrawl(program: Command): void {
     .option('--stop-when-stalled <n>', 'stop when N pages in a row were fetched without a relevant one (default 0: never; needs --topic)', nonNegativeInt)
     .option('--max-depth <n>', 'link depth limit, seeds are 0 (default 20)', nonNegativeInt)
     .option('--max-urls-per-pattern <n>', 'spider traps: fetches per URL pattern of a host, digits read as # (/t/123 is /t/#); raise it for a site of more numbered pages (default 1000; 0: no cap)', nonNegativeInt)
+    .option('--max-url-length <n>', 'longer URLs are out of scope and longer seeds refused (default 2083, as Scrapy)', positiveInt)
     .option('--concurrency <n>', 'requests in flight over all hosts (default 16)', positiveInt)
     .option('--per-host <n>', 'requests in flight per host (default 2)', positiveInt)
     .option('--delay-ms <n>', 'minimum delay between requests to a host (default 250)', nonNegativeInt)

@@ -5,6 +5,7 @@ import { loadFile } from './load-file.js';
 import { FocusCrawlError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
+import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
 
 const regex = z.string().refine((s) => {
   try {
@@ -134,6 +135,8 @@ export const crawlConfigSchema = z.strictObject({
   maxUrlsPerPattern: z.number().int().min(0).default(1000),
   /** Values of one parameter that a page may add to its own path (calendars, counters); 0: no cap. Default 100. */
   maxParamValues: z.number().int().min(0).default(100),
+  /** Longer URLs are out of scope, seeds refused. Default 2,083 (Scrapy's URLLENGTH_LIMIT). */
+  maxUrlLength: z.number().int().min(32).default(DEFAULT_MAX_URL_LENGTH),
   maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
   maxDecompressedBytes: z.number().int().positive().default(20 * 1024 * 1024),
   maxRedirects: z.number().int().min(0).default(5),
@@ -149,6 +152,12 @@ export const crawlConfigSchema = z.strictObject({
 function isHostName(h: string): boolean {
   if (/^https?:\/\//i.test(h)) return isHttpUrl(h);
   return URL.canParse(`http://${h}/`) && new URL(`http://${h}/`).host === h.toLowerCase().replace(/:80$/, '');
+}
+
+/** The first seed longer than maxUrlLength, named; checked after the file, the flags and the defaults are merged. */
+export function checkSeedLengths(config: Pick<CrawlConfig, 'seeds' | 'maxUrlLength'>): void {
+  const long = config.seeds.find((s) => s.length > config.maxUrlLength);
+  if (long) throw new FocusCrawlError('USAGE', `seed '${long.slice(0, 60)}…' is ${long.length} characters, longer than maxUrlLength (${config.maxUrlLength}; --max-url-length)`);
 }
 
 export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;

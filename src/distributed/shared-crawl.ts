@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { FocusCrawlError } from '../errors.js';
-import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { topicChange } from '../config/topic-change.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type RunnableCrawl } from '../crawl.js';
@@ -189,6 +189,7 @@ export async function connectBoth(target: SharedTarget, o: { join?: boolean } = 
 export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
   const config = parseConfig(input, `crawl '${target.name}'`);
   if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
+  checkSeedLengths(config);
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
   plan({ ...config, topic: topicFile }, topicFile, {}); // every option is checked before anything is written

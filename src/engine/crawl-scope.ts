@@ -11,7 +11,15 @@ export interface ScopeOptions {
   allow: RegExp[];
   /** A URL matching one of these is out of scope. */
   deny: RegExp[];
+  /** Longer URLs are out of scope. Default DEFAULT_MAX_URL_LENGTH. */
+  maxUrlLength?: number;
 }
+
+/**
+ * 2,083 characters, Scrapy's URLLENGTH_LIMIT (once Internet Explorer's limit): servers refuse far
+ * longer URLs (414, 431), and a URL that keeps growing is a trap that the depth limit bounds late.
+ */
+export const DEFAULT_MAX_URL_LENGTH = 2083;
 
 function hostname(host: string): string {
   // host[:port] -> hostname; IPv6 literals keep their brackets.
@@ -26,9 +34,13 @@ export class CrawlScope {
   readonly #domains = new Set<string>();
   readonly #allow: RegExp[];
   readonly #deny: RegExp[];
+  readonly #maxUrlLength: number;
+  readonly #tooLong: string;
 
   constructor(seedHosts: Iterable<string>, opts: ScopeOptions) {
     this.#mode = opts.mode;
+    this.#maxUrlLength = opts.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+    this.#tooLong = `out of scope (longer than ${this.#maxUrlLength} characters)`;
     this.#allow = opts.allow;
     this.#deny = opts.deny;
     for (const h of [...seedHosts, ...opts.hosts.map((h) => h.toLowerCase())]) this.addSeedHost(h);
@@ -53,10 +65,11 @@ export class CrawlScope {
   }
 
   /**
-   * Only the allow and deny expressions: what a service probe must pass. A probe is one
-   * capabilities request to an endpoint that may sit on any host, not a crawl of that host.
+   * Only the length limit and the allow and deny expressions: what a service probe must pass. A
+   * probe is one capabilities request to an endpoint that may sit on any host, not a crawl of that host.
    */
   checkFilters(url: string): string | null {
+    if (url.length > this.#maxUrlLength) return this.#tooLong;
     if (this.#allow.length && !this.#allow.some((r) => r.test(url))) return 'out of scope (allow)';
     if (this.#deny.some((r) => r.test(url))) return 'out of scope (deny)';
     return null;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
@@ -51,4 +51,8 @@ test('seeds: two URLs on a line, an empty file, and a binary file are each named
   const line = await fails(['crawl', '--seeds-file', join(dir, 'binary.bin')], /binary\.bin:1: .* is not an http\(s\) URL/);
   assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(line), `no control character printed: ${JSON.stringify(line)}`);
   assert.ok(line.includes('\\x1b[2J'), line);
+  const long = `http://127.0.0.1:9/${'q'.repeat(100_000)}`;
+  const named = await fails(['crawl', long, '--db', join(dir, 'long.db')], /seed 'http:\/\/127\.0\.0\.1:9\/q+…' is 100019 characters, longer than maxUrlLength \(2083; --max-url-length\)/);
+  assert.ok(named.length < 300, 'the URL is cut in the message');
+  assert.ok(!existsSync(join(dir, 'long.db')), 'no database was created');
 });

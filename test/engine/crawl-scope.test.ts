@@ -24,3 +24,13 @@ test('extra hosts, allow and deny patterns', () => {
   assert.equal(s.check('http://a.org/docs/x.pdf', 'a.org'), 'out of scope (deny)');
   assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://z.net/', 'z.net'), null);
 });
+
+test('a URL longer than maxUrlLength is out of scope, for links and for probes (checkFilters)', () => {
+  const s = new CrawlScope(['a.org'], { mode: 'any', ...none, maxUrlLength: 40 });
+  const url = 'http://a.org/' + 'x'.repeat(27);
+  assert.equal(s.check(url, 'a.org'), null);
+  assert.equal(s.check(url + 'x', 'a.org'), 'out of scope (longer than 40 characters)');
+  assert.equal(s.checkFilters(url + 'x'), 'out of scope (longer than 40 characters)');
+  assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://a.org/' + 'x'.repeat(2070), 'a.org'), null, '2,083 by default');
+  assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://a.org/' + 'x'.repeat(2071), 'a.org'), 'out of scope (longer than 2083 characters)');
+});

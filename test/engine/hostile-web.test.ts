@@ -213,3 +213,24 @@ test('robots.txt unreachable (HTTP 503): the host\'s pages are never requested a
     await other.close();
   }
 });
+
+test('URLs past maxUrlLength: a link that grows each page and a redirect to a long URL end as out of scope', async () => {
+  const srv = await startTestServer([
+    // Each page links to itself with the query doubled: depth alone would take 20 fetches to stop it.
+    [/^\/grow/, (q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('grow', [`/grow?${'ab'.repeat(Math.max(8, q.url!.length))}`, '/far']))],
+    [/^\/far$/, (_q, res) => res.writeHead(302, { location: `/landing?${'z'.repeat(600)}` }).end()],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [`${srv.origin}/grow`], maxUrlLength: 500 });
+    const long = r.entries.filter((e) => e.url.length > 500);
+    assert.ok(long.length >= 1);
+    for (const e of long) assert.deepEqual([e.state, e.error], ['discarded', 'out of scope (longer than 500 characters)']);
+    assert.ok([...srv.hits.keys()].every((k) => k.length <= 500), 'no long URL was requested');
+    assert.equal(count(srv.hits, '/grow'), 6, 'the seed and the links that still fit (paths of 22 to 442 characters)');
+    assert.equal(r.log.get(`${srv.origin}/far`)?.state, 'error');
+    assert.match(r.log.get(`${srv.origin}/far`)!.error!, /out of scope \(longer than 500 characters\)/);
+    assert.equal(count(srv.hits, '/landing'), 0);
+  } finally {
+    await srv.close();
+  }
+});
