@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, proxyFor, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
 import { CrawlScope } from './engine/crawl-scope.js';
 import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
@@ -95,6 +95,7 @@ export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         lowSpeedLimit: config.lowSpeedLimit,
         lowSpeedTimeMs: config.lowSpeedTimeMs,
         addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
+        proxy: proxyFor(config.proxy),
       });
   return config.record ? RecordingFetcher.open(base, config.record) : base;
 }
@@ -323,7 +324,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     const stored = db.getMeta('config');
     const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
     // Stored inline so that resume needs neither the config nor the topic file.
-    db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile }));
+    db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile, proxy: null }));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
     // The seeds are committed before the first request: a crawl killed at once can be resumed.
@@ -381,7 +382,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
       }
       throw err;
     }
-    db.setMetaNow('config', JSON.stringify(config));
+    db.setMetaNow('config', JSON.stringify({ ...config, proxy: null }));
     return await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
   } catch (err) {
     await db?.close().catch(() => {});

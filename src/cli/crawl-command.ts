@@ -4,7 +4,7 @@ import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-conf
 import { startCrawl } from '../crawl.js';
 import { defaultStrategyName, strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
-import { keyNumber, nonNegativeInt, oneOf, positiveInt, regex, tcpPort } from './option-parsers.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
@@ -27,6 +27,7 @@ interface CrawlFlags {
   maxDepth?: number;
   maxUrlsPerPattern?: number;
   maxUrlLength?: number;
+  proxy?: string;
   concurrency?: number;
   perHost?: number;
   delayMs?: number;
@@ -119,6 +120,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('maxDepth', o.maxDepth);
   set('maxUrlsPerPattern', o.maxUrlsPerPattern);
   set('maxUrlLength', o.maxUrlLength);
+  set('proxy', o.proxy);
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
   set('delayMs', o.delayMs);
@@ -174,6 +176,7 @@ export function registerCrawl(program: Command): void {
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
     .option('--no-sitemaps', "do not read the sites' sitemaps (robots.txt Sitemap lines, /sitemap.xml)")
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
+    .option('--proxy <url>', "send every request through this proxy (http://, https:// or socks5://, user:password@ if it asks); 'direct' ignores HTTP_PROXY/HTTPS_PROXY (default: those variables, with NO_PROXY, when set)", proxySetting)
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)

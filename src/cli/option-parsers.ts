@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { isProxySetting } from '../config/crawl-config.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -49,4 +50,10 @@ export function oneOf<T extends string>(choices: readonly T[]) {
     if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
     return value as T;
   };
+}
+
+/** A proxy URL or 'direct' (crawl-config's `proxy`). */
+export function proxySetting(value: string): string {
+  if (!isProxySetting(value)) throw new InvalidArgumentError("expected an http://, https:// or socks5:// URL, or 'direct'");
+  return value;
 }

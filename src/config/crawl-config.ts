@@ -120,6 +120,13 @@ export const crawlConfigSchema = z.strictObject({
    * hosts you name (seeds, hosts) are fetched among those (docs/architecture.md).
    */
   allowPrivate: z.boolean().default(false),
+  /**
+   * Every request through this proxy: an http://, https:// or socks5:// URL, credentials in it
+   * if the proxy asks for them. 'direct': no proxy, whatever the environment says. Null (the
+   * default): the environment's HTTP_PROXY, HTTPS_PROXY and NO_PROXY when set, as curl reads
+   * them. Never stored with the crawl, so its credentials stay on the machine that runs it.
+   */
+  proxy: z.string().refine(isProxySetting, "not a proxy: an http://, https:// or socks5:// URL, or 'direct'").nullable().default(null),
   connectTimeoutMs: z.number().int().positive().default(10_000),
   headersTimeoutMs: z.number().int().positive().default(15_000),
   bodyTimeoutMs: z.number().int().positive().default(15_000),
@@ -147,6 +154,23 @@ export const crawlConfigSchema = z.strictObject({
   /** After robots.txt answers 5xx or cannot be reached, the host is retried after this long. Default 60,000. */
   robotsRetryMs: z.number().int().min(0).default(60_000),
 });
+
+export function isProxySetting(p: string): boolean {
+  if (p === 'direct') return true;
+  if (!URL.canParse(p)) return false;
+  const u = new URL(p);
+  return ['http:', 'https:', 'socks5:', 'socks:'].includes(u.protocol) && u.hostname !== '';
+}
+
+/**
+ * The fetcher's proxy for a crawl's `proxy` setting: the URL, 'env' when the setting is null and
+ * the environment names a proxy, or null for direct connections.
+ */
+export function proxyFor(setting: string | null, env: NodeJS.ProcessEnv = process.env): string | 'env' | null {
+  if (setting === 'direct') return null;
+  if (setting) return setting;
+  return ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].some((k) => env[k]) ? 'env' : null;
+}
 
 /** A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists. */
 function isHostName(h: string): boolean {

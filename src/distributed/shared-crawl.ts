@@ -201,7 +201,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
     const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
-    await pg.setMeta('config', JSON.stringify(full));
+    await pg.setMeta('config', JSON.stringify({ ...full, proxy: null }));
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
@@ -219,7 +219,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
 export async function openSharedWorker(
   target: SharedTarget,
   /** `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
-  opts: { concurrency?: number; maxPages?: number; fetcher?: Fetcher; strategy?: Strategy } = {},
+  opts: { concurrency?: number; maxPages?: number; proxy?: string; fetcher?: Fetcher; strategy?: Strategy } = {},
 ): Promise<SharedCrawl> {
   const { redis, pg } = await connectBoth(target, { join: true });
   try {
@@ -235,7 +235,7 @@ export async function openSharedWorker(
       raw.maxPages = opts.maxPages;
       await pg.setMeta('config', JSON.stringify(raw));
     }
-    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) }, `crawl '${target.name}'`);
+    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.proxy ? { proxy: opts.proxy } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
     return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), [], opts.strategy);
   } catch (err) {

@@ -79,6 +79,17 @@ export class AddressPolicy {
     return !isPrivateAddress(ip) || this.#addresses.has(canonicalIp(ip));
   }
 
+  /**
+   * The check of a request sent through a proxy, which resolves the name itself: IP literals
+   * and localhost names are judged here; other names are the proxy's to refuse.
+   */
+  refusesThroughProxy(hostname: string): PrivateAddressError | null {
+    const h = canonicalIp(hostname.toLowerCase());
+    if (this.trustsName(h)) return null;
+    if (isIP(h)) return this.allows(h) ? null : new PrivateAddressError(h, h);
+    return h === 'localhost' || h.endsWith('.localhost') ? new PrivateAddressError('127.0.0.1', h) : null;
+  }
+
   /** An address a trusted name resolved to: other names on it are allowed too. */
   learn(ip: string): void {
     this.#addresses.add(canonicalIp(ip));

@@ -11,9 +11,9 @@ export interface CliResult {
 }
 
 /** Runs the real CLI to the end (or until `kill` says so) and collects its output. */
-export function runCli(args: string[], opts: { cwd?: string; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
