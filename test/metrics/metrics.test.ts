@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,13 @@ test('the metrics server answers GET and HEAD of /metrics, with or without a que
     const other = await fetch(`${base}/`);
     assert.equal(other.status, 404);
     assert.match(other.headers.get('content-type') ?? '', /^text\/plain/);
+    // DNS rebinding: a page on evil.example whose name now points at 127.0.0.1.
+    const port = (server.address() as AddressInfo).port;
+    const status = (host: string) => new Promise<number>((resolve, reject) => {
+      httpGet({ host: '127.0.0.1', port, path: '/metrics', headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+    });
+    assert.equal(await status(`evil.example:${port}`), 403);
+    assert.equal(await status(`localhost:${port}`), 200);
   } finally {
     await new Promise((r) => server.close(r));
   }
