@@ -33,3 +33,19 @@ export function isBackendFailure(err: unknown): boolean {
   const e = err as { name?: string; message?: string } | null;
   return e?.name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|Connection terminated/.test(e?.message ?? '');
 }
+
+/**
+ * A reason as the crawl log keeps it: one line (OpenSSL and other libraries put newlines in their
+ * messages), at most 500 characters, so that `status` and exports print one line a URL.
+ */
+export function reasonLine(reason: string): string {
+  const line = reason.replace(/\s+/g, ' ').trim();
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+/** An unexpected error in one line: its name and message, and where it was thrown (the first frame). */
+export function internalErrorLine(err: unknown): string {
+  if (!(err instanceof Error)) return reasonLine(String(err));
+  const frame = /\n\s+at (.+)/.exec(err.stack ?? '')?.[1];
+  return reasonLine(`${err.name}: ${err.message}${frame ? ` (at ${frame})` : ''}`);
+}

@@ -36,6 +36,6 @@ export function afterFailure(req: CrawlRequest, err: FetchError, now: number, o:
 export function hostsToEnd(health: HostHealth | null, nextReadyAt: number | null, now: number): { host: string; reason: string }[] {
   const down = health?.unreachableHosts(now) ?? [];
   if (!down.length) return [];
-  if (nextReadyAt !== null && nextReadyAt < Math.min(...down.map((d) => d.until))) return [];
+  if (nextReadyAt !== null && nextReadyAt < down.reduce((m, d) => Math.min(m, d.until), Infinity)) return [];
   return down;
 }

@@ -4,7 +4,7 @@ import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
-import { isBackendFailure } from '../errors.js';
+import { internalErrorLine, isBackendFailure } from '../errors.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
 import type { HostHealth } from '../fetch/host-health.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
@@ -320,7 +320,7 @@ export class Crawler {
         if (isBackendFailure(err)) throw err;
         // Whatever a stop cut short (a redirect's body, a robots.txt fetch) is not the URL's fault.
         if (signal.aborted) return this.#o.frontier.release(req, Date.now(), Date.now());
-        return this.#ending.finish(req, { state: 'error', reason: `internal error: ${(err as Error).stack ?? err}` }, null);
+        return this.#ending.finish(req, { state: 'error', reason: `internal error: ${internalErrorLine(err)}` }, null);
       })
       .catch((err) => {
         // The store or the frontier failed (a lost connection): the lease expires and the URL returns.

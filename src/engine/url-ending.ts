@@ -8,6 +8,7 @@ import type { RetryPolicy } from '../fetch/retry-policy.js';
 import type { CrawlEventBus } from './crawl-events.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { countDiscard, discardKind } from './discard-reasons.js';
+import { reasonLine } from '../errors.js';
 import type { RequestSlots } from './request-slots.js';
 import type { ServiceProbing } from './service-probing.js';
 import { afterFailure, hostsToEnd } from './after-failure.js';
@@ -126,8 +127,9 @@ export class UrlEnding {
    * Ends a URL: registry writes queued for it, then its page and log line as one store write,
    * then its final state in the frontier, each awaited, so no URL is done before its page is recorded.
    */
-  async finish(req: CrawlRequest, outcome: Outcome, res: FetchResult | null, extra: EndingExtra = {}): Promise<void> {
+  async finish(req: CrawlRequest, given: Outcome, res: FetchResult | null, extra: EndingExtra = {}): Promise<void> {
     const { stats, events } = this.#c;
+    const outcome: Outcome = given.state === 'error' ? { state: 'error', reason: reasonLine(given.reason) } : given;
     const fetched = outcome.state === 'done' || (outcome.state === 'error' && !madeNoRequest(outcome.reason));
     if (fetched) {
       stats.fetched++;

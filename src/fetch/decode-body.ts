@@ -10,11 +10,11 @@ const sniff = require('html-encoding-sniffer') as (
 const NO_DECLARATION = 'x-focuscrawl-undeclared';
 const chardet = require('chardet') as { analyse(bytes: Uint8Array): { name: string; confidence: number }[] };
 
-/** Legacy encodings chardet may pick for an undeclared page, as WHATWG names. */
-const LEGACY: Record<string, string> = {
-  GB18030: 'GB18030', Big5: 'Big5', Shift_JIS: 'Shift_JIS', 'EUC-JP': 'EUC-JP', 'EUC-KR': 'EUC-KR',
-  'windows-1252': 'windows-1252', 'ISO-8859-1': 'windows-1252', 'windows-1251': 'windows-1251',
-};
+/**
+ * chardet's guesses never taken for an undeclared page: the bytes are not valid UTF-8 (or the
+ * guess would not be asked), and UTF-16/32 without a BOM is a guess about binary junk.
+ */
+const NOT_LEGACY = /^(UTF-8|UTF-16|UTF-32)/i;
 /** Below this chardet confidence (0-100) its guess is not trusted. */
 const MIN_CONFIDENCE = 30;
 
@@ -57,6 +57,9 @@ function chooseEncoding(bytes: Uint8Array, contentType: string): Choice {
   } catch {
     enc = NO_DECLARATION;
   }
+  // The sniffer knows only the encodings iconv-lite has; TextDecoder has more (ISO-2022-JP,
+  // x-mac-cyrillic), and a declaration of one of those is still a declaration.
+  if (enc === NO_DECLARATION) enc = whatwgName(label) ?? whatwgName(metaCharset(bytes)) ?? NO_DECLARATION;
   if (enc === NO_DECLARATION || !isSupported(enc)) {
     try {
       utf8Fatal.decode(bytes);
@@ -68,11 +71,10 @@ function chooseEncoding(bytes: Uint8Array, contentType: string): Choice {
   const fromMeta = enc !== 'UTF-8' && !hasBom(bytes) && !(label !== undefined && isSupported(label));
   if (fromMeta) {
     const multibyte = utf8Multibyte(bytes);
-    if (multibyte > 0 && (multibyte >= PLAUSIBLE_UTF8 || new TextDecoder(enc).decode(bytes).includes('\uFFFD'))) {
+    if (multibyte > 0 && (multibyte >= PLAUSIBLE_UTF8 || decoderFor(enc).decode(bytes).includes('\uFFFD'))) {
       return { encoding: 'UTF-8', declared: enc };
     }
   }
-  // A page labelled GB2312 or GBK is decoded with the superset, as browsers do.
   return { encoding: enc };
 }
 
@@ -98,6 +100,31 @@ function utf8Multibyte(bytes: Uint8Array): number {
   }
 }
 
+/**
+ * The decoder of an encoding. A page labelled GB2312 or GBK is decoded with the superset, as
+ * browsers do (WHATWG's GBK decoder is GB18030's): Node's strict GBK decoder drops four-byte
+ * characters such as 䶮.
+ */
+function decoderFor(encoding: string): TextDecoder {
+  return new TextDecoder(/^gbk$/i.test(encoding) ? 'gb18030' : encoding);
+}
+
+/** TextDecoder's name for an encoding label, or null when it has none. */
+function whatwgName(label: string | undefined): string | null {
+  if (!label) return null;
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return null;
+  }
+}
+
+/** The charset a <meta> in the first 1024 bytes declares (WHATWG's prescan length), loosely read. */
+function metaCharset(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
+  return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+}
+
 function isSupported(enc: string): boolean {
   try {
     new TextDecoder(enc);
@@ -109,8 +136,9 @@ function isSupported(enc: string): boolean {
 
 function guessLegacy(bytes: Uint8Array): string {
   for (const c of chardet.analyse(bytes)) {
-    const name = LEGACY[c.name];
-    if (name && c.confidence >= MIN_CONFIDENCE) return name;
+    if (c.confidence < MIN_CONFIDENCE) break;
+    const name = NOT_LEGACY.test(c.name) ? null : whatwgName(c.name);
+    if (name) return name === 'gbk' ? 'GB18030' : name;
   }
   // chardet is unsure (short texts): double-byte Chinese shows as high bytes in pairs, Latin-1 as
   // lone high bytes between ASCII letters. GB18030 is the encoding of most undeclared Chinese pages.
@@ -144,5 +172,5 @@ function decodesAs(bytes: Uint8Array, encoding: string): boolean {
  */
 export function decodeHtml(bytes: Uint8Array, contentType: string): { html: string; encoding: string } {
   const c = chooseEncoding(bytes, contentType);
-  return { html: new TextDecoder(c.encoding).decode(bytes), encoding: c.declared ? `${c.encoding} (declared ${c.declared})` : c.encoding };
+  return { html: decoderFor(c.encoding).decode(bytes), encoding: c.declared ? `${c.encoding} (declared ${c.declared})` : c.encoding };
 }

@@ -430,7 +430,7 @@ export class RedisFrontier implements Frontier {
       }),
     );
     const times = heads.filter((t): t is number => t !== null);
-    return times.length ? Math.min(...times) : null;
+    return times.length ? times.reduce((a, b) => Math.min(a, b)) : null;
   }
 
   async counts(): Promise<FrontierCounts> {

@@ -264,7 +264,9 @@ export class AdaptiveStrategy implements Strategy {
    */
   #sitemapLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
     const times = links.map((l) => (l.sitemap?.lastmod ? Date.parse(l.sitemap.lastmod) : NaN));
-    const newest = Math.max(...times.filter((t) => Number.isFinite(t)), -Infinity);
+    // A loop, not a spread: a sitemap of 200,000 URLs overflows the stack as arguments.
+    let newest = -Infinity;
+    for (const t of times) if (t > newest) newest = t;
     const year = 365 * 24 * 3600_000;
     return links.map((l, i) => {
       const e = this.#explain(view, l, 0, 0);

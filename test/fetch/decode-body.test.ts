@@ -54,3 +54,34 @@ test('the declared encoding stands for text really in it, for ASCII-only pages, 
   assert.equal(detectEncoding(Buffer.from('<meta charset="windows-1252"><p>plain ascii</p>'), 'text/html'), 'windows-1252');
   assert.equal(detectEncoding(Buffer.from(`<meta charset="gbk"><p>${zh.repeat(3)}</p>`), 'text/html; charset=GBK'), 'GBK', 'HTTP charset is not second-guessed');
 });
+
+test('GBK and GB2312 labels decode four-byte GB18030 characters, as browsers do', () => {
+  const text = '南汉高祖刘䶮 生僻字𬌗 光伏';
+  const gb = iconv.encode(`<p>${text}</p>`, 'gb18030');
+  assert.notEqual(new TextDecoder('gbk').decode(gb), `<p>${text}</p>`, "Node's own GBK decoder loses them");
+  assert.equal(decodeHtml(gb, 'text/html; charset=gb2312').html, `<p>${text}</p>`);
+  const meta = Buffer.concat([Buffer.from('<meta charset="gbk">'), gb]);
+  assert.deepEqual(decodeHtml(meta, 'text/html'), { html: `<meta charset="gbk"><p>${text}</p>`, encoding: 'GBK' });
+});
+
+test('a declared encoding the sniffer does not know but TextDecoder does (ISO-2022-JP, x-mac-cyrillic) is used', () => {
+  // 日本語 in JIS X 0208 between the escapes of ISO-2022-JP (iconv-lite has no encoder for it).
+  const jis = Buffer.concat([Buffer.from('<meta charset="iso-2022-jp"><p>'), Buffer.from([0x1b, 0x24, 0x42, 0x46, 0x7c, 0x4b, 0x5c, 0x38, 0x6c, 0x1b, 0x28, 0x42]), Buffer.from('</p>')]);
+  assert.equal(decodeHtml(jis, 'text/html').html, '<meta charset="iso-2022-jp"><p>日本語</p>');
+  const mac = iconv.encode('<p>Привет мир</p>', 'maccyrillic');
+  assert.deepEqual(decodeHtml(mac, 'text/html; charset=x-mac-cyrillic'), { html: '<p>Привет мир</p>', encoding: 'x-mac-cyrillic' });
+});
+
+test('undeclared Greek, Cyrillic, Hebrew and Arabic pages are read in the encoding chardet finds, not as windows-1252', () => {
+  const pages: [string, string][] = [
+    ['Η Ελλάδα είναι μια χώρα στη νοτιοανατολική Ευρώπη με πλούσια ιστορία και πολιτισμό, γνωστή για τα νησιά της.', 'iso-8859-7'],
+    ['Москва является столицей России и крупнейшим городом страны, её политическим, экономическим и культурным центром. Город расположен на реке Москве в центре Восточно-Европейской равнины.', 'koi8-r'],
+    ['Москва является столицей России и крупнейшим городом страны, её политическим, экономическим и культурным центром. Город расположен на реке Москве в центре Восточно-Европейской равнины.', 'windows-1251'],
+    ['ירושלים היא עיר הבירה של מדינת ישראל והעיר הגדולה ביותר בה, עיר עתיקה וקדושה לשלוש דתות.', 'iso-8859-8'],
+    ['القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها، وتقع على ضفاف نهر النيل في شمال البلاد.', 'windows-1256'],
+  ];
+  for (const [text, enc] of pages) {
+    const html = `<html><body><p>${text}</p></body></html>`;
+    assert.equal(decodeHtml(iconv.encode(html, enc), 'text/html').html, html, enc);
+  }
+});
