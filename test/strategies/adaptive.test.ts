@@ -288,3 +288,12 @@ test('what adaptive keeps per host stays bounded on a crawl of many hosts: at mo
   const fresh = new AdaptiveStrategy(topic).explain({ request: req('h1.test', 1), page: page('http://h1.test/p1'), relevance: 0.3 }, link('http://h1.test/x', 'solar inverter'));
   assert.equal(again.anchor, fresh.anchor);
 });
+
+test('a sitemap of 200,000 URLs is scored (the newest <lastmod> was found by spreading them as arguments)', () => {
+  const s = new AdaptiveStrategy(topic, {});
+  const sitemap = { ...request('http://a.test/sitemap.xml'), sitemap: { level: 1, guessed: false } } as CrawlRequest;
+  const links: Link[] = Array.from({ length: 200_000 }, (_x, i) => ({ url: `http://a.test/solar-inverter/${i}`, anchor: '', nofollow: false, sitemap: { lastmod: i === 7 ? '2026-11-20' : '2020-01-01' } }));
+  const decisions = s.scoreLinks({ request: sitemap, page: page('http://a.test/sitemap.xml'), relevance: 0 }, links);
+  assert.equal(decisions.length, 200_000);
+  assert.ok(decisions.every((d) => Number.isFinite(d.priority)));
+});
