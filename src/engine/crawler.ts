@@ -9,7 +9,7 @@ import type { RobotsCache } from '../fetch/robots-cache.js';
 import type { HostHealth } from '../fetch/host-health.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
 import { decodeHtml } from '../fetch/decode-body.js';
-import { isHtmlType } from '../fetch/http-fetcher.js';
+import { isBinaryBody, isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { profileCosine, topicProfile } from '../relevance/vsm-scorer.js';
@@ -373,7 +373,7 @@ export class Crawler {
       if (!fresh) return this.#ending.finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
       await this.#links.logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
     }
-    if (!res.body || !isHtmlType(res.contentType)) return this.#ending.finish(req, { state: 'done' }, res);
+    if (!res.body || !isHtmlType(res.contentType) || (res.contentType === '' && isBinaryBody(res.body))) return this.#ending.finish(req, { state: 'done' }, res);
 
     const { html, encoding } = decodeHtml(res.body, res.contentType);
     const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null });

@@ -70,9 +70,39 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_CLOSED', 'UND_ERR_ABORTED', 'ABORT_ERR',
 ]);
 
+/** Response headers in all, as Chromium allows. */
+const MAX_HEADER_BYTES = 256 * 1024;
+
 /** True for content types the parser reads; a missing type is sniffed as HTML, as browsers do. */
 export function isHtmlType(contentType: string): boolean {
   return contentType === '' || HTML_TYPES.test(contentType);
+}
+
+/**
+ * True when a body sent without a Content-Type is no text: a PDF, or binary bytes in its first
+ * 512 (WHATWG MIME sniffing's "binary data bytes": PNG, GIF, JPEG, ZIP and most formats have
+ * them), unless a UTF-16 byte order mark explains the zeros.
+ */
+export function isBinaryBody(body: Uint8Array): boolean {
+  if ((body[0] === 0xfe && body[1] === 0xff) || (body[0] === 0xff && body[1] === 0xfe)) return false;
+  if (body[0] === 0x25 && body[1] === 0x50 && body[2] === 0x44 && body[3] === 0x46 && body[4] === 0x2d) return true; // %PDF-
+  const n = Math.min(body.length, 512);
+  for (let i = 0; i < n; i++) {
+    const b = body[i]!;
+    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) return true;
+  }
+  return false;
+}
+
+/**
+ * A Location header as the server meant it: undici reads header bytes as Latin-1, so a UTF-8
+ * path sent raw (/中文页面, as Chinese and Japanese servers do) arrives as mojibake. Browsers and
+ * curl take such bytes as UTF-8.
+ */
+function locationOf(raw: string): string {
+  if (!/[\x80-\xff]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
+  const utf8 = Buffer.from(raw, 'latin1').toString('utf8');
+  return utf8.includes('\uFFFD') ? raw : utf8;
 }
 
 /** Drops a body we will not read; the connection is closed rather than drained. */
@@ -100,6 +130,9 @@ export class HttpFetcher implements Fetcher {
       connect: policy ? policy.connector({ timeout, lookup: resolve }) : { timeout, ...(resolve ? { lookup: resolve } : {}) },
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
+      // Node's 16 KB would refuse every page of a site that sends a 20 KB Content-Security-Policy;
+      // browsers take 256 KB.
+      maxHeaderSize: MAX_HEADER_BYTES,
       connections: this.options.connectionsPerOrigin,
     };
     this.#proxied = !!proxy;
@@ -131,9 +164,11 @@ export class HttpFetcher implements Fetcher {
         if (current !== url && isPrivateAddressError(err.cause)) throw new FetchError(url, `redirect to ${current} refused: ${err.message}`, { transient: false, cause: err.cause });
         throw err;
       });
-      const location = headerValue(res.headers.location);
+      // The same Location twice is one place (Chromium agrees); two different ones are none.
+      const given = res.headers.location;
+      const location = locationOf(Array.isArray(given) && new Set(given).size === 1 ? given[0]! : headerValue(given));
       // A redirect that says nowhere, or two places, is an error with its reason, not a stored page.
-      if (REDIRECTS.has(res.statusCode) && (!location.trim() || Array.isArray(res.headers.location))) {
+      if (REDIRECTS.has(res.statusCode) && (!location.trim() || (Array.isArray(given) && new Set(given).size > 1))) {
         await res.body.dump();
         const why = location.trim() ? `${res.headers.location!.length} Location headers` : 'no Location header';
         throw new FetchError(url, `HTTP ${res.statusCode} redirect with ${why}`, { transient: false, status: res.statusCode });
@@ -201,7 +236,10 @@ export class HttpFetcher implements Fetcher {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v);
     const status = res.statusCode;
-    const contentType = headers['content-type'] ?? '';
+    // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
+    const types = res.headers['content-type'];
+    const contentType = (Array.isArray(types) ? types[types.length - 1] : types) ?? '';
+    headers['content-type'] = contentType;
     if (isTransientStatus(status)) {
       await res.body.dump();
       throw new FetchError(url, `HTTP ${status}`, { transient: true, status, retryAfterMs: parseRetryAfter(headers['retry-after']) });

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
+import { HttpFetcher, isBinaryBody } from '../../src/fetch/http-fetcher.js';
 import { FetchError } from '../../src/fetch/fetcher.js';
 import { startTestServer, type TestServer } from '../helpers/misbehaving-server.js';
 
@@ -71,6 +71,46 @@ test('a redirect with no Location, an empty one or two of them is an error that 
   } finally {
     await new Promise((r) => server.close(r));
   }
+});
+
+test('headers as servers send them: raw UTF-8 in Location, the same Location twice, two Content-Types, a 20 KB header', async () => {
+  const { createServer } = await import('node:net');
+  const page = (headers: string, body = '<p>ok</p>') => Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`), Buffer.from(body)]);
+  const answers: Record<string, Buffer> = {
+    '/utf8': Buffer.concat([Buffer.from('HTTP/1.1 302 Found\r\nLocation: '), Buffer.from('/中文页面', 'utf8'), Buffer.from('\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')]),
+    '/%E4%B8%AD%E6%96%87%E9%A1%B5%E9%9D%A2': page('Content-Type: text/html\r\n', '<p>中文</p>'),
+    '/same': Buffer.from('HTTP/1.1 301 Moved\r\nLocation: /target\r\nLocation: /target\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+    '/target': page('Content-Type: text/html\r\n'),
+    '/types': page('Content-Type: text/html\r\nContent-Type: application/pdf\r\n'),
+    '/csp': page(`Content-Type: text/html\r\nContent-Security-Policy: default-src 'self' ${'https://cdn.example.org/x '.repeat(800)}\r\n`),
+  };
+  const server = createServer((sock) => {
+    sock.once('data', (d) => {
+      const path = /^GET (\S+)/.exec(d.toString())?.[1] ?? '';
+      sock.end(answers[path] ?? Buffer.from('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const utf8 = await fetcher.fetch(origin + '/utf8');
+    assert.equal(utf8.finalUrl, `${origin}/%E4%B8%AD%E6%96%87%E9%A1%B5%E9%9D%A2`);
+    assert.equal(text(utf8.body), '<p>中文</p>');
+    assert.equal((await fetcher.fetch(origin + '/same')).finalUrl, `${origin}/target`);
+    const types = await fetcher.fetch(origin + '/types');
+    assert.equal(types.contentType, 'application/pdf', 'the last Content-Type counts');
+    assert.equal(types.body, null, 'a PDF is recorded, not read');
+    assert.equal(text((await fetcher.fetch(origin + '/csp')).body), '<p>ok</p>');
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
+test('a body with no Content-Type is binary when it starts like a PDF or holds control bytes, unless a UTF-16 BOM explains them', () => {
+  assert.equal(isBinaryBody(Buffer.from('%PDF-1.4\n%\xe2\xe3 1 0 obj')), true);
+  assert.equal(isBinaryBody(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), true);
+  assert.equal(isBinaryBody(Buffer.from('<!DOCTYPE html><p>plain</p>')), false);
+  assert.equal(isBinaryBody(Buffer.from('\ufeff<p>utf16</p>', 'utf16le')), false);
 });
 
 test('a redirect guard can refuse a hop', async () => {
