@@ -57,7 +57,7 @@ export class SitemapReading {
   /** Sites (origins) whose sitemaps were offered to the frontier in this process. */
   readonly #sites = new Set<string>();
   /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
-  readonly #count = new Map<string, number>();
+  readonly #offered = new Map<string, Set<string>>();
 
   constructor(opts: SitemapOptions | null, crawl: SitemapCrawl) {
     this.#opts = opts;
@@ -103,12 +103,14 @@ export class SitemapReading {
         if (fresh) await this.#c.logDiscards([{ req, reason: out }], parentUrl || null);
         continue;
       }
-      const n = this.#count.get(site) ?? 0;
-      if (n >= opts.perSite) {
+      // A URL listed twice (an index naming one file 60 times) is one file against the cap.
+      const offered = this.#offered.get(site) ?? this.#offered.set(site, new Set()).get(site)!;
+      if (offered.has(url)) continue;
+      if (offered.size >= opts.perSite) {
         dropped++;
         continue;
       }
-      this.#count.set(site, n + 1);
+      offered.add(url);
       batch.push(req);
     }
     if (batch.length) await this.#c.frontier.add(batch, Date.now());

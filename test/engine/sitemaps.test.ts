@@ -201,3 +201,22 @@ test('a document that is not a sitemap, and a missing /sitemap.xml, are recorded
     await srv.close();
   }
 });
+
+test('an index that lists one sitemap many times counts it once against the per-site cap', async () => {
+  const srv = await startTestServer([
+    home,
+    [/^\/robots\.txt$/, (_q, res, _m, t) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: ${t.origin}/idx.xml\n`)],
+    [/^\/idx\.xml$/, (_q, res, _m, t) => xml(res, sitemapIndex(t.origin, [...Array.from({ length: 6 }, () => '/dup.xml'), '/real.xml']))],
+    [/^\/dup\.xml$/, (_q, res, _m, t) => xml(res, urlset(t.origin, ['/html/d']))],
+    [/^\/real\.xml$/, (_q, res, _m, t) => xml(res, urlset(t.origin, ['/html/r']))],
+  ]);
+  try {
+    const { log } = await crawl(srv, { sitemapsPerSite: 3 });
+    assert.equal(srv.hits.get('/real.xml'), 1, 'the second distinct file is read');
+    assert.equal(srv.hits.get('/dup.xml'), 1);
+    assert.equal(log.get('/html/r')?.state, 'done');
+    assert.doesNotMatch(log.get('/idx.xml')?.error ?? '', /over the limit/);
+  } finally {
+    await srv.close();
+  }
+});
