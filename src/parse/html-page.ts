@@ -14,8 +14,15 @@ const INLINE = new Set([
 // newlines, Unicode spaces): the same result as /\s+/ -> ' ', with far fewer replacements.
 const MESSY_SPACE = /\s{2,}|[\t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
+/**
+ * Characters a browser shows as nothing inside a word: NUL (dropped from text), the soft hyphen
+ * (photo&shy;voltaic), the zero-width space and the word joiner. Left in, they split the word for
+ * search and scoring.
+ */
+const INVISIBLE = /[\0\u00ad\u200b\u2060]/g;
+
 function collapse(s: string): string {
-  return s.replace(MESSY_SPACE, ' ').trim();
+  return s.replace(INVISIBLE, '').replace(MESSY_SPACE, ' ').trim();
 }
 
 /**

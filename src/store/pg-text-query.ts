@@ -1,5 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
-import { cjkBigrams } from '../text/cjk-bigrams.js';
+import { indexForm } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
@@ -100,7 +100,7 @@ export function pgTsvector(title: string | null, text: string | null): string {
 
 /** pgSearchText before its separators become spaces: the text whose words are indexed. */
 function searchSource(title: string | null, text: string | null): string {
-  return foldLatinDiacritics((cjkBigrams(title ?? '') + '\n' + cjkBigrams(text ?? '')).normalize('NFKC'));
+  return foldLatinDiacritics(indexForm(title ?? '') + '\n' + indexForm(text ?? ''));
 }
 
 /** Per UTF-16 unit: 0 not yet known, 1 part of a word (SEPARATORS does not match it), 2 a separator. */

@@ -18,10 +18,22 @@ function bigrams(run: string): string {
   return parts.join(' ');
 }
 
-/** The text as it is given to the full-text index. */
+/** CJK text as bigrams, other text as it is (the term form relevance scoring uses). */
 export function cjkBigrams(text: string): string {
   if (!CJK.test(text)) return text;
   return text.replace(CJK_RUN, (run) => ' ' + bigrams(run) + ' ');
+}
+
+/**
+ * The text as both full-text indexes (SQLite and PostgreSQL) are given it: NFKC, as queries are
+ * (full-width ｓｏｌａｒ is solar, ﬁ is fi, half-width ｿｰﾗｰ is ソーラー), then bigrams with each
+ * run's last character also alone, so that a one-character query, a prefix query, finds the
+ * character that ends a run ("好" in "我的书很好" is in no bigram's first place).
+ */
+export function indexForm(text: string): string {
+  const norm = text.normalize('NFKC');
+  if (!CJK.test(norm)) return norm;
+  return norm.replace(CJK_RUN, (run) => ' ' + bigrams(run) + (run.length > 1 ? ' ' + run[run.length - 1] : '') + ' ');
 }
 
 /**

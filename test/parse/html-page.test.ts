@@ -50,3 +50,9 @@ test('whitespace of every kind collapses to single spaces', () => {
   const p = parseHtml('<p>a\u00a0b \t c\n\nd\u3000e  f</p><div> g </div>', 'http://x.org/');
   assert.equal(p.text, 'a b c d e f g');
 });
+
+test('what a browser shows as nothing inside a word is dropped: NUL, soft hyphen, zero-width space, word joiner', () => {
+  const p = parseHtml('<title>nul\0title</title><p>photo&shy;voltaic 光伏\u200b发电 alpha\0beta word\u2060joiner</p>', 'http://127.0.0.1/');
+  assert.equal(p.title, 'nultitle');
+  assert.equal(p.text, 'photovoltaic 光伏发电 alphabeta wordjoiner');
+});

@@ -152,6 +152,18 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: a character that ends a CJK run, and compatibility forms, are found as a browser shows them`, async () => {
+    const { store, close } = await make();
+    try {
+      await commitPage(store, pageRecord('e', '我的书很好', '组件 태양광 ｓｏｌａｒ ﬁnance ＡＢＣ１２３ ｿｰﾗｰ'));
+      await store.flush();
+      const found = async (q: string) => (await store.search(q, 10)).map((h) => h.url);
+      for (const q of ['好', '书很好', '件', '광', 'solar', 'ｓｏｌａｒ', 'finance', 'abc123', 'ソーラー']) assert.deepEqual(await found(q), ['http://a.test/e'], q);
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: search input that would be query syntax is taken as words; a query with no words is refused`, async () => {
     const { store, close } = await make();
     try {
