@@ -6,10 +6,28 @@ import type { Transform } from 'node:stream';
  * (zlib stops at maxOutputLength) instead of exhausting memory. Returns null for an unknown coding.
  */
 export function decompress(body: Uint8Array, coding: string, maxOutputLength: number): Uint8Array | null {
+  // Codings applied in turn ("gzip, gzip") are undone last first, as browsers do; an empty body
+  // is empty whatever it claims to be compressed with.
+  const codings = coding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  let out: Uint8Array | null = body;
+  for (let i = codings.length - 1; i >= 0 && out !== null && out.length > 0; i--) out = undo(out, codings[i]!, maxOutputLength);
+  return out;
+}
+
+function undo(body: Uint8Array, c: string, maxOutputLength: number): Uint8Array | null {
   const opts = { maxOutputLength };
-  const c = coding.trim().toLowerCase();
-  if (c === '' || c === 'identity') return body;
-  if (c === 'gzip' || c === 'x-gzip') return gunzipSync(body, opts);
+  if (c === 'gzip' || c === 'x-gzip') {
+    try {
+      return gunzipSync(body, opts);
+    } catch (err) {
+      // Bytes after the gzip member (a server's padding or junk) end zlib with "incorrect header
+      // check"; browsers and curl show the member. Read it again as the raw deflate stream it
+      // holds, which ends where the member does.
+      const start = isSizeError(err) ? -1 : gzipDataStart(body);
+      if (start < 0) throw err;
+      return inflateRawSync(body.subarray(start), opts);
+    }
+  }
   if (c === 'br') return brotliDecompressSync(body, opts);
   if (c === 'deflate') {
     // Servers send both zlib-wrapped and raw deflate under this name.
@@ -21,6 +39,21 @@ export function decompress(body: Uint8Array, coding: string, maxOutputLength: nu
     }
   }
   return null;
+}
+
+/** Where a gzip member's deflate data begins (after its header, RFC 1952), or -1 when it is no gzip. */
+function gzipDataStart(b: Uint8Array): number {
+  if (b.length < 18 || b[0] !== 0x1f || b[1] !== 0x8b || b[2] !== 8) return -1;
+  const flags = b[3]!;
+  let at = 10;
+  if (flags & 4) at += 2 + (b[10]! | (b[11]! << 8)); // FEXTRA
+  for (const bit of [8, 16]) {
+    if (!(flags & bit)) continue; // FNAME, FCOMMENT: zero-terminated
+    while (at < b.length && b[at] !== 0) at++;
+    at++;
+  }
+  if (flags & 2) at += 2; // FHCRC
+  return at < b.length ? at : -1;
 }
 
 export function isSizeError(err: unknown): boolean {
