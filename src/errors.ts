@@ -36,11 +36,13 @@ export function isBackendFailure(err: unknown): boolean {
 
 /**
  * A reason as the crawl log keeps it: one line (OpenSSL and other libraries put newlines in their
- * messages), at most 500 characters, so that `status` and exports print one line a URL.
+ * messages), at most about 500 characters, so that `status` and exports print one line a URL. A
+ * longer one keeps its start and its end, where the cause usually is ("redirect to <a long URL>
+ * not followed: out of scope").
  */
 export function reasonLine(reason: string): string {
   const line = reason.replace(/\s+/g, ' ').trim();
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+  return line.length > 500 ? `${line.slice(0, 250)}…${line.slice(-250)}` : line;
 }
 
 /** An unexpected error in one line: its name and message, and where it was thrown (the first frame). */

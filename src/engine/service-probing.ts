@@ -97,8 +97,12 @@ export class ServiceProbing {
     // A first probe asks for more; a follow-up only for the next page of its own step, up to
     // MAX_FOLLOW_UP_PAGES pages: otherwise follow-ups never chain.
     const page = probe.page ?? 1;
+    // Follow-ups pass what a probe passes (--allow, --deny, the URL length limit) and stay on the
+    // endpoint's host: a `next` link elsewhere is not the service's next page.
+    const home = hostOf(probe.endpoint);
     const followUps: NewRequest[] = (verdict.followUps ?? [])
       .filter((f) => !probe.step || (f.step === probe.step && page < MAX_FOLLOW_UP_PAGES))
+      .filter((f) => hostOf(f.url) === home && this.#scope.checkFilters(f.url) === null)
       .map((f) => ({
         url: f.url, host: hostOf(f.url), depth: req.depth, parent: req.key, anchor: '', priority: req.priority, data: req.data,
         probe: { type: probe.type, endpoint: probe.endpoint, step: f.step, ...(probe.step ? { page: page + 1 } : {}) },

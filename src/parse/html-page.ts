@@ -67,7 +67,19 @@ export interface ParseOptions {
 /** An absolute http(s) URL in text: RFC 3986 characters only, so CJK text or a quote ends it. */
 const URL_IN_TEXT = /https?:\/\/[A-Za-z0-9\-._~:/?#@!$&()*+,;=%]+/gi;
 /** Sentence punctuation after a URL in prose is not part of it. */
-const TRAILING = /[.,;:!?*]+$/;
+const TRAILING = '.,;:!?*';
+
+/**
+ * A URL found in prose without the punctuation after it: trailing sentence marks, and closing
+ * parentheses unless the URL opened one. A scan from the end: a regular expression anchored at
+ * the end ran in the square of a run of dots (200,000 took 25 s).
+ */
+function trimProse(u: string): string {
+  const opened = u.includes('(');
+  let end = u.length;
+  while (end > 0 && (TRAILING.includes(u[end - 1]!) || (!opened && u[end - 1] === ')'))) end--;
+  return u.slice(0, end);
+}
 /** A link to an XML file: its surrounding words may say it is a capabilities document. */
 const XML_LINK = /\.xml(?:[?#]|$)/i;
 /**
@@ -97,9 +109,7 @@ function urlsIn(text: string, add: (url: string, at: number, end: number) => voi
   for (const m of text.matchAll(URL_IN_TEXT)) {
     // An escaped ampersand left in text (a <textarea>, which htmlparser2 does not decode, or a
     // page escaped twice) is still the URL's separator.
-    let u = m[0].replaceAll('&amp;', '&').replace(TRAILING, '');
-    // A closing parenthesis closes the prose around the URL unless the URL opened one.
-    while (u.endsWith(')') && !u.includes('(')) u = u.slice(0, -1).replace(TRAILING, '');
+    const u = trimProse(m[0].replaceAll('&amp;', '&'));
     add(u, m.index, m.index + u.length);
   }
 }

@@ -1,3 +1,4 @@
+import { firstElementAt } from './xml-prolog.js';
 import { emptyFindings, type ServiceFindings } from './service-record.js';
 import type { ProbeAnswer, Verdict } from './detector.js';
 import { childText, descendants, parseXml, XmlError, type XmlElement } from './xml-tree.js';
@@ -15,13 +16,19 @@ export function probeText(body: Uint8Array): string {
   }
 }
 
-const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+const HTML_TAG = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+
+function startsAsHtml(text: string): boolean {
+  const at = firstElementAt(text, false);
+  return at >= 0 && HTML_TAG.test(text.slice(at, at + 20));
+}
 
 /** The status and reason of an OGC exception report (WMS ServiceExceptionReport, OWS ExceptionReport). */
 export function exceptionFindings(root: XmlElement): ServiceFindings | null {
   if (root.name !== 'ServiceExceptionReport' && root.name !== 'ExceptionReport') return null;
   const first = descendants(root, 'ServiceException')[0] ?? descendants(root, 'Exception')[0];
-  const code = first?.attrs.code ?? first?.attrs.exceptionCode ?? null;
+  // Cut like the text: a 3 MB code attribute made a 3 MB reason.
+  const code = (first?.attrs.code ?? first?.attrs.exceptionCode ?? null)?.slice(0, 100) ?? null;
   const text = first ? (first.text || childText(first, 'ExceptionText') || '') : '';
   const reason = `${root.name}${code ? ` ${code}` : ''}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`;
   return emptyFindings('exception', reason);
@@ -42,7 +49,7 @@ export function inspectXml(
   const httpError = answer.status >= 400 ? `HTTP ${answer.status}` : null;
   if (!answer.body || answer.body.length === 0) return invalid(httpError ?? 'empty response');
   const text = probeText(answer.body);
-  const html = HTML_START.test(text) || /html/i.test(answer.contentType);
+  const html = startsAsHtml(text) || /html/i.test(answer.contentType);
   if (html) return invalid(`an HTML page${httpError ? ` (${httpError})` : ''}, not a ${what} capabilities document`);
   let root: XmlElement;
   try {

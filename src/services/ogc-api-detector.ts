@@ -18,13 +18,16 @@ interface Link {
 }
 
 /** The link with one of `rels`, the JSON one if there are several (servers list HTML too). */
-function linkOf(links: Link[], rels: Set<string>): string | null {
-  const found = links.filter((l) => typeof l.rel === 'string' && rels.has(l.rel) && typeof l.href === 'string');
+function linkOf(links: unknown[], rels: Set<string>): string | null {
+  // JSON from anywhere: an entry may be null, a number or an array.
+  const found = links.filter((l): l is Link => typeof l === 'object' && l !== null && typeof (l as Link).rel === 'string' && rels.has((l as Link).rel as string) && typeof (l as Link).href === 'string');
   const json = found.find((l) => typeof l.type === 'string' && /json/i.test(l.type));
   return ((json ?? found[0])?.href as string | undefined) ?? null;
 }
 
-const num4 = (b: unknown): b is number[] => Array.isArray(b) && (b.length === 4 || b.length === 6) && b.every((x) => typeof x === 'number');
+const num4 = (b: unknown): b is number[] => Array.isArray(b) && (b.length === 4 || b.length === 6) && b.every((x) => typeof x === 'number' && Number.isFinite(x));
+/** A longitude-latitude box that can be one: west and east in -180..180, south <= north in -90..90. */
+const onEarth = ([w, s, e, n]: number[]) => w! >= -180 && e! <= 180 && w! <= 180 && e! >= -180 && s! >= -90 && n! <= 90 && s! <= n!;
 
 /** A collection as a layer: its id, title, CRS list and first spatial extent (2D or 3D box). */
 function collectionLayer(c: Record<string, unknown>): ServiceLayer | null {
@@ -37,7 +40,7 @@ function collectionLayer(c: Record<string, unknown>): ServiceLayer | null {
     name: c.id,
     title: typeof c.title === 'string' ? c.title : c.id,
     crs: Array.isArray(c.crs) ? c.crs.filter((x): x is string => typeof x === 'string') : [],
-    wgs84: box && CRS84.test(crs) ? box : null,
+    wgs84: box && CRS84.test(crs) && onEarth(box) ? box : null,
     boxes: box && !CRS84.test(crs) ? [{ crs, bbox: box }] : [],
   };
 }
@@ -55,7 +58,7 @@ function readJson(answer: ProbeAnswer): { value: unknown } | { reason: string } 
 }
 
 function conformanceClasses(v: unknown): string[] | null {
-  const c = (v as { conformsTo?: unknown }).conformsTo;
+  const c = (v as { conformsTo?: unknown } | null)?.conformsTo;
   return Array.isArray(c) ? c.filter((x): x is string => typeof x === 'string') : null;
 }
 
@@ -101,14 +104,14 @@ export const ogcApiDetector: ServiceDetector = {
       // A server that pages its collections links the next page (OGC API - Common part 2); the
       // engine bounds how many pages it follows.
       const links = (v as { links?: unknown }).links;
-      const next = Array.isArray(links) ? linkOf(links as Link[], NEXT_RELS) : null;
+      const next = Array.isArray(links) ? linkOf(links, NEXT_RELS) : null;
       const nextUrl = next ? normalizeUrl(next, answer.url) : null;
       return { findings: { ...emptyFindings('valid', null), layers }, ...(nextUrl ? { followUps: [{ url: nextUrl, step: 'collections' }] } : {}) };
     }
     if (typeof v !== 'object' || v === null || !Array.isArray((v as { links?: unknown }).links)) {
       return { findings: emptyFindings('invalid', 'JSON without a links array: not an OGC API landing page') };
     }
-    const links = (v as { links: Link[] }).links;
+    const links = (v as { links: unknown[] }).links;
     const conf = linkOf(links, CONFORMANCE_RELS);
     if (!conf) return { findings: emptyFindings('invalid', 'JSON landing page without a conformance link: not an OGC API') };
     const o = v as { title?: unknown; description?: unknown; keywords?: unknown };

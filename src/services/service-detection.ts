@@ -1,3 +1,4 @@
+import { firstElementAt } from './xml-prolog.js';
 import type { ServiceProbe } from '../types.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 import { probeText } from './capabilities-document.js';
@@ -41,7 +42,12 @@ const NOT_CAPABILITIES = /^(?:sitemap|rss|atom|feed|opensearch|crossdomain|brows
 /** Types whose capabilities document is XML, i.e. every type a .xml file can be. */
 const XML_TYPES: readonly ServiceType[] = ['WMS', 'WMTS', 'WFS', 'WCS', 'CSW'];
 /** A document's root element (after the XML declaration, comments and a DOCTYPE), local name. */
-const ROOT = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<(?:[\w.-]+:)?([\w.-]+)/i;
+const ROOT_NAME = /^<(?:[\w.-]+:)?([\w.-]+)/;
+
+function rootName(text: string): string | undefined {
+  const at = firstElementAt(text, true);
+  return at < 0 ? undefined : ROOT_NAME.exec(text.slice(at, at + 200))?.[1];
+}
 /** The types a root element can belong to (Capabilities is the OWS common root of several). */
 const ROOT_TYPES: Record<string, readonly ServiceType[]> = {
   WMS_Capabilities: ['WMS'],
@@ -179,7 +185,7 @@ export class ServiceDetection {
   inspect(probe: ServiceProbe, answer: ProbeAnswer): Verdict {
     const verdict = DETECTORS[probe.type].inspect(answer, probe.step);
     if (!probe.document || verdict.findings.status === 'valid' || !answer.body) return verdict;
-    const root = ROOT.exec(probeText(answer.body.subarray(0, 4096)))?.[1];
+    const root = rootName(probeText(answer.body.subarray(0, 4096)));
     for (const t of (root && ROOT_TYPES[root]) || []) {
       if (t === probe.type || !this.#enabled(t)) continue;
       const other = DETECTORS[t].inspect(answer);

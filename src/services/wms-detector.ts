@@ -11,13 +11,28 @@ interface Inherited {
 }
 
 /**
+ * CRS codes kept per layer. GeoServer lists thousands on its root layer and every layer inherits
+ * them: 500 layers of 20,000 inherited codes took 1.4 GB and failed to store. A layer keeps all
+ * its own codes (up to this many) and as many inherited ones as fit.
+ */
+export const MAX_LAYER_CRS = 256;
+
+/**
  * WMS 1.1.x and 1.3.0 layers, flattened. A child layer inherits its parent's CRS list (adding
  * its own) and bounding boxes (replacing them), as the WMS specifications say; only named
  * layers, the ones a GetMap can ask for, are listed.
  */
 function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): void {
-  const own = [...childrenNamed(layer, 'CRS'), ...childrenNamed(layer, 'SRS')].flatMap((c) => c.text.split(/\s+/)).filter(Boolean);
-  const crs = [...new Set([...up.crs, ...own])];
+  const own = new Set<string>();
+  for (const c of [...childrenNamed(layer, 'CRS'), ...childrenNamed(layer, 'SRS')]) {
+    for (const code of c.text.split(/\s+/)) if (code && own.size < MAX_LAYER_CRS) own.add(code);
+  }
+  // Inherited codes first, as the document lists them, in the room the layer's own leave.
+  const inherited = new Set(up.crs);
+  let room = MAX_LAYER_CRS;
+  for (const code of own) if (!inherited.has(code)) room--;
+  const crs = new Set(up.crs.slice(0, room));
+  for (const code of own) crs.add(code);
   const ex = child(layer, 'EX_GeographicBoundingBox');
   const ll = child(layer, 'LatLonBoundingBox');
   const wgs84 = ex
@@ -31,8 +46,9 @@ function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): v
   });
   const boxes = ownBoxes.length ? ownBoxes : up.boxes;
   const name = childText(layer, 'Name');
-  if (name) out.push({ name, title: childText(layer, 'Title') ?? name, crs, wgs84, boxes });
-  for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs, wgs84, boxes }, out);
+  const codes = [...crs];
+  if (name) out.push({ name, title: childText(layer, 'Title') ?? name, crs: codes, wgs84, boxes });
+  for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs: codes, wgs84, boxes }, out);
 }
 
 /**

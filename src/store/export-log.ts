@@ -5,9 +5,13 @@ export const LOG_FIELDS: (keyof LogEntry)[] = [
 ];
 
 /** One RFC 4180 CSV field. */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
 export function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  // Control characters mean nothing in a CSV cell, and printed they drive the terminal (a title
+  // carrying ESC ]0; renames the window, ESC [2J clears it): they are dropped.
+  const s = String(v).replace(CONTROL, '');
   return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 

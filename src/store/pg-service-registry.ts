@@ -46,8 +46,12 @@ export class PgServiceRegistry implements ServiceRegistry {
   /** Appends in one statement, leaving out names already listed (a `next` link back to a page under another URL). */
   async addLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
     await this.#query(
+      // The old names by a subquery on the parameters (a hashed subplan, read once), not one
+      // correlated with each new layer: linear in the layers, as in SqliteServiceRegistry.
       `UPDATE ${this.#s}.services SET layers = layers || coalesce((SELECT jsonb_agg(n.value ORDER BY n.ord) FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS n(value, ord)
-         WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(layers) o WHERE o->>'name' = n.value->>'name')), '[]'::jsonb)
+         WHERE n.value->>'name' IS NULL OR n.value->>'name' NOT IN (
+           SELECT o->>'name' FROM ${this.#s}.services AS s, jsonb_array_elements(s.layers) AS o
+           WHERE s.endpoint = $2 AND s.type = $3 AND o->>'name' IS NOT NULL)), '[]'::jsonb)
        WHERE endpoint = $2 AND type = $3`,
       [JSON.stringify(layers), endpoint, type],
     );

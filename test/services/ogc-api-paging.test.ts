@@ -70,3 +70,26 @@ test('OGC API collections: next links are followed page by page, layers kept in 
     await srv.close();
   }
 });
+
+test('OGC API follow-ups stay on the endpoint\'s host and pass --deny, like probes', async () => {
+  const other = await startTestServer([[/^\/offhost\//, (_q, res) => json(res, { collections: [{ id: 'stolen' }] })]], '127.0.0.22');
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('Data', ['/a/ogcapi?f=html', '/b/ogcapi?f=html']))],
+    [/^\/(a|b)\/ogcapi$/, (_q, res, m) => json(res, landing(`/${m[1]}/ogcapi`))],
+    [/^\/(a|b)\/ogcapi\/collections$/, (q, res, m) => {
+      const first = !q.url!.includes('page=2');
+      const next = m[1] === 'a' ? `${other.origin}/offhost/collections?f=json` : `/b/ogcapi/collections?f=json&page=2&secret=1`;
+      json(res, { collections: [{ id: `${m[1]}-${first ? 1 : 2}` }], links: first ? [{ rel: 'next', href: next, type: 'application/json' }] : [] });
+    }],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], detect: ['ogcapi'], scope: 'any', allowPrivate: true, deny: ['secret='] });
+    assert.deepEqual(r.services.find((s) => s.endpoint === `${srv.origin}/a/ogcapi`)!.layers.map((l) => l.name), ['a-1']);
+    assert.deepEqual(r.services.find((s) => s.endpoint === `${srv.origin}/b/ogcapi`)!.layers.map((l) => l.name), ['b-1']);
+    assert.equal([...other.hits.keys()].filter((k) => k.startsWith('/offhost')).length, 0, 'no request off the endpoint\'s host');
+    assert.ok(![...srv.hits.keys()].some((k) => k.includes('secret=')), 'no request --deny refuses');
+  } finally {
+    await srv.close();
+    await other.close();
+  }
+});

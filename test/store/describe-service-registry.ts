@@ -57,4 +57,21 @@ export function describeServiceRegistry(name: string, make: () => Promise<{ regi
       await close();
     }
   });
+
+  test(`${name}: paged layers are appended in time linear in them; a name already listed is not added again`, async () => {
+    const { registry, flush, close } = await make();
+    try {
+      await registry.save(record('http://m.test/big', 'OGC API', 'valid'));
+      await registry.setLayers('http://m.test/big', 'OGC API', [{ ...layer('x'), name: '' }]);
+      // 20 pages of 1,000 collections: a correlated lookup per new layer did not finish in minutes.
+      for (let p = 0; p < 20; p++) await registry.addLayers('http://m.test/big', 'OGC API', Array.from({ length: 1000 }, (_x, i) => layer(`p${p}-${i}`)));
+      await registry.addLayers('http://m.test/big', 'OGC API', [layer('p0-1'), layer('fresh'), { ...layer('y'), name: '' }, layer('p19-999')]);
+      await flush();
+      const big = (await registry.entries()).find((e) => e.endpoint === 'http://m.test/big')!;
+      assert.equal(big.layers.length, 1 + 20_000 + 1);
+      assert.deepEqual(big.layers.slice(-2).map((l) => l.name), ['p19-999', 'fresh']);
+    } finally {
+      await close();
+    }
+  });
 }
