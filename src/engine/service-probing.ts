@@ -115,6 +115,11 @@ export class ServiceProbing {
     this.#stats.probes++;
     const step = req.probe?.step;
     if (step) {
+      // Valid needs an OGC conformance class: a landing page whose declaration is missing or
+      // empty is no OGC API, whatever its links said.
+      if (step === 'conformance' && (record.status !== 'valid' || !record.conformance.length)) {
+        return this.#invalidate(record.endpoint, record.type, `conformance declaration: ${record.reason ?? 'no conformance class'}`);
+      }
       if (record.status !== 'valid') return;
       if (step === 'conformance') await this.#registry.setConformance(record.endpoint, record.type, record.conformance);
       if (step === 'collections') {
@@ -148,10 +153,17 @@ export class ServiceProbing {
     }));
   }
 
+  async #invalidate(endpoint: string, type: ServiceType, reason: string): Promise<void> {
+    this.#stats.services.valid--;
+    this.#stats.services.invalid++;
+    await this.#registry.invalidate(endpoint, type, reason);
+  }
+
   /** A probe that could not be fetched (after its retries): the endpoint is invalid, with the reason. */
   async failed(req: CrawlRequest, reason: string): Promise<void> {
     const probe = req.probe!;
     this.#stats.probes++;
+    if (probe.step === 'conformance') return this.#invalidate(probe.endpoint, probe.type, `conformance declaration: ${reason}`);
     if (probe.step) return;
     this.#stats.services.invalid++;
     await this.#registry.save({ ...emptyFindings('invalid', reason), endpoint: probe.endpoint, type: probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() });

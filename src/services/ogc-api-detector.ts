@@ -115,7 +115,9 @@ export const ogcApiDetector: ServiceDetector = {
     const conf = linkOf(links, CONFORMANCE_RELS);
     if (!conf) return { findings: emptyFindings('invalid', 'JSON landing page without a conformance link: not an OGC API') };
     const o = v as { title?: unknown; description?: unknown; keywords?: unknown };
-    const inline = conformanceClasses(v);
+    // An empty inline list declares nothing: the conformance link is asked instead.
+    const listed = conformanceClasses(v);
+    const inline = listed?.length ? listed : null;
     const findings = {
       ...emptyFindings('valid', null),
       title: typeof o.title === 'string' ? o.title : null,

@@ -15,6 +15,8 @@ export interface ServiceRegistry {
   save(record: ServiceRecord): Promise<void>;
   /** Sets the conformance classes an OGC API follow-up found. */
   setConformance(endpoint: string, type: ServiceType, classes: string[]): Promise<void>;
+  /** Marks an entry invalid with the reason, keeping what it holds: a follow-up that showed it is no service. */
+  invalidate(endpoint: string, type: ServiceType, reason: string): Promise<void>;
   /** Sets the layers a follow-up found (OGC API collections). */
   setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void>;
   /** Appends the layers of a later page of a follow-up (the `next` pages of OGC API collections). */

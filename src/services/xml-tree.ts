@@ -25,6 +25,9 @@ export interface XmlLimits {
 /** Real capabilities documents nest about 10 deep; large servers list tens of thousands of layers. */
 export const DEFAULT_XML_LIMITS: XmlLimits = { maxChars: 20 * 1024 * 1024, maxDepth: 64, maxElements: 500_000 };
 
+/** Attributes on one element: capabilities documents have a handful. */
+export const MAX_ATTRIBUTES = 1000;
+
 export class XmlError extends Error {
   override readonly name = 'XmlError';
 }
@@ -45,7 +48,14 @@ export function parseXml(text: string, limits: XmlLimits = DEFAULT_XML_LIMITS): 
     const msg = /undefined entity/.test(err.message) ? `${err.message} (entities declared in a DTD are never expanded)` : err.message;
     throw new XmlError(`not well-formed XML: ${msg}`);
   });
+  // saxes gathers a tag's attributes before 'opentag': counted as they come, so 2 million of
+  // them on one element (1.3 GB) are refused early.
+  let attributes = 0;
+  parser.on('attribute', () => {
+    if (++attributes > MAX_ATTRIBUTES) throw new XmlError(`an element with more than ${MAX_ATTRIBUTES} attributes`);
+  });
   parser.on('opentag', (tag) => {
+    attributes = 0;
     if (++elements > limits.maxElements) throw new XmlError(`more than ${limits.maxElements} elements`);
     if (stack.length >= limits.maxDepth) throw new XmlError(`elements nested deeper than ${limits.maxDepth}`);
     const attrs: Record<string, string> = {};

@@ -39,6 +39,10 @@ export class PgServiceRegistry implements ServiceRegistry {
     await this.#query(`UPDATE ${this.#s}.services SET conformance = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(classes), endpoint, type]);
   }
 
+  async invalidate(endpoint: string, type: ServiceType, reason: string): Promise<void> {
+    await this.#query(`UPDATE ${this.#s}.services SET status = 'invalid', reason = $1 WHERE endpoint = $2 AND type = $3`, [reason, endpoint, type]);
+  }
+
   async setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {
     await this.#query(`UPDATE ${this.#s}.services SET layers = $1::jsonb WHERE endpoint = $2 AND type = $3`, [JSON.stringify(layers), endpoint, type]);
   }

@@ -26,6 +26,7 @@ export class SqliteServiceRegistry implements ServiceRegistry {
   readonly #upsert: WriteStatement;
   readonly #conformance: WriteStatement;
   readonly #layers: WriteStatement;
+  readonly #invalidate: WriteStatement;
   readonly #source: WriteStatement;
   readonly #addLayers: WriteStatement;
   readonly #copySources: WriteStatement;
@@ -40,6 +41,7 @@ export class SqliteServiceRegistry implements ServiceRegistry {
         provider=excluded.provider, layers=excluded.layers, conformance=excluded.conformance,
         probed_url=excluded.probed_url, checked_at=excluded.checked_at`);
     this.#conformance = sql.prepareWrite('UPDATE services SET conformance = ? WHERE endpoint = ? AND type = ?');
+    this.#invalidate = sql.prepareWrite("UPDATE services SET status = 'invalid', reason = ? WHERE endpoint = ? AND type = ?");
     this.#layers = sql.prepareWrite('UPDATE services SET layers = ? WHERE endpoint = ? AND type = ?');
     this.#source = sql.prepareWrite('INSERT OR IGNORE INTO service_sources(endpoint, type, page) VALUES (?,?,?)');
     // The new layers after the old, in order, leaving out names already listed (a `next` link
@@ -70,6 +72,10 @@ export class SqliteServiceRegistry implements ServiceRegistry {
 
   async setConformance(endpoint: string, type: ServiceType, classes: string[]): Promise<void> {
     this.#sql.write(this.#conformance, [JSON.stringify(classes), endpoint, type]);
+  }
+
+  async invalidate(endpoint: string, type: ServiceType, reason: string): Promise<void> {
+    this.#sql.write(this.#invalidate, [reason, endpoint, type]);
   }
 
   async setLayers(endpoint: string, type: ServiceType, layers: ServiceLayer[]): Promise<void> {

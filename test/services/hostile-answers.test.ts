@@ -73,3 +73,10 @@ test('CSV output drops control characters: a title cannot drive the terminal', (
   assert.ok(!/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(csv), JSON.stringify(csv));
   assert.ok(csv.includes('Evil ]0;PWNED[2J title'));
 });
+
+test('an element with 1.5 million attributes is refused while it is read', () => {
+  const attrs = Array.from({ length: 1_500_000 }, (_x, i) => `a${i}=""`).join(' ');
+  const v = inspect('WMS', `<WMS_Capabilities ${attrs} version="1.3.0"><Service/><Capability/></WMS_Capabilities>`);
+  assert.equal(v.findings.status, 'invalid');
+  assert.match(v.findings.reason ?? '', /more than 1000 attributes/);
+});

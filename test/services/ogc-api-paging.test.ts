@@ -93,3 +93,21 @@ test('OGC API follow-ups stay on the endpoint\'s host and pass --deny, like prob
     await other.close();
   }
 });
+
+test('an OGC API landing page whose conformance declaration is missing or empty is invalid, with the reason', async () => {
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('Data', ['/gone/ogcapi?f=html', '/empty/ogcapi?f=html']))],
+    [/^\/(gone|empty)\/ogcapi$/, (_q, res, m) => json(res, { title: m[1], links: [{ rel: 'conformance', href: `/${m[1]}/ogcapi/conformance?f=json` }] })],
+    [/^\/empty\/ogcapi\/conformance$/, (_q, res) => json(res, { conformsTo: [] })],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], detect: ['ogcapi'], retries: 0 });
+    const entry = (name: string) => r.services.find((s) => s.endpoint === `${srv.origin}/${name}/ogcapi`)!;
+    assert.deepEqual([entry('gone').status, entry('gone').title], ['invalid', 'gone']);
+    assert.match(entry('gone').reason ?? '', /^conformance declaration: HTTP 404/);
+    assert.deepEqual([entry('empty').status, entry('empty').reason], ['invalid', 'conformance declaration: no conformance class']);
+    assert.equal(r.summary.stats.services.valid, 0);
+  } finally {
+    await srv.close();
+  }
+});

@@ -46,7 +46,11 @@ export function describeServiceRegistry(name: string, make: () => Promise<{ regi
       await registry.setConformance('http://m.test/ogcapi', 'OGC API', ['http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core']);
       await registry.setLayers('http://m.test/ogcapi', 'OGC API', [layer('a')]);
       await registry.addLayers('http://m.test/ogcapi', 'OGC API', [layer('b')]);
+      await registry.save(record('http://m.test/fake', 'OGC API', 'valid', { title: 'Fake' }));
+      await registry.invalidate('http://m.test/fake', 'OGC API', 'conformance declaration: HTTP 404');
       await flush();
+      const fake = (await registry.entries()).find((e) => e.endpoint === 'http://m.test/fake')!;
+      assert.deepEqual([fake.status, fake.reason, fake.title], ['invalid', 'conformance declaration: HTTP 404', 'Fake']);
       const byKey = new Map((await registry.entries()).map((e) => [`${e.type} ${e.endpoint}`, e]));
       assert.deepEqual(byKey.get('WFS http://m.test/caps.xml')?.foundOn.sort(), ['http://m.test/a', 'http://m.test/b']);
       assert.deepEqual(byKey.get('WMS http://m.test/caps.xml')?.foundOn ?? [], []);
