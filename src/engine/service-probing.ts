@@ -42,7 +42,6 @@ export class ServiceProbing {
 
   /** The probe for a candidate, with priority 0 and no state: the caller takes both from the strategy. */
   #probeRequest(c: ServiceCandidate, parent: CrawlRequest | null, anchor: string): NewRequest {
-    if (parent) this.#queue(this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url));
     return {
       url: c.probeUrl, host: hostOf(c.probeUrl), depth: parent ? parent.depth + 1 : 0, parent: parent?.key ?? null, anchor,
       priority: 0, data: null, probe: { type: c.type, endpoint: c.endpoint, ...(c.document ? { document: true } : {}) },
@@ -72,7 +71,10 @@ export class ServiceProbing {
     const saysCapabilities = () => (pageSays ??= pageSaysCapabilities(page!));
     const offer = (link: Link, c: ServiceCandidate) => {
       const req = this.#probeRequest(c, parent, link.anchor);
-      if (!this.#scope.checkFilters(req.url)) probes.push({ link, req });
+      // A probe the filters refuse leaves no trace: no source row for an endpoint never probed.
+      if (this.#scope.checkFilters(req.url)) return;
+      this.#queue(this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url));
+      probes.push({ link, req });
     };
     for (const link of links) {
       const words = link.nofollow ? undefined : text?.xmlLinkWords[link.url];
