@@ -4,7 +4,7 @@ import { pageSaysCapabilities, type ServiceCandidate, type ServiceDetection } fr
 import type { ServiceType } from '../services/service-record.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
 import type { ServiceRecord } from '../services/service-record.js';
-import { emptyFindings } from '../services/service-record.js';
+import { boundedFindings, emptyFindings } from '../services/service-record.js';
 import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
 
@@ -95,7 +95,7 @@ export class ServiceProbing {
   judge(req: CrawlRequest, res: FetchResult): { record: ServiceRecord; followUps: NewRequest[] } {
     const probe = req.probe!;
     const verdict = this.#detection.inspect(probe, { url: res.finalUrl, status: res.status, contentType: res.contentType, body: res.body });
-    const record: ServiceRecord = { ...verdict.findings, endpoint: probe.endpoint, type: verdict.type ?? probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
+    const record: ServiceRecord = { ...boundedFindings(verdict.findings), endpoint: probe.endpoint, type: verdict.type ?? probe.type, probedUrl: req.url, checkedAt: new Date().toISOString() };
     // A first probe asks for more; a follow-up only for the next page of its own step, up to
     // MAX_FOLLOW_UP_PAGES pages: otherwise follow-ups never chain.
     const page = probe.page ?? 1;

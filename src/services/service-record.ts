@@ -51,3 +51,19 @@ export type ServiceFindings = Omit<ServiceRecord, 'endpoint' | 'type' | 'probedU
 export function emptyFindings(status: ServiceStatus, reason: string | null): ServiceFindings {
   return { status, reason, version: null, versions: [], title: null, abstract: null, keywords: [], provider: null, layers: [], conformance: [] };
 }
+
+/**
+ * Findings cut to what a registry entry can sensibly hold: a server's description is a few
+ * paragraphs, and a 19 MB abstract (a hostile or broken server) was stored and exported whole.
+ */
+export function boundedFindings<T extends ServiceFindings>(f: T): T {
+  const cut = (s: string | null, n: number) => (s !== null && s.length > n ? `${s.slice(0, n)}…` : s);
+  return {
+    ...f,
+    reason: cut(f.reason, 1000),
+    title: cut(f.title, 1000),
+    abstract: cut(f.abstract, 20_000),
+    provider: cut(f.provider, 1000),
+    keywords: f.keywords.length > 1000 || f.keywords.some((k) => k.length > 200) ? f.keywords.slice(0, 1000).map((k) => cut(k, 200)!) : f.keywords,
+  };
+}

@@ -4,7 +4,7 @@ import { DETECTORS, ServiceDetection } from '../../src/services/service-detectio
 import { MAX_LAYER_CRS } from '../../src/services/wms-detector.js';
 import { formatServices } from '../../src/services/service-export.js';
 import { parseHtml } from '../../src/parse/html-page.js';
-import { emptyFindings, type ServiceType } from '../../src/services/service-record.js';
+import { boundedFindings, emptyFindings, type ServiceType } from '../../src/services/service-record.js';
 
 /**
  * Capabilities answers a hostile or broken server sends (a probe of service detection found each):
@@ -79,4 +79,14 @@ test('an element with 1.5 million attributes is refused while it is read', () =>
   const v = inspect('WMS', `<WMS_Capabilities ${attrs} version="1.3.0"><Service/><Capability/></WMS_Capabilities>`);
   assert.equal(v.findings.status, 'invalid');
   assert.match(v.findings.reason ?? '', /more than 1000 attributes/);
+});
+
+test('a registry entry holds at most a bounded title, abstract and keywords', () => {
+  const f = boundedFindings({ ...emptyFindings('valid', null), title: 't'.repeat(5000), abstract: 'a'.repeat(19_000_000), keywords: Array.from({ length: 5000 }, () => 'k'.repeat(300)) });
+  assert.equal(f.title!.length, 1001);
+  assert.equal(f.abstract!.length, 20_001);
+  assert.equal(f.keywords.length, 1000);
+  assert.ok(f.keywords.every((k) => k.length === 201));
+  const plain = { ...emptyFindings('valid', null), title: 'Rivers', keywords: ['hydro'] };
+  assert.deepEqual(boundedFindings(plain), plain);
 });
