@@ -5,6 +5,7 @@ import type { RobotsCache } from '../fetch/robots-cache.js';
 import { decompressPrefix } from '../fetch/decompress.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { isGzipBody, parseSitemap } from '../parse/sitemap.js';
+import { xmlText } from '../parse/xml-text.js';
 import type { PageView } from '../strategies/strategy.js';
 import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
@@ -154,7 +155,7 @@ export class SitemapReading {
         return this.#c.finish(req, { state: 'error', reason: `sitemap: corrupt gzip file: ${(err as Error).message}` }, res);
       }
     }
-    const text = new TextDecoder('utf-8').decode(body);
+    const text = xmlText(body);
     const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
     const notes: string[] = [];
     let added = 0;

@@ -1,20 +1,9 @@
 import { firstElementAt } from './xml-prolog.js';
+import { xmlText } from '../parse/xml-text.js';
 import { emptyFindings, type ServiceFindings } from './service-record.js';
 import type { ProbeAnswer, Verdict } from './detector.js';
 import { childText, descendants, parseXml, XmlError, type XmlElement } from './xml-tree.js';
 
-/** Decodes a probe's body as XML text: BOM, then the XML declaration's encoding, then UTF-8. */
-export function probeText(body: Uint8Array): string {
-  if (body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body);
-  if (body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body);
-  const head = new TextDecoder('latin1').decode(body.subarray(0, 200));
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
-  try {
-    return new TextDecoder(declared ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
 
 const HTML_TAG = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 
@@ -48,7 +37,7 @@ export function inspectXml(
   const invalid = (reason: string): Verdict => ({ findings: emptyFindings('invalid', reason) });
   const httpError = answer.status >= 400 ? `HTTP ${answer.status}` : null;
   if (!answer.body || answer.body.length === 0) return invalid(httpError ?? 'empty response');
-  const text = probeText(answer.body);
+  const text = xmlText(answer.body);
   const html = startsAsHtml(text) || /html/i.test(answer.contentType);
   if (html) return invalid(`an HTML page${httpError ? ` (${httpError})` : ''}, not a ${what} capabilities document`);
   let root: XmlElement;

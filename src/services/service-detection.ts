@@ -1,7 +1,7 @@
 import { firstElementAt } from './xml-prolog.js';
 import type { ServiceProbe } from '../types.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
-import { probeText } from './capabilities-document.js';
+import { xmlText } from '../parse/xml-text.js';
 import { cswDetector } from './csw-detector.js';
 import type { ProbeAnswer, ServiceDetector, Verdict } from './detector.js';
 import { ogcApiDetector } from './ogc-api-detector.js';
@@ -185,7 +185,7 @@ export class ServiceDetection {
   inspect(probe: ServiceProbe, answer: ProbeAnswer): Verdict {
     const verdict = DETECTORS[probe.type].inspect(answer, probe.step);
     if (!probe.document || verdict.findings.status === 'valid' || !answer.body) return verdict;
-    const root = rootName(probeText(answer.body.subarray(0, 4096)));
+    const root = rootName(xmlText(answer.body.subarray(0, 4096)));
     for (const t of (root && ROOT_TYPES[root]) || []) {
       if (t === probe.type || !this.#enabled(t)) continue;
       const other = DETECTORS[t].inspect(answer);

@@ -220,3 +220,23 @@ test('an index that lists one sitemap many times counts it once against the per-
     await srv.close();
   }
 });
+
+test('a sitemap in UTF-16 with a BOM, or in Latin-1 with the declaration saying so, is read', async () => {
+  const utf16 = (origin: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(urlset(origin, ['/html/caf%C3%A9-16']).replace('UTF-8', 'UTF-16'), 'utf16le')]);
+  const latin1 = (origin: string) => Buffer.from(urlset(origin, ['/html/café']).replace('UTF-8', 'ISO-8859-1'), 'latin1');
+  const srv = await startTestServer([
+    home,
+    [/^\/robots\.txt$/, (_q, res, _m, t) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: ${t.origin}/s16.xml\nSitemap: ${t.origin}/s1.xml\n`)],
+    [/^\/s16\.xml$/, (_q, res, _m, t) => xml(res, utf16(t.origin))],
+    [/^\/s1\.xml$/, (_q, res, _m, t) => xml(res, latin1(t.origin))],
+  ]);
+  try {
+    const { log } = await crawl(srv);
+    assert.equal(log.get('/s16.xml')?.state, 'done', log.get('/s16.xml')?.error ?? undefined);
+    assert.equal(log.get('/s1.xml')?.state, 'done', log.get('/s1.xml')?.error ?? undefined);
+    assert.equal(srv.hits.get('/html/caf%C3%A9-16'), 1);
+    assert.equal(srv.hits.get('/html/caf%C3%A9'), 1, 'é read as é, not as a replacement character');
+  } finally {
+    await srv.close();
+  }
+});
