@@ -7,6 +7,31 @@ import { childText, descendants, parseXml, XmlError, type XmlElement } from './x
 
 const HTML_TAG = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 
+/**
+ * A body decoded and parsed once, whichever detectors read it: a .xml document that the first
+ * detector rejects is judged by the others its root points to, and parsing a 20 MB document up to
+ * four times took a minute.
+ */
+const PARSED = new WeakMap<Uint8Array, { html: boolean; root: XmlElement | XmlError }>();
+
+function parsedAnswer(body: Uint8Array): { html: boolean; root: XmlElement | XmlError } {
+  let p = PARSED.get(body);
+  if (!p) {
+    const text = xmlText(body);
+    const html = startsAsHtml(text);
+    let root: XmlElement | XmlError;
+    try {
+      root = html ? new XmlError('an HTML page') : parseXml(text);
+    } catch (err) {
+      if (!(err instanceof XmlError)) throw err;
+      root = err;
+    }
+    p = { html, root };
+    PARSED.set(body, p);
+  }
+  return p;
+}
+
 function startsAsHtml(text: string): boolean {
   const at = firstElementAt(text, false);
   return at >= 0 && HTML_TAG.test(text.slice(at, at + 20));
@@ -37,17 +62,12 @@ export function inspectXml(
   const invalid = (reason: string): Verdict => ({ findings: emptyFindings('invalid', reason) });
   const httpError = answer.status >= 400 ? `HTTP ${answer.status}` : null;
   if (!answer.body || answer.body.length === 0) return invalid(httpError ?? 'empty response');
-  const text = xmlText(answer.body);
-  const html = startsAsHtml(text) || /html/i.test(answer.contentType);
+  const parsed = parsedAnswer(answer.body);
+  const html = parsed.html || /html/i.test(answer.contentType);
   if (html) return invalid(`an HTML page${httpError ? ` (${httpError})` : ''}, not a ${what} capabilities document`);
-  let root: XmlElement;
-  try {
-    root = parseXml(text);
-  } catch (err) {
-    if (!(err instanceof XmlError)) throw err;
-    // An error status says more than why its body is not XML.
-    return invalid(httpError ?? `not a usable XML document: ${err.message}`);
-  }
+  // An error status says more than why its body is not XML.
+  if (parsed.root instanceof XmlError) return invalid(httpError ?? `not a usable XML document: ${parsed.root.message}`);
+  const root = parsed.root;
   const exception = exceptionFindings(root);
   if (exception) return { findings: exception };
   if (httpError) return invalid(httpError);
