@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -68,7 +69,9 @@ function readBody(req: IncomingMessage, max = MAX_BODY): Promise<string> {
  */
 export async function startDashboard(open: OpenReader, o: DashboardOptions): Promise<RunningDashboard> {
   checkDashboardFiles();
-  const poller = new SnapshotPoller({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), truth: o.truth ?? null }, o.intervalMs ?? 1000);
+  // The file's name, not its path: a dashboard off loopback shows it to whoever holds the token.
+  const label = open.label.startsWith("crawl '") ? open.label : basename(open.label);
+  const poller = new SnapshotPoller({ reader: open.reader, label, runningNow: () => open.runningNow(), truth: o.truth ?? null }, o.intervalMs ?? 1000);
   const metrics = readerMetrics(open.reader);
   const streams = new Set<ServerResponse>();
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
@@ -69,6 +69,7 @@ test('off loopback serve makes a token, prints it, and refuses every request wit
     assert.equal(snap.state.name, 'stopped');
     assert.match(snap.state.detail, /page budget reached/);
     assert.equal(snap.harvest.at(-1)?.fetched, 30);
+    assert.equal(snap.crawl.label, basename(db), 'the file name, not its path on the machine');
   } finally {
     await s.stop();
   }
