@@ -323,6 +323,14 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
     const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
+    // A group crawl and a topic crawl cannot continue each other: each would overwrite the
+    // other's config, and resume refuses a database marked as a group crawl.
+    const group = db.getMeta('driver') === 'group';
+    if (stored && (opts.command === 'group') !== group) {
+      throw new FocusCrawlError('USAGE', group
+        ? `${config.db} holds a group crawl: run 'focuscrawl group' with it again, or give this crawl a database of its own (--db)`
+        : `${config.db} holds a crawl made by 'focuscrawl crawl': give the group crawl a database of its own (--db)`);
+    }
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile, proxy: null }));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);

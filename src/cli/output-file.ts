@@ -1,4 +1,4 @@
-import { createWriteStream, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, createWriteStream, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
@@ -16,7 +16,16 @@ export function checkOutputFile(file: string | undefined): void {
   } catch {
     /* missing: reported below */
   }
-  if (!isDir) throw new FocusCrawlError('IO', `cannot write ${file}: the folder ${dir} does not exist`);
+  if (!isDir) {
+    throw new FocusCrawlError('IO', `cannot write ${file}: ${statOf(dir) ? `${dir} is not a folder` : `the folder ${dir} does not exist`}`);
+  }
+  // Checked now, not when the results are ready: a group crawl runs for hours before it writes.
+  if (statOf(file)?.isDirectory()) throw new FocusCrawlError('IO', `cannot write ${file}: it is a folder`);
+  try {
+    accessSync(statOf(file) ? file : dir, constants.W_OK);
+  } catch {
+    throw new FocusCrawlError('IO', `cannot write ${file}: permission denied`);
+  }
 }
 
 const statOf = (file: string): Stats | null => {

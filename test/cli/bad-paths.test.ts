@@ -36,6 +36,14 @@ test('--out naming the database it reads is refused before the database is touch
   await fails(['export', '--db', path, '--out', path], /--out .*kept\.db is the --db it would read/);
   await fails(['export', '--what', 'pages', '--db', path, '--out', join(dir, '.', 'kept.db')], /is the --db it would read/);
   await fails(['services', '--db', path, '--out', path], /is the --db it would read/);
+  // An --out that cannot be written is named before any work: a group crawl runs for hours first.
+  mkdirSync(join(dir, 'outdir'), { recursive: true });
+  await fails(['services', '--db', path, '--out', join(dir, 'outdir')], /cannot write .*outdir: it is a folder/);
+  await fails(['export', '--db', path, '--out', join(dir, 'kept.db', 'x.csv')], /cannot write .*x\.csv: .*kept\.db is not a folder/);
+  writeFileSync(join(dir, 'sites.tsv'), 'http://127.0.0.1:9/\tsite\n');
+  writeFileSync(join(dir, 'examples.tsv'), 'http://127.0.0.1:9/\thttp://127.0.0.1:9/\n');
+  await fails(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', join(dir, 'g.db'), '--out', join(dir, 'outdir')], /cannot write .*outdir: it is a folder/);
+  assert.ok(!existsSync(join(dir, 'g.db')), 'no group database was created');
   assert.deepEqual(readFileSync(path), before);
   const status = await runCli(['status', '--db', path], { cwd: dir });
   assert.equal(status.code, 0, status.stderr);

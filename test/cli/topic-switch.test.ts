@@ -89,3 +89,21 @@ test('a database left with a strategy that needs a topic and none: resume says t
   assert.equal(s.topic, 'solar energy');
   assert.equal(s.urls.done, 12, 'the 5 pages from before and 7 more');
 });
+
+test('group and crawl do not take over each other\'s database: each is refused, and the crawl stays resumable', async () => {
+  writeFileSync(join(dir, 'sites.tsv'), `${site.origin}/\tsite\n`);
+  writeFileSync(join(dir, 'examples.tsv'), `${site.origin}/\t${site.origin}/\n`);
+  const plain = join(dir, 'plain.db');
+  const first = await runCli(['crawl', '--seeds', site.origin + '/', '--db', plain, '--max-pages', '5', ...fast]);
+  assert.equal(first.code, 0, first.stderr);
+  const kept = logRows(plain);
+  refused(await runCli(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', plain]), /plain\.db holds a crawl made by 'focuscrawl crawl': give the group crawl a database of its own \(--db\)$/);
+  assert.deepEqual(logRows(plain), kept, 'the refused group run changed nothing');
+  const resumed = await runCli(['resume', '--db', plain, '--max-pages', '8']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+
+  const grouped = join(dir, 'grouped.db');
+  const g = await runCli(['group', '--sites', join(dir, 'sites.tsv'), '--examples', join(dir, 'examples.tsv'), '--db', grouped, '--budget-per-site', '5', '--iterations', '1', ...fast.filter((f) => f !== '--no-sitemaps')]);
+  assert.equal(g.code, 0, g.stderr);
+  refused(await runCli(['crawl', '--seeds', site.origin + '/', '--db', grouped]), /grouped\.db holds a group crawl: run 'focuscrawl group' with it again/);
+});
