@@ -236,6 +236,8 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
     checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
   });
   let failed = false;
+  let running: Promise<CrawlSummary> | null = null;
+  let closing: Promise<void> | null = null;
   return {
     config,
     where: db.path,
@@ -247,35 +249,55 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
     services,
     frontier,
     notes,
-    async run() {
-      try {
-        const summary = await crawler.run();
-        // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
-        db.flush();
-        await db.settle();
-        db.setMetaNow('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy }));
-        // The last pages' batch of the full-text index; close() (or search) waits for it.
-        store.indexPending();
-        db.flush();
-        return summary;
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
+    run() {
+      if (closing) return Promise.reject(new FocusCrawlError('USAGE', `the crawl of ${db.path} is closed: start or resume it again`));
+      // A second run() while one is going is the same run.
+      running ??= runOnce().finally(() => (running = null));
+      return running;
     },
-    async close() {
-      try {
-        // After a failure the requests still in flight have nowhere to go: end them now.
-        await (failed && http.destroy ? http.destroy() : http.close());
-      } finally {
-        try {
-          await db.close();
-        } finally {
-          lock.release();
+    close() {
+      // Closing while a run goes stops it first, so that whoever awaits run() gets its summary;
+      // a second close() is the same close.
+      closing ??= (async () => {
+        if (running) {
+          crawler.stop({ finishInFlight: true });
+          await running.catch(() => {});
         }
-      }
+        await closeOnce();
+      })();
+      return closing;
     },
   };
+
+  async function runOnce(): Promise<CrawlSummary> {
+    try {
+      const summary = await crawler.run();
+      // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
+      db.flush();
+      await db.settle();
+      db.setMetaNow('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy }));
+      // The last pages' batch of the full-text index; close() (or search) waits for it.
+      store.indexPending();
+      db.flush();
+      return summary;
+    } catch (err) {
+      failed = true;
+      throw err;
+    }
+  }
+
+  async function closeOnce(): Promise<void> {
+    try {
+      // After a failure the requests still in flight have nowhere to go: end them now.
+      await (failed && http.destroy ? http.destroy() : http.close());
+    } finally {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+    }
+  }
 }
 
 /** The crawl database's files, for removing one this call created and could not start. */
@@ -356,6 +378,15 @@ export interface ResumeParts {
 
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
 export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+  // The caller's options are checked on their own, so that a bad one is named as the caller's,
+  // not as a fault of the stored config.
+  const given = crawlConfigSchema.partial().safeParse(overrides ?? {});
+  if (!given.success) {
+    const i = given.error.issues[0]!;
+    throw new FocusCrawlError('CONFIG', `resume option '${i.path.join('.') || '(top level)'}': ${i.message}`);
+  }
+  // The check's output is not used: .partial() still fills in every default.
+  overrides ??= {};
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
   const lock = CrawlLock.acquire(dbPath, 'resume');

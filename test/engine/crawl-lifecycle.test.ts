@@ -1,0 +1,50 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resumeCrawl, startCrawl } from '../../src/crawl.js';
+import { FocusCrawlError } from '../../src/errors.js';
+import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
+
+/** A library caller's ways of using a crawl object: what each gets, and that none hangs. */
+const site: RunningSite = await serveSite({ pages: 60, seed: 4, words: [50, 100], links: [4, 8] });
+after(() => site.close());
+const dir = mkdtempSync(join(tmpdir(), 'fc-lifecycle-'));
+
+test('close() during run() stops it: run() resolves with a summary, and the crawl resumes', async () => {
+  const db = join(dir, 'stop.db');
+  const c = await startCrawl({ seeds: [site.origin + '/'], db, delayMs: 200, perHost: 1, maxPages: 50, sitemaps: false });
+  const run = c.run();
+  await new Promise<void>((r) => {
+    const off = c.crawler.events.on('fetched', () => {
+      off();
+      r();
+    });
+  });
+  await c.close();
+  const summary = await run;
+  assert.equal(summary.reason, 'stopped');
+  assert.ok(summary.stats.fetched >= 1 && summary.stats.fetched < 50);
+  const again = await resumeCrawl(db, { delayMs: 0 });
+  const rest = await again.run();
+  await again.close();
+  assert.ok(rest.stats.fetched > 0, 'the resumed run goes on where the stopped one ended');
+  assert.ok(summary.stats.fetched + rest.stats.fetched <= 50, 'within the one budget');
+});
+
+test('close() twice is one close; run() after close() is a FocusCrawlError; two run() calls are one run', async () => {
+  const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'twice.db'), delayMs: 0, maxPages: 5, sitemaps: false });
+  const [a, b] = [c.run(), c.run()];
+  assert.equal(a, b);
+  assert.equal((await a).stats.fetched, 5);
+  await c.close();
+  await c.close();
+  await assert.rejects(c.run(), (err: unknown) => err instanceof FocusCrawlError && /is closed: start or resume it again/.test(err.message));
+});
+
+test('resumeCrawl names a bad option as the caller\'s, not as the database\'s', async () => {
+  for (const [overrides, field] of [[{ maxPages: NaN }, 'maxPages'], [{ concurrency: -1 }, 'concurrency'], [{ foo: 1 }, '(top level)']] as const) {
+    await assert.rejects(resumeCrawl(join(dir, 'twice.db'), overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message.startsWith(`resume option '${field}'`));
+  }
+});
