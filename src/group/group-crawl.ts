@@ -17,6 +17,7 @@ import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
 import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
 import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
+import type { LogEntry } from '../store/store.js';
 import { TopicBridge } from './topic-bridge.js';
 
 export type GroupMethod = 'bfc' | 'fc';
@@ -181,7 +182,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
     await db.settle();
     let ranked = await rankableDocs(graph);
-    const found = foundExamples(o, ranked, log);
+    const found = foundExamples(o, ranked, log, await exampleFates(crawl.store, o, ranked));
     for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms, example: true });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
     strategy.inner = bfc;
@@ -269,7 +270,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await db.settle();
     const graph = new SqliteCrawlGraphReader(db.db);
     let ranked = await rankableDocs(graph);
-    const found = foundExamples(o, ranked, log);
+    const found = foundExamples(o, ranked, log, await exampleFates(crawl.store, o, ranked));
     const space = new TfIdfSpace();
     for (const d of ranked.docs) space.observe(d.terms);
     const classifier = new KnnClassifier(space, found.map((d) => d.terms));
@@ -302,13 +303,34 @@ function missingExamples(o: GroupCrawlOptions, ranked: Ranked): GroupExample[] {
   return o.examples.filter((e) => !urls.has(normalizeUrl(e.url) ?? e.url));
 }
 
-/** The example pages as fetched; the ones not reached are reported and left out. */
-function foundExamples(o: GroupCrawlOptions, ranked: Ranked, log: (line: string) => void): RankedDoc[] {
+/**
+ * Why each example that is no rankable page is missing, from the crawl log: an error (HTTP 404,
+ * too large), a discard (depth, traps), or a page that was fetched but is no HTML text.
+ */
+async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry> }, o: GroupCrawlOptions, ranked: Ranked): Promise<Map<string, string>> {
+  const wanted = new Set(missingExamples(o, ranked).map((e) => normalizeUrl(e.url) ?? e.url));
+  const fates = new Map<string, string>();
+  if (!wanted.size) return fates;
+  for await (const e of store.logEntries()) {
+    if (!wanted.has(e.url)) continue;
+    fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
+  }
+  return fates;
+}
+
+/** The example pages as fetched; the ones not reached are reported, with why when the log says, and left out. */
+function foundExamples(o: GroupCrawlOptions, ranked: Ranked, log: (line: string) => void, fates: Map<string, string>): RankedDoc[] {
   const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
   const missing = missingExamples(o, ranked);
-  for (const e of missing) log(`${e.where}: example ${e.url} was not reached from ${e.site.root} within ${o.pathSearchPages} pages; left out`);
+  for (const e of missing) {
+    const fate = fates.get(normalizeUrl(e.url) ?? e.url);
+    log(`${e.where}: example ${e.url} ${fate ?? `was not reached from ${e.site.root} within ${o.pathSearchPages} pages`}; left out`);
+  }
   const found = o.examples.filter((e) => !missing.includes(e)).map((e) => byUrl.get(normalizeUrl(e.url) ?? e.url)!);
-  if (!found.length) throw new FocusCrawlError('USAGE', `no example page was reached from its site root within ${o.pathSearchPages} pages: check the examples or raise --path-search`);
+  if (!found.length) {
+    const why = fates.size ? 'no example page could be used (the reasons are above)' : `no example page was reached from its site root within ${o.pathSearchPages} pages`;
+    throw new FocusCrawlError('USAGE', `${why}: check the examples${fates.size ? '' : ' or raise --path-search'}`);
+  }
   return [...new Map(found.map((d) => [d.url, d])).values()];
 }
 

@@ -125,6 +125,31 @@ test('focuscrawl group names a malformed examples line and exits 2', async () =>
   assert.match(nameWeight.stderr, /--name-weight: '1.5' is not a number from 0 to 1/);
 });
 
+test('an example that was fetched but cannot be used is named with the reason from the crawl log', async () => {
+  const z = await serveTinySites({
+    z: {
+      '/': ['Zeta University', 'welcome', [['/gone.html', 'Score lines 2021'], ['/ok.html', 'Score lines 2023']]],
+      '/ok.html': ['Score lines 2023', 'admission score lines by province', []],
+    },
+  });
+  try {
+    const sites = join(dir, 'z-sites.tsv');
+    writeFileSync(sites, `${z.roots.z}\tZeta\n`);
+    const examples = join(dir, 'gone-examples.tsv');
+    writeFileSync(examples, `${z.roots.z}\t${z.roots.z}gone.html\n${z.roots.z}\t${z.roots.z}ok.html\n`);
+    const r = await runCli(['group', '--sites', sites, '--examples', examples, '--budget-per-site', '5', '--iterations', '1', '--delay-ms', '0', '--db', join(dir, 'gone.db')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /gone-examples\.tsv:1: example http:\/\/127\.0\.0\.1:\d+\/gone\.html could not be fetched: HTTP 404; left out/);
+    const none = join(dir, 'none-examples.tsv');
+    writeFileSync(none, `${z.roots.z}\t${z.roots.z}gone.html\n`);
+    const all = await runCli(['group', '--sites', sites, '--examples', none, '--delay-ms', '0', '--db', join(dir, 'none.db')]);
+    assert.equal(all.code, 2);
+    assert.match(all.stderr, /focuscrawl: no example page could be used \(the reasons are above\): check the examples$/m);
+  } finally {
+    await z.close();
+  }
+});
+
 test('FC follows only the links of pages its classifier judges relevant (roots trusted), and stops before its budget', async () => {
   const sites = readSitesFile(sitesFile);
   const base = { ...GROUP_DEFAULTS, sites, examples: readExamplesFile(examplesFile, sites), budgetPerSite: 20, iterations: 2, pathSearchPages: 20, concurrency: 4, perHost: 2, delayMs: 0, robots: true };
