@@ -134,12 +134,14 @@ test('an example that was fetched but cannot be used is named with the reason fr
   });
   try {
     const sites = join(dir, 'z-sites.tsv');
-    writeFileSync(sites, `${z.roots.z}\tZeta\n`);
+    // A second site that refuses connections: named at the end as giving no page.
+    writeFileSync(sites, `${z.roots.z}\tZeta\nhttp://127.0.0.1:9/\tDead\n`);
     const examples = join(dir, 'gone-examples.tsv');
     writeFileSync(examples, `${z.roots.z}\t${z.roots.z}gone.html\n${z.roots.z}\t${z.roots.z}ok.html\n`);
     const r = await runCli(['group', '--sites', sites, '--examples', examples, '--budget-per-site', '5', '--iterations', '1', '--delay-ms', '0', '--db', join(dir, 'gone.db')]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /gone-examples\.tsv:1: example http:\/\/127\.0\.0\.1:\d+\/gone\.html could not be fetched: HTTP 404; left out/);
+    assert.match(r.stderr, /1 of 2 sites gave no page to rank: http:\/\/127\.0\.0\.1:9\/ \(their reasons are in the crawl log/);
     const none = join(dir, 'none-examples.tsv');
     writeFileSync(none, `${z.roots.z}\t${z.roots.z}gone.html\n`);
     const all = await runCli(['group', '--sites', sites, '--examples', none, '--delay-ms', '0', '--db', join(dir, 'none.db')]);
