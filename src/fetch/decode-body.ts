@@ -119,11 +119,19 @@ function whatwgName(label: string | undefined): string | null {
   }
 }
 
-/** The charset a <meta> in the first 1024 bytes declares (WHATWG's prescan length), loosely read. */
+/**
+ * The charset a <meta> declares, loosely read, where the sniffer found none: in the first
+ * 1024 bytes for the encodings it does not know, and further into the head (up to 256 KB, before
+ * <body>) for any, as browsers go on looking past WHATWG's prescan (a page with 100 KB of
+ * scripts before its <meta charset=windows-1251> was stored as windows-1252).
+ */
 function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
-  return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
+  const body = head.search(/<body[\s>]/i);
+  return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body < 0 ? head : head.slice(0, body))?.[1];
 }
+
+const LATE_META_BYTES = 256 * 1024;
 
 function isSupported(enc: string): boolean {
   try {

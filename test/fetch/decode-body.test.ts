@@ -85,3 +85,11 @@ test('undeclared Greek, Cyrillic, Hebrew and Arabic pages are read in the encodi
     assert.equal(decodeHtml(iconv.encode(html, enc), 'text/html').html, html, enc);
   }
 });
+
+test('a <meta charset> after the first 1024 bytes of the head is still read; one in the body is not', () => {
+  const text = 'Привет мир'; // too short for chardet to be sure: only the <meta> says it
+  const late = `<html><head><script>${'var x = 1;\n'.repeat(10_000)}</script><meta charset="windows-1251"></head><body><p>${text}</p></body></html>`;
+  assert.equal(decodeHtml(iconv.encode(late, 'windows-1251'), 'text/html').html, late);
+  const inBody = `<html><head></head><body>${'<p>plain</p>'.repeat(200)}<meta charset="koi8-r"><p>caf\u00e9</p></body></html>`;
+  assert.notEqual(decodeHtml(iconv.encode(inBody, 'windows-1252'), 'text/html').encoding, 'KOI8-R');
+});
