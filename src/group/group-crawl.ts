@@ -223,7 +223,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       }
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
-      log(`round ${round}: ${fetched} pages fetched, ${added.length} pages added to the sample library (${library.samples.length} samples), ${dead} dead ends learned (${library.deadEnds} in all)`);
+      log(`round ${round}: ${fetched} pages fetched${failedNote(after.error - before.error)}, ${added.length} pages added to the sample library (${library.samples.length} samples), ${dead} dead ends learned (${library.deadEnds} in all)`);
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
@@ -285,7 +285,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await db.settle();
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
-    log(`round 1: ${fetched} pages fetched, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
+    log(`round 1: ${fetched} pages fetched${failedNote(after.error - before.error)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
     ranked = await rankableDocs(graph);
     const pages = ranked.docs.map((d) => {
       const j = fc.judged.get(d.url);
@@ -296,6 +296,11 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   } finally {
     await crawl.close();
   }
+}
+
+/** " (12 of them failed)" when fetches of a round failed: refused, timed out, HTTP errors. */
+function failedNote(failed: number): string {
+  return failed > 0 ? ` (${failed} of them failed)` : '';
 }
 
 function missingExamples(o: GroupCrawlOptions, ranked: Ranked): GroupExample[] {
