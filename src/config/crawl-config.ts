@@ -16,15 +16,17 @@ const regex = z.string().refine((s) => {
   }
 }, 'is not a valid regular expression');
 
-/**
- * Every crawl setting, with its default. Config files use these names (YAML or JSON); the CLI's
- * flags are the kebab-case forms (--max-pages for maxPages) and override the file.
- */
 /** Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 /** Entries of the seen cache: 100 million is about 1.6 GB; more fails to allocate. */
 const MAX_SEEN_CACHE = 100_000_000;
+/** A duration in milliseconds, at least `min`, that a Node timer can hold. */
+const millis = (min: number) => z.number().int().min(min).max(MAX_TIMER_MS);
 
+/**
+ * Every crawl setting, with its default. Config files use these names (YAML or JSON); the CLI's
+ * flags are the kebab-case forms (--max-pages for maxPages) and override the file.
+ */
 export const crawlConfigSchema = z.strictObject({
   /** Start URLs (http or https). */
   seeds: z.array(z.string().url()).default([]),
@@ -62,7 +64,7 @@ export const crawlConfigSchema = z.strictObject({
    */
   maxPagesPerHost: z.number().int().min(0).default(0),
   /** How often a running crawl reads the dashboard's labels for its learning strategy (ms). Default 5000. */
-  labelPollMs: z.number().int().positive().max(MAX_TIMER_MS).default(5000),
+  labelPollMs: millis(1).default(5000),
   /** Seeds are depth 0; deeper links are discarded. Default 20 (bounds spider traps). */
   maxDepth: z.number().int().min(0).default(20),
   /** Requests in flight over all hosts. Default 16. */
@@ -70,7 +72,7 @@ export const crawlConfigSchema = z.strictObject({
   /** Requests in flight per host. Default 2. */
   perHost: z.number().int().positive().default(2),
   /** Minimum milliseconds between requests to one host; robots.txt Crawl-delay can raise it. Default 250. */
-  delayMs: z.number().int().min(0).max(MAX_TIMER_MS).default(250),
+  delayMs: millis(0).default(250),
   scope: z.enum(['host', 'domain', 'any']).default('host'),
   /** Hosts allowed besides the seeds' (any scope). */
   hosts: z.array(z.string().refine(isHostName, 'not a host name (host, host:port, or an http(s) URL on it)')).default([]),
@@ -93,7 +95,7 @@ export const crawlConfigSchema = z.strictObject({
    * (it renews the lease every third of this while the fetch lasts). A killed worker's URLs wait
    * this long. Default 120,000 (two total fetch timeouts).
    */
-  leaseMs: z.number().int().min(1000).max(MAX_TIMER_MS).default(120_000),
+  leaseMs: millis(1000).default(120_000),
   /**
    * Shared crawls: the Redis seen set has 2^seenBucketBits buckets, each an intset (8 bytes a URL)
    * while it holds at most 512 fingerprints (Redis's set-max-intset-entries). Null: chosen when the
@@ -132,17 +134,17 @@ export const crawlConfigSchema = z.strictObject({
    * them. Never stored with the crawl, so its credentials stay on the machine that runs it.
    */
   proxy: z.string().refine(isProxySetting, "not a proxy: an http://, https:// or socks5:// URL, or 'direct'").nullable().default(null),
-  connectTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(10_000),
-  headersTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(15_000),
-  bodyTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(15_000),
-  totalTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(60_000),
+  connectTimeoutMs: millis(1).default(10_000),
+  headersTimeoutMs: millis(1).default(15_000),
+  bodyTimeoutMs: millis(1).default(15_000),
+  totalTimeoutMs: millis(1).default(60_000),
   /** A body slower than this many bytes/s over lowSpeedTimeMs is abandoned (and retried). 0 disables. Default 500. */
   lowSpeedLimit: z.number().int().min(0).default(500),
-  lowSpeedTimeMs: z.number().int().positive().max(MAX_TIMER_MS).default(5_000),
+  lowSpeedTimeMs: millis(1).default(5_000),
   /** Failures without an answer in a row (refused, timeouts) before a host is unreachable. Default 3. */
   hostMaxFailures: z.number().int().positive().default(3),
   /** How long an unreachable host is left alone the first time (doubled if it fails again). Default 5 min. */
-  hostDownMs: z.number().int().positive().max(MAX_TIMER_MS).default(300_000),
+  hostDownMs: millis(1).default(300_000),
   /** Fetches per URL pattern of a host (digits read as '#': /cal/#/#/#); 0: no cap. Default 1,000. */
   maxUrlsPerPattern: z.number().int().min(0).default(1000),
   /** Values of one parameter that a page may add to its own path (calendars, counters); 0: no cap. Default 100. */
@@ -155,9 +157,9 @@ export const crawlConfigSchema = z.strictObject({
   /** Retries of transient failures (reset, timeout, 429, 5xx). Default 2. */
   retries: z.number().int().min(0).default(2),
   /** First retry backoff, doubled each time; Retry-After wins when sent. Default 1000. */
-  retryBaseMs: z.number().int().min(0).max(MAX_TIMER_MS).default(1000),
+  retryBaseMs: millis(0).default(1000),
   /** After robots.txt answers 5xx or cannot be reached, the host is retried after this long. Default 60,000. */
-  robotsRetryMs: z.number().int().min(0).max(MAX_TIMER_MS).default(60_000),
+  robotsRetryMs: millis(0).default(60_000),
 });
 
 export function isProxySetting(p: string): boolean {

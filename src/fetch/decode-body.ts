@@ -59,13 +59,15 @@ function chooseEncoding(bytes: Uint8Array, contentType: string): Choice {
   }
   // The sniffer knows only the encodings iconv-lite has; TextDecoder has more (ISO-2022-JP,
   // x-mac-cyrillic), and a declaration of one of those is still a declaration.
-  if (enc === NO_DECLARATION) enc = whatwgName(label) ?? whatwgName(metaCharset(bytes)) ?? NO_DECLARATION;
+  if (enc === NO_DECLARATION) enc = whatwgName(label) ?? whatwgName(metaCharset(bytes, PRESCAN_BYTES)) ?? NO_DECLARATION;
   if (enc === NO_DECLARATION || !isSupported(enc)) {
     try {
       utf8Fatal.decode(bytes);
       return { encoding: 'UTF-8' };
     } catch {
-      return { encoding: guessLegacy(bytes) };
+      // Not UTF-8 and nothing declared early: browsers go on looking for a <meta> in the head (a
+      // page with 100 KB of scripts first was stored as windows-1252), then guess.
+      return { encoding: whatwgName(metaCharset(bytes, LATE_META_BYTES)) ?? guessLegacy(bytes) };
     }
   }
   const fromMeta = enc !== 'UTF-8' && !hasBom(bytes) && !(label !== undefined && isSupported(label));
@@ -120,17 +122,18 @@ function whatwgName(label: string | undefined): string | null {
 }
 
 /**
- * The charset a <meta> declares, loosely read, where the sniffer found none: in the first
- * 1024 bytes for the encodings it does not know, and further into the head (up to 256 KB, before
- * <body>) for any, as browsers go on looking past WHATWG's prescan (a page with 100 KB of
- * scripts before its <meta charset=windows-1251> was stored as windows-1252).
+ * The charset a <meta> in the first `limit` bytes declares, before <body>, loosely read: where
+ * the sniffer found none (it drops the encodings iconv-lite lacks, and stops at 1024 bytes).
  */
-function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
+function metaCharset(bytes: Uint8Array, limit: number): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, limit)).toString('latin1');
   const body = head.search(/<body[\s>]/i);
   return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body < 0 ? head : head.slice(0, body))?.[1];
 }
 
+/** WHATWG's prescan length. */
+const PRESCAN_BYTES = 1024;
+/** How far into a page without an early declaration a <meta> is looked for. */
 const LATE_META_BYTES = 256 * 1024;
 
 function isSupported(enc: string): boolean {

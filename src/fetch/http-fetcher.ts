@@ -166,11 +166,12 @@ export class HttpFetcher implements Fetcher {
       });
       // The same Location twice is one place (Chromium agrees); two different ones are none.
       const given = res.headers.location;
-      const location = locationOf(Array.isArray(given) && new Set(given).size === 1 ? given[0]! : headerValue(given));
+      const places = Array.isArray(given) ? [...new Set(given)] : [given ?? ''];
+      const location = places.length === 1 ? locationOf(places[0]!) : '';
       // A redirect that says nowhere, or two places, is an error with its reason, not a stored page.
-      if (REDIRECTS.has(res.statusCode) && (!location.trim() || (Array.isArray(given) && new Set(given).size > 1))) {
+      if (REDIRECTS.has(res.statusCode) && !location.trim()) {
         await res.body.dump();
-        const why = location.trim() ? `${res.headers.location!.length} Location headers` : 'no Location header';
+        const why = places.length > 1 ? `${places.length} Location headers` : 'no Location header';
         throw new FetchError(url, `HTTP ${res.statusCode} redirect with ${why}`, { transient: false, status: res.statusCode });
       }
       if (REDIRECTS.has(res.statusCode) && location) {
@@ -238,8 +239,8 @@ export class HttpFetcher implements Fetcher {
     const status = res.statusCode;
     // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
     const types = res.headers['content-type'];
-    const contentType = (Array.isArray(types) ? types[types.length - 1] : types) ?? '';
-    headers['content-type'] = contentType;
+    if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
+    const contentType = headers['content-type'] ?? '';
     if (isTransientStatus(status)) {
       await res.body.dump();
       throw new FetchError(url, `HTTP ${status}`, { transient: true, status, retryAfterMs: parseRetryAfter(headers['retry-after']) });

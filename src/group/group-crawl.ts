@@ -1,7 +1,5 @@
 import { startCrawl } from '../crawl.js';
-import { FocusCrawlError } from '../errors.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { normalizeUrl } from '../parse/normalize-url.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
 import { FC_DEFAULTS, KnnClassifier, KnnFocusedStrategy } from '../strategies/knn-focused.js';
 import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js';
@@ -17,7 +15,7 @@ import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 import { deadEnds } from './dead-ends.js';
 import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
 import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
-import type { LogEntry } from '../store/store.js';
+import { exampleFates, foundExamples, missingExamples } from './example-pages.js';
 import { TopicBridge } from './topic-bridge.js';
 
 export type GroupMethod = 'bfc' | 'fc';
@@ -301,42 +299,6 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
 /** " (12 of them failed)" when fetches of a round failed: refused, timed out, HTTP errors. */
 function failedNote(failed: number): string {
   return failed > 0 ? ` (${failed} of them failed)` : '';
-}
-
-function missingExamples(o: GroupCrawlOptions, ranked: Ranked): GroupExample[] {
-  const urls = new Set(ranked.docs.map((d) => d.url));
-  return o.examples.filter((e) => !urls.has(normalizeUrl(e.url) ?? e.url));
-}
-
-/**
- * Why each example that is no rankable page is missing, from the crawl log: an error (HTTP 404,
- * too large), a discard (depth, traps), or a page that was fetched but is no HTML text.
- */
-async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry> }, o: GroupCrawlOptions, ranked: Ranked): Promise<Map<string, string>> {
-  const wanted = new Set(missingExamples(o, ranked).map((e) => normalizeUrl(e.url) ?? e.url));
-  const fates = new Map<string, string>();
-  if (!wanted.size) return fates;
-  for await (const e of store.logEntries()) {
-    if (!wanted.has(e.url)) continue;
-    fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
-  }
-  return fates;
-}
-
-/** The example pages as fetched; the ones not reached are reported, with why when the log says, and left out. */
-function foundExamples(o: GroupCrawlOptions, ranked: Ranked, log: (line: string) => void, fates: Map<string, string>): RankedDoc[] {
-  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
-  const missing = missingExamples(o, ranked);
-  for (const e of missing) {
-    const fate = fates.get(normalizeUrl(e.url) ?? e.url);
-    log(`${e.where}: example ${e.url} ${fate ?? `was not reached from ${e.site.root} within ${o.pathSearchPages} pages`}; left out`);
-  }
-  const found = o.examples.filter((e) => !missing.includes(e)).map((e) => byUrl.get(normalizeUrl(e.url) ?? e.url)!);
-  if (!found.length) {
-    const why = fates.size ? 'no example page could be used (the reasons are above)' : `no example page was reached from its site root within ${o.pathSearchPages} pages`;
-    throw new FocusCrawlError('USAGE', `${why}: check the examples${fates.size ? '' : ' or raise --path-search'}`);
-  }
-  return [...new Map(found.map((d) => [d.url, d])).values()];
 }
 
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */

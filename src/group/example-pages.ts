@@ -1,0 +1,54 @@
+import { FocusCrawlError } from '../errors.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
+import type { LogEntry } from '../store/store.js';
+import type { GroupExample } from './group-inputs.js';
+import type { rankableDocs, RankedDoc } from './group-ranking.js';
+
+/*
+ * The example pages of a group crawl as its crawl left them: found among the rankable pages, or
+ * missing, with why when the crawl log says (an error, a discard, no HTML).
+ */
+
+type Ranked = Awaited<ReturnType<typeof rankableDocs>>;
+
+/** What of a group crawl's options the examples need. */
+export interface ExampleOptions {
+  examples: readonly GroupExample[];
+  pathSearchPages: number;
+}
+
+export function missingExamples(o: ExampleOptions, ranked: Ranked): GroupExample[] {
+  const urls = new Set(ranked.docs.map((d) => d.url));
+  return o.examples.filter((e) => !urls.has(normalizeUrl(e.url) ?? e.url));
+}
+
+/**
+ * Why each example that is no rankable page is missing, from the crawl log: an error (HTTP 404,
+ * too large), a discard (depth, traps), or a page that was fetched but is no HTML text.
+ */
+export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry> }, o: ExampleOptions, ranked: Ranked): Promise<Map<string, string>> {
+  const wanted = new Set(missingExamples(o, ranked).map((e) => normalizeUrl(e.url) ?? e.url));
+  const fates = new Map<string, string>();
+  if (!wanted.size) return fates;
+  for await (const e of store.logEntries()) {
+    if (!wanted.has(e.url)) continue;
+    fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
+  }
+  return fates;
+}
+
+/** The example pages as fetched; the ones not reached are reported, with why when the log says, and left out. */
+export function foundExamples(o: ExampleOptions, ranked: Ranked, log: (line: string) => void, fates: Map<string, string>): RankedDoc[] {
+  const byUrl = new Map(ranked.docs.map((d) => [d.url, d]));
+  const missing = missingExamples(o, ranked);
+  for (const e of missing) {
+    const fate = fates.get(normalizeUrl(e.url) ?? e.url);
+    log(`${e.where}: example ${e.url} ${fate ?? `was not reached from ${e.site.root} within ${o.pathSearchPages} pages`}; left out`);
+  }
+  const found = o.examples.filter((e) => !missing.includes(e)).map((e) => byUrl.get(normalizeUrl(e.url) ?? e.url)!);
+  if (!found.length) {
+    const why = fates.size ? 'no example page could be used (the reasons are above)' : `no example page was reached from its site root within ${o.pathSearchPages} pages`;
+    throw new FocusCrawlError('USAGE', `${why}: check the examples${fates.size ? '' : ' or raise --path-search'}`);
+  }
+  return [...new Map(found.map((d) => [d.url, d])).values()];
+}
