@@ -5,7 +5,7 @@ import { drip, startTestServer } from '../helpers/misbehaving-server.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crawlToEnd, deadOrigin, html, silentHost } from '../helpers/hostile-web.js';
+import { crawlToEnd, deadOrigin, html, rawHost, silentHost } from '../helpers/hostile-web.js';
 
 /**
  * Issue 13, parts 2 and 3: spider traps that depth does not bound, and slow or dead hosts. One
@@ -189,6 +189,39 @@ test('a host that accepts connections and never answers: two robots.txt tries, t
   } finally {
     await srv.close();
     await silent.close();
+  }
+});
+
+test('malformed HTTP answers end their own URL once, with the parser\'s reason, and never mark the host down', async () => {
+  const malformed = [
+    // A chunk size that is no hex number.
+    'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nhello\r\n0\r\n\r\n',
+    // A status line of garbage.
+    'HELLO THERE\r\n\r\n',
+    // Content-Length twice, the copies equal.
+    'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello',
+  ];
+  const ok = (body: string) => `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const bad = [...Array(12).keys()].map((i) => `/bad/${i}`);
+  const host = await rawHost('127.0.0.6', (path) => {
+    if (path === '/') return ok(html('home', [...bad, '/last']));
+    if (path === '/last') return ok(html('last', []));
+    if (path === '/robots.txt') return 'HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
+    return malformed[Number(path.split('/')[2]) % malformed.length]!;
+  });
+  try {
+    const r = await crawlToEnd({ seeds: [host.origin + '/'], concurrency: 1, perHost: 1 });
+    assert.equal(r.summary.reason, 'exhausted');
+    assert.equal(r.log.get(host.origin + '/last')?.state, 'done', 'the host was still crawled after twelve malformed answers');
+    const reasons = bad.map((p) => r.log.get(host.origin + p)?.error);
+    assert.deepEqual(reasons, bad.map((_p, i) => [
+      'malformed HTTP response: Invalid character in chunk size',
+      'malformed HTTP response: Expected HTTP/, RTSP/ or ICE/',
+      'malformed HTTP response: Content-Length repeated or invalid',
+    ][i % 3]));
+    for (const p of bad) assert.equal(host.hits.get(p), 1, `${p} requested once: a malformed answer is not retried`);
+  } finally {
+    await host.close();
   }
 });
 

@@ -50,6 +50,37 @@ export async function silentHost(address: string): Promise<{ origin: string; con
   };
 }
 
+/**
+ * A host that answers each request with the raw bytes `answer(path)` gives (malformed HTTP that no
+ * node:http server would send), then closes the connection; `hits` counts requests per path.
+ */
+export async function rawHost(address: string, answer: (path: string) => string): Promise<{ origin: string; hits: Map<string, number>; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const hits = new Map<string, number>();
+  const s = createTcpServer((sock) => {
+    sockets.add(sock);
+    sock.on('error', () => {});
+    sock.on('close', () => sockets.delete(sock));
+    let head = '';
+    sock.on('data', (d) => {
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      const path = head.split(' ')[1] ?? '/';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      sock.end(answer(path), 'latin1');
+    });
+  });
+  await new Promise<void>((r) => s.listen(0, address, r));
+  return {
+    origin: `http://${address}:${(s.address() as AddressInfo).port}`,
+    hits,
+    close: () => new Promise((r) => {
+      for (const sock of sockets) sock.destroy();
+      s.close(() => r());
+    }),
+  };
+}
+
 export interface CrawlOutcome {
   summary: CrawlSummary;
   entries: LogEntry[];
