@@ -35,6 +35,7 @@ export function readOgcLink(href: string): OgcLink | null {
   } catch {
     return null;
   }
+  dropCredentials(url);
   const params = new Map<string, string>();
   for (const [k, v] of url.searchParams) {
     const key = k.toLowerCase();
@@ -42,6 +43,16 @@ export function readOgcLink(href: string): OgcLink | null {
   }
   const segments = url.pathname.toLowerCase().split('/').filter(Boolean);
   return { url, params, segments };
+}
+
+/**
+ * Removes `user:password@` from a service URL. The registry is what users export and share (CSV,
+ * GeoJSON, PostgreSQL), and a password a page printed into a link would travel with every row;
+ * a service that needs it answers 401 and is registered invalid with that reason.
+ */
+export function dropCredentials(url: URL): void {
+  url.username = '';
+  url.password = '';
 }
 
 /** The link without OGC request parameters and fragment, normalised: the service's identity. */

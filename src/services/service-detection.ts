@@ -5,7 +5,7 @@ import { xmlText } from '../parse/xml-text.js';
 import { cswDetector } from './csw-detector.js';
 import type { ProbeAnswer, ServiceDetector, Verdict } from './detector.js';
 import { ogcApiDetector } from './ogc-api-detector.js';
-import { endpointOf, readOgcLink } from './ogc-url.js';
+import { dropCredentials, endpointOf, readOgcLink } from './ogc-url.js';
 import { SERVICE_TYPES, type ServiceType } from './service-record.js';
 import { wcsDetector } from './wcs-detector.js';
 import { wfsDetector } from './wfs-detector.js';
@@ -173,6 +173,7 @@ export class ServiceDetection {
     const type = named && xmlTypes.includes(named) ? named : xmlTypes[0]!;
     // The file is the endpoint as it is, query included: there is no request to strip from it.
     url.hash = '';
+    dropCredentials(url);
     const endpoint = normalizeUrl(url.href) ?? url.href;
     return { type, endpoint, probeUrl: endpoint, request: true, document: true };
   }

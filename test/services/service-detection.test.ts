@@ -20,6 +20,16 @@ test('SERVICE and REQUEST decide the type, case-insensitively, and the link is p
   assert.equal(all.candidate('http://x.org/sos?service=SOS&request=GetCapabilities'), null, 'a service type no detector knows');
 });
 
+test('credentials a page wrote into a service link are neither probed with nor registered', () => {
+  const never = () => false;
+  const kvp = all.candidate('http://demo:s3cret@x.org/wms?service=WMS&request=GetCapabilities');
+  assert.equal(kvp?.endpoint, 'http://x.org/wms');
+  assert.equal(kvp?.probeUrl, 'http://x.org/wms?SERVICE=WMS&REQUEST=GetCapabilities');
+  assert.equal(all.candidate('http://demo:s3cret@x.org/ogcapi/collections?f=json')?.endpoint.includes('s3cret'), false, 'OGC API');
+  assert.equal(all.documentCandidate('http://demo@x.org/caps/wms.xml', 'GetCapabilities', never)?.endpoint, 'http://x.org/caps/wms.xml');
+  assert.equal(kvp?.endpoint, all.candidate('http://x.org/wms?request=GetMap&service=WMS')?.endpoint, 'the same service with or without them');
+});
+
 test('GetCapabilities without SERVICE follows the path, else WMS; the same endpoint is recognised in any parameter order', () => {
   assert.equal(all.candidate('http://x.org/geoserver/wfs?request=GetCapabilities')?.type, 'WFS');
   assert.equal(all.candidate('http://x.org/maps?request=GetCapabilities')?.type, 'WMS');
