@@ -233,7 +233,10 @@ export class HttpFetcher implements Fetcher {
       // undici reports as a length mismatch; a body cut short comes later, with a status.
       return new FetchError(url, 'malformed HTTP response: Content-Length repeated or invalid', { transient: false, cause: err });
     }
-    const transient = TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError';
+    // A body still arriving when the total time ran out (above the low-speed floor: 700 bytes/s
+    // for a 60 s page) would arrive as slowly again: retried, it held its host slot three times.
+    const slowBody = e.name === 'TimeoutError' && status !== undefined;
+    const transient = !slowBody && (TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError');
     const what = e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err));
     return new FetchError(url, `${code}: ${what}`, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }

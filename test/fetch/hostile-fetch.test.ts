@@ -31,6 +31,22 @@ test('a body dripping a byte at a time is abandoned by the low-speed rule, as a 
   assert.equal(err.network, 'body');
 });
 
+test('a body still arriving at the total timeout fails for good: it would arrive as slowly on a retry', async () => {
+  const slow = new HttpFetcher({ totalTimeoutMs: 400, lowSpeedLimit: 0 });
+  try {
+    const err = await slow.fetch(srv.origin + '/drip/3').catch((e: unknown) => e);
+    assert.ok(err instanceof FetchError, String(err));
+    assert.match(err.message, /timed out after 400 ms/);
+    assert.equal(err.status, 200);
+    assert.equal(err.transient, false);
+    const silent = await slow.fetch(srv.origin + '/hang').catch((e: unknown) => e);
+    assert.ok(silent instanceof FetchError);
+    assert.equal(silent.transient, true, 'no answer at all within the time is still worth another try');
+  } finally {
+    await slow.close();
+  }
+});
+
 test('no answer at all: refused and hanging requests are network failures without a status', async () => {
   const hang = await fetcher.fetch(srv.origin + '/hang').catch((e: FetchError) => e);
   assert.ok(hang instanceof FetchError);
