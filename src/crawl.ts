@@ -1,42 +1,26 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { checkSeedLengths, crawlConfigSchema, proxyFor, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
-import { CrawlScope } from './engine/crawl-scope.js';
-import { Crawler, type CrawlerOptions, type CrawlSummary } from './engine/crawler.js';
+import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
-import type { Frontier } from './frontier/frontier.js';
 import type { Store } from './store/store.js';
 import type { ServiceRegistry } from './services/service-registry.js';
-import { HttpFetcher } from './fetch/http-fetcher.js';
-import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
-import { RecordingFetcher } from './fetch/recording-fetcher.js';
-import { ReplayFetcher } from './fetch/replay-fetcher.js';
-import { RobotsCache } from './fetch/robots-cache.js';
-import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
-import { hostOf, normalizeUrl } from './parse/normalize-url.js';
-import { loadTopicFile, topicFromFile, type TopicFile } from './relevance/topic.js';
+import { loadTopicFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact, checkNotFolder } from './store/db-integrity.js';
 import { topicChange } from './config/topic-change.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
-import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
-import { createStrategy, defaultStrategyName } from './strategies/registry.js';
 import { LabelFeed } from './engine/label-feed.js';
-import { PolitenessWatch } from './frontier/politeness-watch.js';
-import { WatchedFrontier } from './frontier/watched-frontier.js';
-import type { PolitenessStore } from './store/politeness-store.js';
 import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
-
-/** How often a running crawl records its hosts' politeness for readers (serve reads once a second). */
-const POLITENESS_RECORD_MS = 2000;
+import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -78,40 +62,6 @@ function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
   return typeof topic === 'string' ? loadTopicFile(topic) : topic;
 }
 
-/** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
-export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
-  const base: Fetcher = config.replay
-    ? await ReplayFetcher.open(config.replay, config.maxRedirects)
-    : new HttpFetcher({
-        userAgent: config.userAgent,
-        connectTimeoutMs: config.connectTimeoutMs,
-        headersTimeoutMs: config.headersTimeoutMs,
-        bodyTimeoutMs: config.bodyTimeoutMs,
-        totalTimeoutMs: config.totalTimeoutMs,
-        maxBytes: config.maxBytes,
-        maxDecompressedBytes: config.maxDecompressedBytes,
-        maxRedirects: config.maxRedirects,
-        connectionsPerOrigin: Math.max(config.perHost, 1),
-        lowSpeedLimit: config.lowSpeedLimit,
-        lowSpeedTimeMs: config.lowSpeedTimeMs,
-        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
-        proxy: proxyFor(config.proxy),
-      });
-  return config.record ? RecordingFetcher.open(base, config.record) : base;
-}
-
-/** What a caller of the library may plug in besides the config. */
-export interface CrawlParts {
-  /** Replaces the network fetcher (tests, replay). */
-  fetcher?: Fetcher;
-  /** A strategy object instead of `config.strategy` (one that needs more than a topic, such as the group crawler's). */
-  strategy?: Strategy;
-  /** Lets a crawl into an existing database replace the topic stored there with a different one (or none). */
-  force?: boolean;
-  /** What readers of the database are told is running: 'crawl' by default. */
-  command?: string;
-}
-
 /** Stores what a learning strategy learned, through the writer: a resumed crawl restores it. */
 function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
   const save = db.prepareWrite('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -129,90 +79,6 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): number {
     for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);
   }
   return db.db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${noRequest}`).pluck().get() as number;
-}
-
-/** A --hosts entry as URLs spell their host: 'HTTP://A.org:8080/' and 'a.org:8080' are both 'a.org:8080'. */
-function hostEntry(entry: string): string {
-  const e = entry.trim();
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(e)) return e.toLowerCase();
-  if (!URL.canParse(e)) throw new FocusCrawlError('USAGE', `--hosts: '${entry}' is not a host`);
-  return new URL(e).host;
-}
-
-/** The parts of a crawl that need no database: built first, so that invalid options create no file. */
-export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
-  const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
-  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
-  const scope = new CrawlScope(seedHosts, {
-    mode: config.scope,
-    hosts: config.hosts.map(hostEntry),
-    allow: config.allow.map((r) => new RegExp(r)),
-    deny: config.deny.map((r) => new RegExp(r)),
-    maxUrlLength: config.maxUrlLength,
-  });
-  return { strategy, scope };
-}
-
-/** The network side of a crawl and its guards: the same whatever backend holds the frontier and the repository. */
-export function crawlGuards(config: CrawlConfig, network: Fetcher) {
-  // Every request (pages, robots.txt, probes) reports to the host health; the crawler reads it.
-  const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
-  const http = trackHealth(network, health);
-  const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
-  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
-  return { health, http, traps, robots };
-}
-
-/** A Crawler over any Frontier, Store and ServiceRegistry: the embedded crawl and the shared workers build theirs here. */
-export function makeCrawler(
-  config: CrawlConfig,
-  planned: { strategy: Strategy; scope: CrawlScope },
-  parts: {
-    frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean;
-    /** Where the hosts' politeness is recorded for readers; none: not recorded. */
-    politeness?: PolitenessStore;
-    /** The dashboard's labels, fed to the strategy while the crawl runs. */
-    labels?: LabelFeed;
-  },
-): Crawler {
-  const types = parseServiceTypes(config.detect);
-  const { health, http, traps, robots } = parts.guards;
-  const tasks: NonNullable<CrawlerOptions['tasks']> = [];
-  let frontier = parts.frontier;
-  if (parts.politeness) {
-    const watch = new PolitenessWatch(config.delayMs);
-    if (config.maxPagesPerHost > 0) watch.budget(config.maxPagesPerHost);
-    frontier = new WatchedFrontier(frontier, watch);
-    const store = parts.politeness;
-    tasks.push({ everyMs: POLITENESS_RECORD_MS, run: () => store.record(watch.drain()) });
-  }
-  const feed = parts.labels;
-  if (feed) tasks.push({ everyMs: config.labelPollMs, run: async () => void (await feed.poll()) });
-  return new Crawler({
-    frontier,
-    tasks,
-    store: parts.store,
-    fetcher: http,
-    robots,
-    strategy: planned.strategy,
-    scope: planned.scope,
-    maxPages: config.maxPages,
-    maxDepth: config.maxDepth,
-    concurrency: config.concurrency,
-    leaseMs: config.leaseMs,
-    reapIntervalMs: Math.min(5000, config.leaseMs / 2),
-    retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
-    services: types.length ? { detection: new ServiceDetection(types), registry: parts.services } : null,
-    stopWhenStalled: config.stopWhenStalled,
-    checkpoint: parts.checkpoint,
-    rediscovery: config.rediscovery,
-    health,
-    traps,
-    notFetchedBefore: parts.notFetchedBefore ?? 0,
-    sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
-    ...(parts.shared ? { shared: true } : {}),
-  });
 }
 
 async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {

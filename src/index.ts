@@ -1,5 +1,6 @@
 /** The library API: start or resume a crawl, and the parts to build your own. */
-export { startCrawl, resumeCrawl, makeCrawler, type OpenCrawl, type RunnableCrawl } from './crawl.js';
+export { startCrawl, resumeCrawl, type OpenCrawl, type RunnableCrawl } from './crawl.js';
+export { makeCrawler } from './crawl-parts.js';
 export { startSharedCrawl, openSharedWorker, type SharedCrawl } from './distributed/shared-crawl.js';
 export { rebuildFrontier } from './distributed/rebuild-frontier.js';
 export { sharedTarget, type SharedTarget } from './distributed/shared-target.js';

@@ -1,0 +1,151 @@
+import { FocusCrawlError } from './errors.js';
+import { proxyFor, type CrawlConfig } from './config/crawl-config.js';
+import { CrawlScope } from './engine/crawl-scope.js';
+import { Crawler, type CrawlerOptions } from './engine/crawler.js';
+import type { Strategy } from './strategies/strategy.js';
+import type { Frontier } from './frontier/frontier.js';
+import type { Store } from './store/store.js';
+import type { ServiceRegistry } from './services/service-registry.js';
+import { HttpFetcher } from './fetch/http-fetcher.js';
+import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
+import type { Fetcher } from './fetch/fetcher.js';
+import { RecordingFetcher } from './fetch/recording-fetcher.js';
+import { ReplayFetcher } from './fetch/replay-fetcher.js';
+import { RobotsCache } from './fetch/robots-cache.js';
+import { HostHealth, trackHealth } from './fetch/host-health.js';
+import { TrapGuard } from './engine/trap-guard.js';
+import { hostOf, normalizeUrl } from './parse/normalize-url.js';
+import { topicFromFile, type TopicFile } from './relevance/topic.js';
+import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
+import { createStrategy, defaultStrategyName } from './strategies/registry.js';
+import type { LabelFeed } from './engine/label-feed.js';
+import { PolitenessWatch } from './frontier/politeness-watch.js';
+import { WatchedFrontier } from './frontier/watched-frontier.js';
+import type { PolitenessStore } from './store/politeness-store.js';
+
+/**
+ * The parts every crawl is assembled from, whatever backend holds its frontier and repository:
+ * the fetcher, the strategy and scope, the network guards and the Crawler. The embedded crawl
+ * (crawl.ts) and the shared workers (distributed/shared-crawl.ts) build theirs here.
+ */
+
+/** How often a running crawl records its hosts' politeness for readers (serve reads once a second). */
+const POLITENESS_RECORD_MS = 2000;
+
+/** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
+export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
+  const base: Fetcher = config.replay
+    ? await ReplayFetcher.open(config.replay, config.maxRedirects)
+    : new HttpFetcher({
+        userAgent: config.userAgent,
+        connectTimeoutMs: config.connectTimeoutMs,
+        headersTimeoutMs: config.headersTimeoutMs,
+        bodyTimeoutMs: config.bodyTimeoutMs,
+        totalTimeoutMs: config.totalTimeoutMs,
+        maxBytes: config.maxBytes,
+        maxDecompressedBytes: config.maxDecompressedBytes,
+        maxRedirects: config.maxRedirects,
+        connectionsPerOrigin: Math.max(config.perHost, 1),
+        lowSpeedLimit: config.lowSpeedLimit,
+        lowSpeedTimeMs: config.lowSpeedTimeMs,
+        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
+        proxy: proxyFor(config.proxy),
+      });
+  return config.record ? RecordingFetcher.open(base, config.record) : base;
+}
+
+/** What a caller of the library may plug in besides the config. */
+export interface CrawlParts {
+  /** Replaces the network fetcher (tests, replay). */
+  fetcher?: Fetcher;
+  /** A strategy object instead of `config.strategy` (one that needs more than a topic, such as the group crawler's). */
+  strategy?: Strategy;
+  /** Lets a crawl into an existing database replace the topic stored there with a different one (or none). */
+  force?: boolean;
+  /** What readers of the database are told is running: 'crawl' by default. */
+  command?: string;
+}
+
+/** A --hosts entry as URLs spell their host: 'HTTP://A.org:8080/' and 'a.org:8080' are both 'a.org:8080'. */
+function hostEntry(entry: string): string {
+  const e = entry.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(e)) return e.toLowerCase();
+  if (!URL.canParse(e)) throw new FocusCrawlError('USAGE', `--hosts: '${entry}' is not a host`);
+  return new URL(e).host;
+}
+
+/** The parts of a crawl that need no database: built first, so that invalid options create no file. */
+export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
+  const topic = topicFile ? topicFromFile(topicFile) : null;
+  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
+  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
+  const scope = new CrawlScope(seedHosts, {
+    mode: config.scope,
+    hosts: config.hosts.map(hostEntry),
+    allow: config.allow.map((r) => new RegExp(r)),
+    deny: config.deny.map((r) => new RegExp(r)),
+    maxUrlLength: config.maxUrlLength,
+  });
+  return { strategy, scope };
+}
+
+/** The network side of a crawl and its guards: the same whatever backend holds the frontier and the repository. */
+export function crawlGuards(config: CrawlConfig, network: Fetcher) {
+  // Every request (pages, robots.txt, probes) reports to the host health; the crawler reads it.
+  const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
+  const http = trackHealth(network, health);
+  const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
+  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
+  return { health, http, traps, robots };
+}
+
+/** A Crawler over any Frontier, Store and ServiceRegistry: the embedded crawl and the shared workers build theirs here. */
+export function makeCrawler(
+  config: CrawlConfig,
+  planned: { strategy: Strategy; scope: CrawlScope },
+  parts: {
+    frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean;
+    /** Where the hosts' politeness is recorded for readers; none: not recorded. */
+    politeness?: PolitenessStore;
+    /** The dashboard's labels, fed to the strategy while the crawl runs. */
+    labels?: LabelFeed;
+  },
+): Crawler {
+  const types = parseServiceTypes(config.detect);
+  const { health, http, traps, robots } = parts.guards;
+  const tasks: NonNullable<CrawlerOptions['tasks']> = [];
+  let frontier = parts.frontier;
+  if (parts.politeness) {
+    const watch = new PolitenessWatch(config.delayMs);
+    if (config.maxPagesPerHost > 0) watch.budget(config.maxPagesPerHost);
+    frontier = new WatchedFrontier(frontier, watch);
+    const store = parts.politeness;
+    tasks.push({ everyMs: POLITENESS_RECORD_MS, run: () => store.record(watch.drain()) });
+  }
+  const feed = parts.labels;
+  if (feed) tasks.push({ everyMs: config.labelPollMs, run: async () => void (await feed.poll()) });
+  return new Crawler({
+    frontier,
+    tasks,
+    store: parts.store,
+    fetcher: http,
+    robots,
+    strategy: planned.strategy,
+    scope: planned.scope,
+    maxPages: config.maxPages,
+    maxDepth: config.maxDepth,
+    concurrency: config.concurrency,
+    leaseMs: config.leaseMs,
+    reapIntervalMs: Math.min(5000, config.leaseMs / 2),
+    retry: { maxRetries: config.retries, baseDelayMs: config.retryBaseMs, maxRetryAfterMs: 60_000 },
+    services: types.length ? { detection: new ServiceDetection(types), registry: parts.services } : null,
+    stopWhenStalled: config.stopWhenStalled,
+    checkpoint: parts.checkpoint,
+    rediscovery: config.rediscovery,
+    health,
+    traps,
+    notFetchedBefore: parts.notFetchedBefore ?? 0,
+    sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
+    ...(parts.shared ? { shared: true } : {}),
+  });
+}
