@@ -50,8 +50,15 @@ export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         lowSpeedTimeMs: config.lowSpeedTimeMs,
         addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
         proxy: proxyFor(config.proxy),
+        headers: config.headers,
+        credentialHosts: seedHosts(config.seeds),
       });
   return config.record ? RecordingFetcher.open(base, config.record) : base;
+}
+
+/** The hosts of the seeds, as URL.host spells them. */
+function seedHosts(seeds: readonly string[]): string[] {
+  return seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
 }
 
 /** What a caller of the library may plug in besides the config. */
@@ -78,8 +85,7 @@ function hostEntry(entry: string): string {
 export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
   const topic = topicFile ? topicFromFile(topicFile) : null;
   const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
-  const seedHosts = config.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null).map(hostOf);
-  const scope = new CrawlScope(seedHosts, {
+  const scope = new CrawlScope(seedHosts(config.seeds), {
     mode: config.scope,
     hosts: config.hosts.map(hostEntry),
     allow: config.allow.map((r) => new RegExp(r)),

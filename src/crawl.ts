@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
@@ -220,7 +220,8 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
         : `${config.db} holds a crawl made by 'focuscrawl crawl': give the group crawl a database of its own (--db)`);
     }
     // Stored inline so that resume needs neither the config nor the topic file.
-    db.setMetaNow('config', JSON.stringify({ ...config, topic: topicFile, proxy: null }));
+    db.setMetaNow('config', JSON.stringify(storableConfig({ ...config, topic: topicFile })));
+    db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
     // The seeds are committed before the first request: a crawl killed at once can be resumed.
@@ -287,7 +288,10 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
       }
       throw err;
     }
-    db.setMetaNow('config', JSON.stringify({ ...config, proxy: null }));
+    const headersNote = missingHeadersNote(JSON.parse(db.getMeta('headerNames') ?? '[]') as string[], overrides.headers);
+    if (headersNote) notes.push(headersNote);
+    else if (overrides.headers) db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
+    db.setMetaNow('config', JSON.stringify(storableConfig(config)));
     return await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
   } catch (err) {
     await db?.close().catch(() => {});

@@ -4,7 +4,7 @@ import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-conf
 import { startCrawl } from '../crawl.js';
 import { defaultStrategyName, strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
-import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, tcpPort } from './option-parsers.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, requestHeader, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
@@ -28,6 +28,7 @@ interface CrawlFlags {
   maxUrlsPerPattern?: number;
   maxUrlLength?: number;
   proxy?: string;
+  header?: Record<string, string>;
   concurrency?: number;
   perHost?: number;
   delayMs?: number;
@@ -121,6 +122,11 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('maxUrlsPerPattern', o.maxUrlsPerPattern);
   set('maxUrlLength', o.maxUrlLength);
   set('proxy', o.proxy);
+  if (o.header) {
+    // A flag replaces the file's header of the same name, whatever its case.
+    const file = Object.entries(cfg.headers ?? {}).filter(([k]) => !(k.toLowerCase() in o.header!));
+    cfg.headers = { ...Object.fromEntries(file), ...o.header };
+  }
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
   set('delayMs', o.delayMs);
@@ -177,6 +183,7 @@ export function registerCrawl(program: Command): void {
     .option('--no-sitemaps', "do not read the sites' sitemaps (robots.txt Sitemap lines, /sitemap.xml)")
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--proxy <url>', "send every request through this proxy (http://, https:// or socks5://, user:password@ if it asks); 'direct' ignores HTTP_PROXY/HTTPS_PROXY (default: those variables, with NO_PROXY, when set)", proxySetting)
+    .option('--header <header>', "add 'Name: value' to every request (repeatable); credentials (Authorization, Cookie, names with token, key, secret, auth, session) go only to the seeds' hosts; not stored: give it again to resume", requestHeader)
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)

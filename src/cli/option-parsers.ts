@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { isProxySetting } from '../config/crawl-config.js';
+import { headerProblem } from '../fetch/request-headers.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -56,4 +57,15 @@ export function oneOf<T extends string>(choices: readonly T[]) {
 export function proxySetting(value: string): string {
   if (!isProxySetting(value)) throw new InvalidArgumentError("expected an http://, https:// or socks5:// URL, or 'direct'");
   return value;
+}
+
+/** 'Name: value', repeatable, collected into an object with lower-case names (a later one wins). */
+export function requestHeader(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const colon = value.indexOf(':');
+  if (colon <= 0) throw new InvalidArgumentError(`expected 'Name: value', got '${value}'`);
+  const name = value.slice(0, colon).trim();
+  const text = value.slice(colon + 1).trim();
+  const problem = headerProblem(name, text);
+  if (problem) throw new InvalidArgumentError(problem);
+  return { ...previous, [name.toLowerCase()]: text };
 }

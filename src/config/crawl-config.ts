@@ -6,6 +6,7 @@ import { FocusCrawlError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
+import { requestHeadersSchema } from '../fetch/request-headers.js';
 
 const regex = z.string().refine((s) => {
   try {
@@ -134,6 +135,12 @@ export const crawlConfigSchema = z.strictObject({
    * them. Never stored with the crawl, so its credentials stay on the machine that runs it.
    */
   proxy: z.string().refine(isProxySetting, "not a proxy: an http://, https:// or socks5:// URL, or 'direct'").nullable().default(null),
+  /**
+   * Headers added to every request ({ "Accept-Language": "zh-CN,en" }); credential headers
+   * (Authorization, Cookie, names with token, key, secret, auth, session or password) go only
+   * to the seeds' hosts. Never stored with the crawl: resume and worker take them again.
+   */
+  headers: requestHeadersSchema.default({}),
   connectTimeoutMs: millis(1).default(10_000),
   headersTimeoutMs: millis(1).default(15_000),
   bodyTimeoutMs: millis(1).default(15_000),
@@ -177,6 +184,23 @@ export function proxyFor(setting: string | null, env: NodeJS.ProcessEnv = proces
   if (setting === 'direct') return null;
   if (setting) return setting;
   return ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].some((k) => env[k]) ? 'env' : null;
+}
+
+/**
+ * The config as a crawl stores it (the SQLite meta table, PostgreSQL's crawl row): without the
+ * proxy and the request headers, whose credentials stay on the machine that runs the crawl.
+ */
+export function storableConfig<C extends Pick<CrawlConfig, 'proxy' | 'headers'>>(config: C): C {
+  return { ...config, proxy: null, headers: {} };
+}
+
+/**
+ * The note for a resumed crawl or a worker started without the request headers its crawl was
+ * started with (their names are stored, not their values), or null.
+ */
+export function missingHeadersNote(storedNames: readonly string[], given: Record<string, string> | undefined): string | null {
+  if (!storedNames.length || (given && Object.keys(given).length)) return null;
+  return `this crawl was started with request headers (${storedNames.join(', ')}), which are not stored: give --header again to send them`;
 }
 
 /** A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists. */

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { FocusCrawlError } from '../errors.js';
-import { checkSeedLengths, crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { topicChange } from '../config/topic-change.js';
 import type { RunnableCrawl } from '../crawl.js';
@@ -202,7 +202,8 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
     const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
-    await pg.setMeta('config', JSON.stringify({ ...full, proxy: null }));
+    await pg.setMeta('config', JSON.stringify(storableConfig(full)));
+    await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
@@ -220,7 +221,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
 export async function openSharedWorker(
   target: SharedTarget,
   /** `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
-  opts: { concurrency?: number; maxPages?: number; proxy?: string; fetcher?: Fetcher; strategy?: Strategy } = {},
+  opts: { concurrency?: number; maxPages?: number; proxy?: string; headers?: Record<string, string>; fetcher?: Fetcher; strategy?: Strategy } = {},
 ): Promise<SharedCrawl> {
   const { redis, pg } = await connectBoth(target, { join: true });
   try {
@@ -236,9 +237,10 @@ export async function openSharedWorker(
       raw.maxPages = opts.maxPages;
       await pg.setMeta('config', JSON.stringify(raw));
     }
-    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.proxy ? { proxy: opts.proxy } : {}) }, `crawl '${target.name}'`);
+    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.proxy ? { proxy: opts.proxy } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
-    return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), [], opts.strategy);
+    const headersNote = missingHeadersNote(JSON.parse((await pg.getMeta('headerNames')) ?? '[]') as string[], opts.headers);
+    return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), headersNote ? [headersNote] : [], opts.strategy);
   } catch (err) {
     redis.disconnect();
     await pg.close().catch(() => {});

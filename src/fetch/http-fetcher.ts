@@ -1,6 +1,7 @@
 import type { lookup } from 'node:dns';
 import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
+import { RequestHeaders } from './request-headers.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 import { stripSessionIds } from '../parse/session-params.js';
 import { decompress, decompressPrefix, isSizeError } from './decompress.js';
@@ -45,6 +46,10 @@ export interface HttpFetcherOptions {
    * direct. Default null.
    */
   proxy?: string | 'env' | null;
+  /** Headers added to every request (config `headers`); the credential ones only to `credentialHosts`. */
+  headers?: Record<string, string>;
+  /** Hosts (name:port as URL.host gives them) that get the credential headers: the seeds' hosts. */
+  credentialHosts?: readonly string[];
 }
 
 export const defaultHttpFetcherOptions: HttpFetcherOptions = {
@@ -120,6 +125,7 @@ export class HttpFetcher implements Fetcher {
   readonly options: HttpFetcherOptions;
   readonly #agent: Dispatcher;
   readonly #proxied: boolean;
+  readonly #headers: RequestHeaders;
 
   constructor(options: Partial<HttpFetcherOptions> = {}) {
     this.options = { ...defaultHttpFetcherOptions, ...options };
@@ -136,6 +142,8 @@ export class HttpFetcher implements Fetcher {
       connections: this.options.connectionsPerOrigin,
     };
     this.#proxied = !!proxy;
+    const base = { 'user-agent': this.options.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
+    this.#headers = new RequestHeaders(base, this.options.headers ?? {}, this.options.credentialHosts ?? []);
     this.#agent = proxy === 'env' ? new EnvHttpProxyAgent(agent) : proxy ? new ProxyAgent({ ...agent, uri: proxy }) : new Agent(agent);
   }
 
@@ -202,11 +210,7 @@ export class HttpFetcher implements Fetcher {
         method: 'GET',
         dispatcher: this.#agent,
         signal,
-        headers: {
-          'user-agent': this.options.userAgent,
-          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-          'accept-encoding': 'gzip, deflate, br',
-        },
+        headers: this.#headers.for(url),
       });
     } catch (err) {
       throw this.#networkError(url, err);

@@ -1,0 +1,90 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/run-cli.js';
+import { cliFails } from '../helpers/cli-fails.js';
+import { headerProblem, isCredentialHeader, requestHeadersSchema } from '../../src/fetch/request-headers.js';
+
+/**
+ * --header on a crawl of two real sites: the seed's on 127.0.0.7, which links to and redirects to
+ * another on 127.0.0.8. Each server keeps the headers of every request it got.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'fc-headers-'));
+const seen = new Map<string, IncomingHttpHeaders[]>();
+const listen = (s: Server, host: string) => new Promise<string>((r) => s.listen(0, host, () => r(`${host}:${(s.address() as AddressInfo).port}`)));
+const site = (name: () => string, route: (url: string) => [number, Record<string, string>, string]) =>
+  createServer((req, res) => {
+    const key = `${name()}${req.url}`;
+    seen.set(key, [...(seen.get(key) ?? []), req.headers]);
+    const [status, headers, body] = route(req.url!);
+    res.writeHead(status, { 'content-type': 'text/html', ...headers }).end(body);
+  });
+const seed = site(() => seedHost, (url) => {
+  if (url === '/robots.txt') return [404, {}, ''];
+  if (url === '/') return [200, {}, `<a href="/a">a</a> <a href="/moved">moved</a> <a href="http://${otherHost}/o">other</a>`];
+  if (url === '/moved') return [302, { location: `http://${otherHost}/landed` }, ''];
+  return [200, {}, `<p>page ${url}</p>`];
+});
+const other = site(() => otherHost, (url) => (url === '/robots.txt' ? [404, {}, ''] : [200, {}, `<p>other ${url}</p>`]));
+const seedHost = await listen(seed, '127.0.0.7');
+const otherHost = await listen(other, '127.0.0.8');
+after(() => {
+  for (const s of [seed, other]) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+test('header rules: names are HTTP tokens, the crawler keeps its own, credentials are told apart', () => {
+  assert.equal(headerProblem('Accept-Language', 'zh-CN'), null);
+  assert.match(headerProblem('Bad Name', 'x')!, /not a header name/);
+  assert.match(headerProblem('User-Agent', 'x')!, /--user-agent/);
+  assert.match(headerProblem('Host', 'x')!, /cannot be set/);
+  assert.match(headerProblem('X-A', 'one\r\nInjected: yes')!, /line break/);
+  for (const n of ['Authorization', 'Cookie', 'X-Api-Key', 'X-Auth-Token', 'PRIVATE-TOKEN']) assert.ok(isCredentialHeader(n), n);
+  for (const n of ['Accept-Language', 'Accept', 'Referer', 'DNT']) assert.ok(!isCredentialHeader(n), n);
+  assert.deepEqual(requestHeadersSchema.parse({ 'Accept-Language': ' zh-CN ' }), { 'accept-language': 'zh-CN' });
+  assert.equal(requestHeadersSchema.safeParse({ Cookie: 'a=1', cookie: 'b=2' }).success, false, 'the same name twice in two cases');
+});
+
+test('--header: every request carries the plain headers, only the seed host gets the credentials, none is stored; resume asks for them again', async () => {
+  seen.clear();
+  const db = join(dir, 'crawl.db');
+  const r = await runCli([
+    'crawl', `http://${seedHost}/`, '--db', db, '--scope', 'any', '--delay-ms', '0', '--allow-private',
+    '--header', 'Accept-Language: zh-CN,en;q=0.8', '--header', 'Cookie: session=c00kie5ecret', '--header', 'X-Api-Key: k3ysecret',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  for (const path of ['/', '/a', '/moved', '/robots.txt']) {
+    const h = seen.get(`${seedHost}${path}`)?.[0];
+    assert.ok(h, `${path} was requested`);
+    assert.equal(h['accept-language'], 'zh-CN,en;q=0.8', path);
+    assert.equal(h.cookie, 'session=c00kie5ecret', path);
+    assert.equal(h['x-api-key'], 'k3ysecret', path);
+    assert.match(h['user-agent'] ?? '', /^focuscrawl\//, 'the crawler\'s own headers stay');
+  }
+  for (const path of ['/o', '/landed', '/robots.txt']) {
+    const h = seen.get(`${otherHost}${path}`)?.[0];
+    assert.ok(h, `${otherHost}${path} was requested`);
+    assert.equal(h['accept-language'], 'zh-CN,en;q=0.8', path);
+    assert.equal(h.cookie, undefined, `no cookie to another host (${path}, the redirect's target included)`);
+    assert.equal(h['x-api-key'], undefined, path);
+  }
+  for (const f of [db, `${db}-wal`]) if (existsSync(f)) assert.ok(!readFileSync(f).includes('c00kie5ecret') && !readFileSync(f).includes('k3ysecret'), `no header value in ${f}`);
+
+  const again = await runCli(['resume', '--db', db]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /started with request headers \(accept-language, cookie, x-api-key\), which are not stored: give --header again/);
+});
+
+test('a bad --header is named before anything is created', async () => {
+  await cliFails(['crawl', `http://${seedHost}/`, '--db', join(dir, 'bad.db'), '--header', 'no colon here'], /--header.*expected 'Name: value'/);
+  await cliFails(['crawl', `http://${seedHost}/`, '--db', join(dir, 'bad.db'), '--header', 'Host: elsewhere'], /--header.*'Host' cannot be set/);
+  await cliFails(['resume', '--db', join(dir, 'crawl.db'), '--header', 'User-Agent: x'], /--header.*--user-agent/);
+  assert.ok(!existsSync(join(dir, 'bad.db')));
+});
