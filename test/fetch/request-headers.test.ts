@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
 import { cliFails } from '../helpers/cli-fails.js';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { headerProblem, isCredentialHeader, requestHeadersSchema } from '../../src/fetch/request-headers.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
+import { PG_URL } from '../helpers/test-pg.js';
+import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 
 /**
  * --header on a crawl of two real sites: the seed's on 127.0.0.7, which links to and redirects to
@@ -87,4 +93,32 @@ test('a bad --header is named before anything is created', async () => {
   await cliFails(['crawl', `http://${seedHost}/`, '--db', join(dir, 'bad.db'), '--header', 'Host: elsewhere'], /--header.*'Host' cannot be set/);
   await cliFails(['resume', '--db', join(dir, 'crawl.db'), '--header', 'User-Agent: x'], /--header.*--user-agent/);
   assert.ok(!existsSync(join(dir, 'bad.db')));
+});
+
+test('a shared crawl stores the header names, not their values; a worker started without them sends none and says which they were', async () => {
+  seen.clear();
+  const name = `fctest_hdr_${randomBytes(4).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', `http://${seedHost}/`, '--delay-ms', '0', '--allow-private', '--header', 'Cookie: session=sh4redsecret', '--header', 'Accept-Language: zh-CN']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = await runCli(['worker', ...shared]);
+    assert.equal(worker.code, 0, worker.stderr);
+    assert.match(worker.stderr, /started with request headers \(cookie, accept-language\), which are not stored: give --header again/);
+    assert.equal(seen.get(`${seedHost}/`)?.[0]?.cookie, undefined, 'a worker sends only the headers it was given');
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    try {
+      const rows = (await client.query(`SELECT key, value FROM ${pgSchema(name)}.meta`)).rows as { key: string; value: string }[];
+      assert.ok(rows.some((r) => r.key === 'config'), 'the crawl is stored');
+      assert.ok(rows.every((r) => !r.value.includes('sh4redsecret')), 'no header value in PostgreSQL');
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+      await client.end();
+    }
+  } finally {
+    const redis = await connectTestRedis();
+    await dropCrawlKeys(redis, redisPrefix(name));
+    redis.disconnect();
+  }
 });
