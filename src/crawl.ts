@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
@@ -21,6 +21,7 @@ import { LabelFeed } from './engine/label-feed.js';
 import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
+import { normalizeUrl } from './parse/normalize-url.js';
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -172,12 +173,24 @@ function removeDatabase(path: string): void {
 }
 
 /** Checks the files a crawl will read or write before anything is created. */
+function sameFile(a: string, b: string): boolean {
+  const x = statSync(a);
+  const y = statSync(b);
+  return x.dev === y.dev && x.ino === y.ino;
+}
+
 function checkFiles(config: CrawlConfig): void {
   if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
   if (config.replay && config.record && resolve(config.replay) === resolve(config.record)) {
     throw new FocusCrawlError('USAGE', `--record ${config.record} is the --replay recording: recording into it would append to what it replays; choose another file`);
   }
+  if (!config.db.trim()) throw new FocusCrawlError('USAGE', 'the crawl database name is empty: pass a file with --db');
   checkNotFolder(config.db);
+  // A device (/dev/null) or a pipe: SQLite would leave its -journal and -lock files beside it in /dev.
+  if (existsSync(config.db) && !statSync(config.db).isFile()) throw new FocusCrawlError('IO', `${config.db} is not a regular file: pass a crawl database file with --db`);
+  if (config.record && (resolve(config.record) === resolve(config.db) || (existsSync(config.record) && existsSync(config.db) && sameFile(config.record, config.db)))) {
+    throw new FocusCrawlError('USAGE', `--record ${config.record} is the crawl database: the WARC would be written into it; choose another file`);
+  }
   for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
     const dir = file ? dirname(resolve(file)) : null;
     if (dir && !existsSync(dir)) throw new FocusCrawlError('IO', `cannot write ${what} ${file}: the folder ${dir} does not exist`);
@@ -235,6 +248,22 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   }
 }
 
+/**
+ * A crawl killed while its seeds were being stored (100,000 seeds take seconds) has its config,
+ * seeds included, but not all of their URLs: resume adds those the frontier has not seen, or the
+ * crawl would end at once as "frontier exhausted".
+ */
+async function addLostSeeds(crawl: OpenCrawl): Promise<void> {
+  const lost = crawl.config.seeds.filter((s) => {
+    const url = normalizeUrl(s);
+    return url !== null && !crawl.frontier.knownSeen(url);
+  });
+  if (!lost.length) return;
+  const added = await crawl.crawler.addSeeds(lost);
+  if (added) crawl.notes.push(`${added} of the crawl's ${crawl.config.seeds.length} seeds had not been stored (it was stopped while adding them): added now`);
+  await crawl.db.settle();
+}
+
 /** What resume may change besides the stored config: a topic for a crawl that has none (or, with force, another). */
 export interface ResumeParts {
   fetcher?: Fetcher;
@@ -255,6 +284,8 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
   // The check's output is not used: .partial() still fills in every default.
   overrides ??= {};
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
+  // SQLite takes an empty file for an empty database and would write its schema into it.
+  if (!statSync(dbPath).isDirectory() && statSync(dbPath).size === 0) throw new FocusCrawlError('STORE', `${dbPath} is an empty file, not a crawl database`);
   const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
   const lock = CrawlLock.acquire(dbPath, 'resume');
   let db: SqliteDb | null = null;
@@ -292,7 +323,12 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     if (headersNote) notes.push(headersNote);
     else if (overrides.headers) db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     db.setMetaNow('config', JSON.stringify(storableConfig(config)));
-    return await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
+    const crawl = await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
+    await addLostSeeds(crawl).catch(async (err: unknown) => {
+      await crawl.close().catch(() => {});
+      throw err;
+    });
+    return crawl;
   } catch (err) {
     await db?.close().catch(() => {});
     lock.release();

@@ -52,8 +52,22 @@ overrideAll(program);
 // `focuscrawl export ... | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
-  throw err;
+  // A full disk or /dev/full behind a redirection: a thrown error here would print a stack trace.
+  process.stderr.write(`focuscrawl: cannot write standard output: ${err.message}\n`);
+  process.exit(2);
 });
+
+/**
+ * Errors of the machine rather than of focuscrawl (a read-only file or file system, a full disk):
+ * said in one line with exit 2, like bad input, since the user can act on them.
+ */
+function environmentError(err: unknown): string | null {
+  const e = err as { code?: unknown; message?: string; path?: string } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^SQLITE_(READONLY|CANTOPEN|FULL|PERM|IOERR)/.test(code)) return `the crawl database cannot be written: ${e!.message} (${code})`;
+  if (['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO'].includes(code)) return e!.message ?? code;
+  return null;
+}
 
 /**
  * A user error as one printable line: a message quoting a line of a binary file would otherwise
@@ -77,6 +91,9 @@ try {
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
   } else if (isUserError(err) || (err as { code?: string })?.code === 'STORE') {
     process.stderr.write(`focuscrawl: ${oneLine((err as Error).message)}\n`);
+    process.exitCode = 2;
+  } else if (environmentError(err) !== null) {
+    process.stderr.write(`focuscrawl: ${oneLine(environmentError(err)!)}\n`);
     process.exitCode = 2;
   } else if (isCorruptionError(err)) {
     // Damage the open-time check could not see (it appeared since, or in a page it skips).

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
 import { describeHolder, probeLock, type LockHolder } from '../store/crawl-lock.js';
 import { checkIntact, checkNotFolder } from '../store/db-integrity.js';
@@ -22,7 +23,18 @@ export function openExistingDb(path: string): ExistingDb {
   if (statSync(path).size === 0) throw new FocusCrawlError('STORE', `${path} is an empty file, not a crawl database`);
   const running = probeLock(path);
   checkIntact(path);
-  return { db: new SqliteDb(path, { create: false, readonly: running !== null }), running };
+  // Read-only also where the file or its folder cannot be written (a read-only mount): reading needs no write.
+  return { db: new SqliteDb(path, { create: false, readonly: running !== null || !writable(path) }), running };
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(resolve(path)), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** "a crawl (pid ...) is running on db": what the reading commands say during a crawl. */

@@ -1,5 +1,6 @@
 import { accessSync, constants, createWriteStream, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
 
@@ -43,13 +44,24 @@ const statOf = (file: string): Stats | null => {
 export function checkOutputNotInput(out: string | undefined, inputs: readonly { flag: string; file: string | undefined }[]): void {
   if (!out) return;
   const o = statOf(out);
+  const same = (file: string) => {
+    const i = statOf(file);
+    return o && i ? o.dev === i.dev && o.ino === i.ino : resolve(out) === resolve(file);
+  };
   for (const { flag, file } of inputs) {
     if (!file) continue;
-    const i = statOf(file);
-    const same = o && i ? o.dev === i.dev && o.ino === i.ino : resolve(out) === resolve(file);
-    if (same) throw new FocusCrawlError('USAGE', `--out ${out} is the ${flag} it would read: writing it would destroy the crawl; choose another file`);
+    if (same(file)) throw new FocusCrawlError('USAGE', `--out ${out} is the ${flag} it would read: writing it would destroy the crawl; choose another file`);
+    // A database's journal and lock beside it are the database too: a crawl running on it was
+    // left "malformed" by an export written over its -wal.
+    if (flag === '--db') {
+      const side = DB_SIDE_FILES.find((suffix) => same(file + suffix));
+      if (side) throw new FocusCrawlError('USAGE', `--out ${out} is the ${side} file of the ${flag} ${file}: writing it would destroy the crawl; choose another file`);
+    }
   }
 }
+
+/** The files SQLite and the crawl lock keep beside a database. */
+const DB_SIDE_FILES = ['-wal', '-shm', '-journal', '-lock'];
 
 /**
  * Writes chunks to a file (or standard output when `file` is undefined), waiting for drain; an
@@ -66,11 +78,25 @@ export async function writeChunks(file: string | undefined, chunks: Iterable<str
       throw new FocusCrawlError('IO', `cannot write ${file}: ${(err as Error).message}`);
     }
   }
+  // A write error (ENOSPC on a full disk or /dev/full) comes as an 'error' event, not a throw.
+  let failed: Error | null = null;
+  const onError = (err: Error) => (failed ??= err);
+  if (file) out.on('error', onError);
+  const check = () => {
+    if (failed) throw new FocusCrawlError('IO', `cannot write ${file}: ${failed.message}`);
+  };
   try {
     for await (const chunk of chunks) {
-      if (!out.write(chunk)) await once(out, 'drain');
+      check();
+      // once() rejects on 'error', which onError has kept.
+      if (!out.write(chunk)) await once(out, 'drain').catch(() => {});
     }
   } finally {
-    if (file) await new Promise<void>((r) => out.end(() => r()));
+    if (file) {
+      out.end();
+      await finished(out).catch(() => {});
+      out.off('error', onError);
+    }
   }
+  check();
 }

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { FocusCrawlError } from '../errors.js';
@@ -18,11 +19,17 @@ export class RecordingFetcher implements Fetcher {
   readonly #inner: Fetcher;
   readonly #out: WriteStream;
   #chain: Promise<void>;
+  /**
+   * The recording's write error (a full disk, /dev/full): a STORE error, so the crawl stops as for
+   * a failed database write, the URL in hand returns to waiting, and resume records from there.
+   */
+  #failure: FocusCrawlError | null = null;
 
-  private constructor(inner: Fetcher, out: WriteStream, first: Promise<void>) {
+  private constructor(inner: Fetcher, out: WriteStream, first: Promise<void>, file: string) {
     this.#inner = inner;
     this.#out = out;
     this.#chain = first;
+    out.on('error', (err) => (this.#failure ??= new FocusCrawlError('STORE', `cannot write WARC ${file}: ${err.message}`, { cause: err })));
   }
 
   static async open(inner: Fetcher, file: string): Promise<RecordingFetcher> {
@@ -34,13 +41,15 @@ export class RecordingFetcher implements Fetcher {
       throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${(e as Error).message}`);
     }
     const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
-    const rec = new RecordingFetcher(inner, out, Promise.resolve());
+    const rec = new RecordingFetcher(inner, out, Promise.resolve(), file);
     rec.#append(info);
     return rec;
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    if (this.#failure) throw this.#failure;
     const res = await this.#inner.fetch(url, options);
+    if (this.#failure) throw this.#failure;
     const date = new Date().toISOString();
     res.redirects.forEach((hop, i) => {
       const next = res.redirects[i + 1]?.url ?? res.finalUrl;
@@ -68,13 +77,16 @@ export class RecordingFetcher implements Fetcher {
   }
 
   async #write(record: WARCRecord): Promise<void> {
+    if (this.#failure) return;
     const bytes = await WARCSerializer.serialize(record, { gzip: true });
-    if (!this.#out.write(bytes)) await once(this.#out, 'drain');
+    // once() rejects on 'error', which the constructor's listener has kept.
+    if (!this.#out.write(bytes)) await once(this.#out, 'drain').catch(() => {});
   }
 
   async close(): Promise<void> {
     await this.#chain;
-    await new Promise<void>((r) => this.#out.end(() => r()));
+    this.#out.end();
+    await finished(this.#out).catch(() => {});
     await this.#inner.close();
   }
 }

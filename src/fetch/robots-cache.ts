@@ -1,3 +1,4 @@
+import { FocusCrawlError } from '../errors.js';
 import { createRequire } from 'node:module';
 import { FetchError, type Fetcher } from './fetcher.js';
 
@@ -129,7 +130,8 @@ export class RobotsCache {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       }
     } catch (err) {
-      if (signal?.aborted) throw err;
+      // Aborted, or the crawl's own failure (a WARC that cannot be written): nothing about the host.
+      if (signal?.aborted || (err instanceof FocusCrawlError && err.code === 'STORE')) throw err;
       const status = err instanceof FetchError ? err.status : undefined;
       // RFC 9309 2.3.1.2: after too many redirects (or a loop) the file counts as unavailable: no restrictions.
       const redirects = err instanceof FetchError && /^(more than \d+ redirects|redirect loop)/.test(err.message);

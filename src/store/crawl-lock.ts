@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -25,7 +25,33 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS holder (
   id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL,
   started TEXT NOT NULL, token TEXT NOT NULL)`;
 
-export const lockPath = (dbPath: string): string => `${dbPath}-lock`;
+/**
+ * The lock file beside the database file itself: a symbolic link to the database shares its lock
+ * (SQLite follows the link for its own -wal too), so a second name cannot let in a second writer.
+ */
+export function lockPath(dbPath: string): string {
+  let real = dbPath;
+  try {
+    real = realpathSync(dbPath);
+  } catch {
+    /* not created yet */
+  }
+  return `${real}-lock`;
+}
+
+/**
+ * A database file with another hard link: SQLite keeps its -wal and -shm beside the name it was
+ * opened by, so two names are two journals for one file, and two writers each think they are alone.
+ */
+function checkOneName(dbPath: string): void {
+  let links = 1;
+  try {
+    links = statSync(dbPath).nlink;
+  } catch {
+    return;
+  }
+  if (links > 1) throw new FocusCrawlError('USAGE', `${dbPath} has ${links} hard links: a crawl database must have one name (SQLite keeps its journal beside each), so copy it instead of linking it`);
+}
 
 const isBusy = (err: unknown) => /^SQLITE_BUSY/.test((err as { code?: string }).code ?? '');
 
@@ -75,6 +101,7 @@ export class CrawlLock {
    * holds it. `command` is what readers are told is running.
    */
   static acquire(dbPath: string, command: string): CrawlLock {
+    checkOneName(dbPath);
     const path = lockPath(dbPath);
     const created = !existsSync(path);
     let db: Database.Database;

@@ -48,14 +48,39 @@ export function checkIntact(path: string): void {
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (err) {
-    throw explainCorruption(path, err);
+    throw cannotOpen(path, explainCorruption(path, err));
   }
   try {
     const result = db.pragma('quick_check(1)', { simple: true }) as string;
     if (result !== 'ok') throw damagedError(path, result.replace(/^\*\*\* in database main \*\*\*\n/, ''));
+    checkOwnSchema(path, db);
   } catch (err) {
-    throw explainCorruption(path, err);
+    throw cannotOpen(path, explainCorruption(path, err));
   } finally {
     db.close();
   }
+}
+
+/**
+ * Refuses another program's SQLite file: opened for writing, it would get focuscrawl's tables
+ * and WAL mode added, and the reading commands would report it as an empty crawl.
+ */
+function checkOwnSchema(path: string, db: Database.Database): void {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  if (!tables.length) return;
+  // The tables are created a moment before the version is written: a crawl killed in between left a file of ours.
+  const ours = ['meta', 'urls', 'pages', 'crawl_log'].every((t) => tables.includes(t)) || (tables.includes('meta') && db.prepare("SELECT 1 FROM meta WHERE key = 'schema_version'").get() !== undefined);
+  if (!ours) {
+    const some = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+    throw new FocusCrawlError('STORE', `${path} is a SQLite database of another program (tables: ${some}), not a crawl database: it was left unchanged; pass another --db`);
+  }
+}
+
+/** An error opening the file that is not damage (a read-only folder, no permission) as one line naming it. */
+function cannotOpen(path: string, err: unknown): unknown {
+  if (err instanceof FocusCrawlError) return err;
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const hint = code.startsWith('SQLITE_CANTOPEN') ? ' (a crawl database needs its folder writable, for its -wal and -shm files)' : '';
+  return new FocusCrawlError('IO', `cannot open crawl database ${path}: ${(err as Error).message}${hint}`, { cause: err });
 }
