@@ -1,4 +1,4 @@
-import { FocusCrawlError } from '../errors.js';
+import { queryWords } from './query-words.js';
 import { indexForm } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
@@ -168,7 +168,6 @@ function wordQuery(word: string): string {
  * SQLite index does (cjk-bigrams.ts).
  */
 export function pgTextQuery(query: string): string {
-  const words = query.normalize('NFKC').split(SEPARATORS).filter(Boolean);
-  if (!words.length) throw new FocusCrawlError('USAGE', `search query '${query}' has no words to look for`);
+  const words = queryWords(query.normalize('NFKC').split(SEPARATORS).filter(Boolean), query);
   return words.map(wordQuery).join(' & ');
 }

@@ -1,21 +1,20 @@
-import { FocusCrawlError } from '../errors.js';
 import { cjkQueryTerm } from '../text/cjk-bigrams.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { keyToBigInt } from '../seen/fingerprint.js';
+import { MAX_QUERY_WORDS, queryWords } from './query-words.js';
 
 /**
  * Turns free text into an FTS5 query that cannot be a syntax error: every word quoted (CJK words
  * as phrases of bigrams, see cjk-bigrams.ts), all words required.
  */
 export function ftsQuery(query: string): string {
-  const words = query.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
-  if (!words.length) throw new FocusCrawlError('USAGE', `search query '${query}' has no words to look for`);
+  const words = queryWords(query.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u).filter(Boolean), query);
   return words.map(cjkQueryTerm).join(' ');
 }
 
 export function snippet(text: string, query: string, width = 80): string {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
   const lower = text.toLowerCase();
   let at = -1;
   for (const w of words) {

@@ -1,0 +1,23 @@
+import { FocusCrawlError } from '../errors.js';
+
+/** Words of one search: more is a pasted text, not a query, and each word is a full-text lookup. */
+export const MAX_QUERY_WORDS = 64;
+
+/**
+ * A query's words, each once (case aside): every word is required, so a repeat adds nothing but
+ * work (4,000 copies of one word took 16 s). Refuses a query of no word or of too many.
+ */
+export function queryWords(words: readonly string[], query: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const w of words) {
+    const key = w.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(w);
+  }
+  const shown = query.length > 60 ? `${query.slice(0, 60)}…` : query;
+  if (!out.length) throw new FocusCrawlError('USAGE', `search query '${shown}' has no words to look for`);
+  if (out.length > MAX_QUERY_WORDS) throw new FocusCrawlError('USAGE', `search query '${shown}' has ${out.length} different words; at most ${MAX_QUERY_WORDS} are looked for`);
+  return out;
+}
