@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
@@ -72,8 +72,12 @@ test('one crawl process per database: a second crawl or resume exits 2 at once n
   try {
     // Answer the first 8 page requests, then hold: the crawl keeps its 2 slots busy and stops asking.
     const started = site.pageRequests(8).then(() => site.hold());
+    // Held requests must stay held however slow a loaded machine makes the steps below: a
+    // timeout would retry them and count as requests of the readers.
+    const patient = join(dirname(db), 'patient.yaml');
+    writeFileSync(patient, 'headersTimeoutMs: 600000\nbodyTimeoutMs: 600000\ntotalTimeoutMs: 600000\n');
     const firstRun = runCli(
-      ['crawl', '--seeds', site.origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '2', '--concurrency', '2', '--user-agent', 'first-crawler'],
+      ['crawl', '--seeds', site.origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '2', '--concurrency', '2', '--user-agent', 'first-crawler', '--config', patient],
       { onStart: (c) => (first = c) },
     );
     await started;
