@@ -34,7 +34,6 @@ export function readSeedsFile(file: string, maxBytes = MAX_SEEDS_FILE_BYTES): st
   // ASCII character, and every line would be "not an http(s) URL".
   const bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (bom || (bytes.length >= 2 && (bytes[0] === 0 || bytes[1] === 0))) throw new FocusCrawlError('USAGE', `${file}: seeds file in UTF-16; save it as UTF-8`);
-  if (bytes.subarray(0, 8192).includes(0)) throw new FocusCrawlError('USAGE', `${file}: seeds file is not a text file (it holds binary data)`);
   const seeds: string[] = [];
   bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
