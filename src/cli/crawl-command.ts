@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
 import { startCrawl } from '../crawl.js';
@@ -10,7 +9,7 @@ import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { startSharedCrawl } from '../distributed/shared-crawl.js';
 import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
-import { isHttpUrl } from '../parse/normalize-url.js';
+import { readSeedsFile, seedProblem } from '../config/seeds.js';
 
 interface CrawlFlags {
   /** Seed URLs given as arguments (`focuscrawl crawl URL ...`). */
@@ -49,33 +48,6 @@ interface CrawlFlags {
   force?: boolean;
   allowPrivate?: boolean;
   leaseMs?: number;
-}
-
-/** Seed URLs from a file: one per line; blank lines and lines starting with # are skipped. */
-export function readSeedsFile(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read seeds file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const seeds: string[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
-    const problem = seedProblem(line);
-    if (problem) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' ${problem}`);
-    seeds.push(line);
-  });
-  if (!seeds.length) throw new FocusCrawlError('USAGE', `seeds file ${file} holds no seed URL (one http(s) URL a line; blank lines and lines starting with # are skipped)`);
-  return seeds;
-}
-
-/** Why `s` is not a seed URL, or null. A space is refused: two URLs on one line would become one URL with %20 in it. */
-function seedProblem(s: string): string | null {
-  if (!isHttpUrl(s)) return 'is not an http(s) URL';
-  if (/\s/.test(s)) return 'has a space in it (one URL a line; write a space in a URL as %20)';
-  return null;
 }
 
 /** `--detect wms,wfs` or `all`, checked here so a typo is named. */

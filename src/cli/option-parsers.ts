@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { isProxySetting } from '../config/crawl-config.js';
+import { isProxySetting, regexProblem } from '../config/crawl-config.js';
 import { headerProblem } from '../fetch/request-headers.js';
 
 export function positiveInt(value: string): number {
@@ -31,11 +31,8 @@ export function unitNumber(value: string): number {
 }
 
 export function regex(value: string, previous: string[] = []): string[] {
-  try {
-    new RegExp(value);
-  } catch (err) {
-    throw new InvalidArgumentError(`not a valid regular expression: ${(err as Error).message}`);
-  }
+  const problem = regexProblem(value);
+  if (problem) throw new InvalidArgumentError(`not a valid regular expression: ${problem}`);
   return [...previous, value];
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { FocusCrawlError } from '../errors.js';
@@ -69,14 +69,17 @@ export function registerTopic(program: Command): void {
     .option('--top <n>', 'terms to keep (default 10, as in the source)', positiveInt, 10)
     .option('--name <name>', 'topic name (default: the best term)')
     .option('--stem', 'Porter-stem English words')
-    .requiredOption('--out <file>', 'topic file to write')
-    .action(async (o: { db?: string; samples?: string[]; candidates?: string; background?: string[]; top: number; name?: string; stem?: boolean; out: string }) => {
+    .requiredOption('--out <file>', 'topic file to write (an existing one only with --force)')
+    .option('--force', 'overwrite --out if it exists')
+    .action(async (o: { db?: string; samples?: string[]; candidates?: string; background?: string[]; top: number; name?: string; stem?: boolean; out: string; force?: boolean }) => {
       const fromLabels = o.db !== undefined ? await labelledTexts({ db: o.db }) : { samples: [], background: [] };
       if (!o.samples?.length && !fromLabels.samples.length) throw new FocusCrawlError('USAGE', 'give --samples, or --db with pages labelled relevant');
       const candidates = o.candidates ? readCandidates(o.candidates) : null;
       if (!candidates && !o.background?.length && !fromLabels.background.length) {
         throw new FocusCrawlError('USAGE', 'without --candidates, give --background pages (or label some pages not relevant) so that common words rank low');
       }
+      // Checked before the samples are fetched: a hand-tuned topic file is easy to lose by a repeated command.
+      if (!o.force && existsSync(o.out)) throw new FocusCrawlError('USAGE', `--out ${o.out} exists: give --force to overwrite it, or choose another file`);
       const fetcher = new HttpFetcher();
       try {
         const text = async (refs: string[]) => {

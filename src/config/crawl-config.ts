@@ -1,21 +1,48 @@
 import { dirname, resolve } from 'node:path';
+import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { topicFileSchema } from '../relevance/topic.js';
 import { loadFile } from './load-file.js';
 import { FocusCrawlError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
+import { quotedSeed, seedProblem } from './seeds.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
 import { requestHeadersSchema } from '../fetch/request-headers.js';
 
-const regex = z.string().refine((s) => {
+/**
+ * Why `s` is not a usable regular expression, or null. V8 compiles a pattern when it first runs,
+ * not when it is constructed: a 500 KB literal passed `new RegExp` and then failed on every URL.
+ */
+export function regexProblem(s: string): string | null {
   try {
-    new RegExp(s);
-    return true;
-  } catch {
-    return false;
+    new RegExp(s).test('');
+    return null;
+  } catch (err) {
+    // V8's message quotes the whole pattern: keep the reason only.
+    return (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
   }
-}, 'is not a valid regular expression');
+}
+
+const regex = z.string().superRefine((s, ctx) => {
+  const problem = regexProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${problem}` });
+});
+
+/**
+ * Why `ua` cannot be sent as a User-Agent, or null: undici refuses a header value with other
+ * characters, and then every request of the crawl failed.
+ */
+export function userAgentProblem(ua: string): string | null {
+  if (/[\r\n\0]/.test(ua)) return 'holds a line break or NUL (a header value is one line)';
+  const bad = /[^\t\x20-\x7e]/u.exec(ua)?.[0];
+  if (bad === undefined) return null;
+  const shown = bad.charCodeAt(0) < 0x20 || bad === '\x7f' ? `\\x${bad.charCodeAt(0).toString(16).padStart(2, '0')}` : bad;
+  return `holds '${shown}': an HTTP header value may hold visible ASCII characters, space and tab only (non-ASCII is not allowed)`;
+}
+
+/** A file name given in a config file: an empty one would name the config file's own folder. */
+const fileName = z.string().min(1, 'is empty: give a file name');
 
 /** Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -30,7 +57,14 @@ const millis = (min: number) => z.number().int().min(min).max(MAX_TIMER_MS);
  */
 export const crawlConfigSchema = z.strictObject({
   /** Start URLs (http or https). */
-  seeds: z.array(z.string().url()).default([]),
+  seeds: z
+    .array(
+      z.string().superRefine((s, ctx) => {
+        const problem = seedProblem(s);
+        if (problem) ctx.addIssue({ code: 'custom', message: `${quotedSeed(s)} ${problem}` });
+      }),
+    )
+    .default([]),
   /**
    * A bundled set of defaults for one use case; settings given explicitly win. 'wms': the
    * geospatial service crawler of method B (src/config/presets.ts).
@@ -42,7 +76,7 @@ export const crawlConfigSchema = z.strictObject({
    */
   detect: z.array(z.enum(['wms', 'wmts', 'wfs', 'wcs', 'csw', 'ogcapi', 'all'])).default([]),
   /** Topic file path (in a config file, relative to the config file) or an inline topic. */
-  topic: z.union([z.string(), topicFileSchema]).nullable().default(null),
+  topic: z.union([fileName, topicFileSchema]).nullable().default(null),
   /** Default 'best-first' when there is a topic, else 'bfs'. */
   strategy: z.string().nullable().default(null),
   /** The strategy's parameters (docs/strategies.md), e.g. {m0: 100, b: 0.8, f: 0.2}; defaults are the sources'. */
@@ -76,7 +110,15 @@ export const crawlConfigSchema = z.strictObject({
   delayMs: millis(0).default(250),
   scope: z.enum(['host', 'domain', 'any']).default('host'),
   /** Hosts allowed besides the seeds' (any scope). */
-  hosts: z.array(z.string().refine(isHostName, 'not a host name (host, host:port, or an http(s) URL on it)')).default([]),
+  hosts: z
+    .array(
+      z.string().transform((h, ctx) => {
+        const host = hostName(h);
+        if (host === null) ctx.addIssue({ code: 'custom', message: `not a host name: '${h}' (host, host:port, or an http(s) URL on it)` });
+        return host ?? h;
+      }),
+    )
+    .default([]),
   allow: z.array(regex).default([]),
   deny: z.array(regex).default([]),
   /**
@@ -104,12 +146,18 @@ export const crawlConfigSchema = z.strictObject({
    */
   seenBucketBits: z.number().int().min(0).max(16).nullable().default(null),
   /** The crawl database (frontier, log, pages). Default 'focuscrawl.db'. */
-  db: z.string().default('focuscrawl.db'),
-  userAgent: z.string().default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),
+  db: fileName.default('focuscrawl.db'),
+  userAgent: z
+    .string()
+    .superRefine((ua, ctx) => {
+      const problem = userAgentProblem(ua);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),
   /** Append every response to this WARC file (replay it later with `replay`). */
-  record: z.string().nullable().default(null),
+  record: fileName.nullable().default(null),
   /** Crawl a recording instead of the network: a WARC file, or a folder written by `bench gen`. */
-  replay: z.string().nullable().default(null),
+  replay: fileName.nullable().default(null),
   /**
    * Read each site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml) and offer their URLs
    * to the strategy as links of their own kind. Default true.
@@ -203,10 +251,16 @@ export function missingHeadersNote(storedNames: readonly string[], given: Record
   return `this crawl was started with request headers (${storedNames.join(', ')}), which are not stored: give --header again to send them`;
 }
 
-/** A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists. */
-function isHostName(h: string): boolean {
-  if (/^https?:\/\//i.test(h)) return isHttpUrl(h);
-  return URL.canParse(`http://${h}/`) && new URL(`http://${h}/`).host === h.toLowerCase().replace(/:80$/, '');
+/**
+ * A host as URLs carry it (`example.org`, `127.0.0.1:8080`), or a URL on it: what `hosts` lists,
+ * or null. A name in another script (`bücher.example`) is given as URLs carry it, in punycode.
+ */
+function hostName(h: string): string | null {
+  if (/^https?:\/\//i.test(h)) return isHttpUrl(h) ? h : null;
+  if (!URL.canParse(`http://${h}/`)) return null;
+  const host = new URL(`http://${h}/`).host;
+  const ascii = /[^\x00-\x7f]/.test(h) ? h.replace(/^[^:]+/, (name) => domainToASCII(name)) : h;
+  return host === ascii.toLowerCase().replace(/:80$/, '') ? (ascii === h ? h : host) : null;
 }
 
 /** The first seed longer than maxUrlLength, named; checked after the file, the flags and the defaults are merged. */

@@ -1,25 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
+import { readBounded } from './read-bounded.js';
 
 /**
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
  * Every error names the file, the line and the field: `topic.yaml:4: keywords.map: expected number`.
  */
 export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES): z.output<S> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
-  }
+  const read = readBounded(file, maxBytes, what);
   // The YAML parser's time grows with the square of a map's keys (a 10 MB topic did not load in a minute).
-  if (bytes.length > maxBytes) throw new FocusCrawlError('CONFIG', `${file}: ${what} file of ${bytes.length} bytes, more than the ${maxBytes} read`);
+  if ('tooLarge' in read) throw new FocusCrawlError('CONFIG', `${file}: ${what} file of ${read.tooLarge} bytes, more than the ${maxBytes} read`);
+  const bytes = read.bytes;
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     throw new FocusCrawlError('CONFIG', `${file}: ${what} file in UTF-16; save it as UTF-8`);
   }
-  const text = bytes.toString('utf8');
+  // A byte order mark is no content: YAML skips it, JSON.parse would stop at it.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   try {
     return parseFile(file, text, schema, what);
   } catch (err) {
@@ -41,9 +38,23 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     const e = doc.errors[0]!;
     // The parser reports its own stack overflow as a syntax error at the first line.
     if (/Maximum call stack size exceeded/.test(e.message)) throw new RangeError(e.message);
+    // A .json file was held to JSON above, but JSON.parse lets a later key win; YAML's words would puzzle.
+    if (e.code === 'DUPLICATE_KEY' && /\.json$/i.test(file)) {
+      const key = /^"((?:[^"\\]|\\.)*)"/.exec(text.slice(e.pos[0]))?.[1];
+      throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(e.pos[0]).line}: invalid JSON: duplicate key${key !== undefined ? ` '${key}'` : ''}`);
+    }
     throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(errorOffset(text, e.pos[0])).line}: invalid YAML: ${e.message.split('\n')[0]}`);
   }
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (err) {
+    // Aliases of aliases expand exponentially ("billion laughs"): the parser stops at its alias budget.
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+      throw new FocusCrawlError('CONFIG', `${file}: too many YAML aliases (a few anchors repeated over and over: their expansion would exhaust memory)`);
+    }
+    throw err;
+  }
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -4,7 +4,15 @@ import { loadFile } from '../config/load-file.js';
 import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
 import type { Position } from '../text/position-terms.js';
 
-const weight = z.number().min(0);
+/**
+ * Weights are relative, so a cap costs nothing: 1e308 overflowed the cosine to NaN, and one
+ * weight of 1e155 or more (its square is infinite) made every page score 0.
+ */
+export const MAX_TOPIC_WEIGHT = 1000;
+/** Below this a keyword's square underflows towards 0 in the cosine (1e-320 scored every page 0). */
+const MIN_KEYWORD_WEIGHT = 1e-6;
+
+const weight = z.number().min(0).max(MAX_TOPIC_WEIGHT, `at most ${MAX_TOPIC_WEIGHT} (weights are relative: scale them down)`);
 
 /**
  * The topic file. Its minimal form is `name:` and `keywords:`; every other field is optional
@@ -13,7 +21,15 @@ const weight = z.number().min(0);
 export const topicFileSchema = z.strictObject({
   name: z.string().min(1),
   /** Term (or phrase) -> weight > 0. A phrase's words each get its weight. */
-  keywords: z.record(z.string().regex(/\S/, 'a keyword needs a word, not only spaces'), z.number().positive()).refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
+  keywords: z
+    .record(
+      z.string().regex(/\S/, 'a keyword needs a word, not only spaces'),
+      z
+        .number()
+        .min(MIN_KEYWORD_WEIGHT, `a keyword's weight is at least ${MIN_KEYWORD_WEIGHT} (weights are relative: scale them up)`)
+        .max(MAX_TOPIC_WEIGHT, `a keyword's weight is at most ${MAX_TOPIC_WEIGHT} (weights are relative: scale them down)`),
+    )
+    .refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
   /** Relevance at or above which a page counts as relevant in statistics. Default 0.2. */
   threshold: z.number().min(0).max(1).default(0.2),
   /** Porter-stem English words in pages and keywords. Default false. */
@@ -25,13 +41,27 @@ export const topicFileSchema = z.strictObject({
     .strictObject({ title: weight.default(3), headings: weight.default(2), anchor: weight.default(2), body: weight.default(1), url: weight.default(1) })
     .prefault({}),
   /** Relevance levels of method B: 2 at or above `high`, 1 at or above `low`, else 0. */
-  levels: z.strictObject({ high: z.number().min(0).max(1).default(0.68), low: z.number().min(0).max(1).default(0.01) }).prefault({}),
+  levels: z
+    .strictObject({ high: z.number().min(0).max(1).default(0.68), low: z.number().min(0).max(1).default(0.01) })
+    .superRefine((l, ctx) => {
+      if (l.high < l.low) ctx.addIssue({ code: 'custom', path: ['high'], message: `high (${l.high}) is below low (${l.low}): level 2 starts at high, level 1 at low` });
+    })
+    .prefault({}),
   /** Method B's link evidence: keywords (level 2) and abbreviations (level 1) in a link's URL or anchor. */
   links: z.strictObject({ keywords: z.array(z.string().min(1)).default([]), abbreviations: z.array(z.string().min(1)).default([]) }).prefault({}),
   /** Example pages about the topic: URLs or HTML files (relative to the topic file). */
   examples: z.array(z.string().min(1)).default([]),
   /** Pages that look close but are not about the topic. */
   negatives: z.array(z.string().min(1)).default([]),
+}).superRefine((t, ctx) => {
+  // A keyword of stopwords or punctuation adds nothing to the topic vector; with no term at all every page scored 0.
+  const options = { stem: t.stem, cjk: t.cjk };
+  const empty = Object.keys(t.keywords).filter((k) => tokenize(k, options).length === 0);
+  if (empty.length > 1 && empty.length === Object.keys(t.keywords).length) {
+    ctx.addIssue({ code: 'custom', path: ['keywords'], message: `no keyword gives a term: ${empty.slice(0, 5).map((k) => `'${k}'`).join(', ')}${empty.length > 5 ? ', …' : ''} are stopwords or punctuation` });
+  } else if (empty.length) {
+    ctx.addIssue({ code: 'custom', path: ['keywords', empty[0]!], message: `keyword '${empty[0]}' gives no term (a stopword or punctuation)` });
+  }
 });
 export type TopicFile = z.output<typeof topicFileSchema>;
 export type TopicFileInput = z.input<typeof topicFileSchema>;

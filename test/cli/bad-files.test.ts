@@ -51,3 +51,17 @@ test('a binary file given as a page or as a links file is named, not read as tex
   writeFileSync(join(dir, 'links.txt'), 'http://127.0.0.1:9/wms?service=WMS\nnot a link\n');
   await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt: 'not a link' is not an http\(s\) URL/);
 });
+
+test('crawl settings that failed only once the crawl ran are refused before it starts', async () => {
+  const db = join(dir, 'never.db');
+  await fails(['crawl', seed, '--db', db, '--user-agent', 'bot/1 ✓'], /crawl option 'userAgent': holds '✓': .*non-ASCII is not allowed/);
+  await fails(['crawl', seed, '--db', db, '--user-agent', 'bot/1\nX-Other: 1'], /crawl option 'userAgent': holds a line break or NUL/);
+  writeFileSync(join(dir, 'js-seed.yaml'), `seeds:\n  - ${seed}\n  - "javascript:alert(1)"\n`);
+  await fails(['crawl', '--config', join(dir, 'js-seed.yaml'), '--db', db], /js-seed\.yaml:3: config field 'seeds\.1': 'javascript:alert\(1\)' is not an http\(s\) URL/);
+  await fails(['crawl', '--seeds', `${seed}\n${seed}x`, '--db', db], /--seeds: '.*' has a line break in it/);
+  await fails(['crawl', seed, '--db', db, '--hosts', 'bü cher.example'], /crawl option 'hosts\.0': not a host name: 'bü cher\.example'/);
+  writeFileSync(join(dir, 'seeds16.txt'), Buffer.from(`${seed}\n`, 'utf16le'));
+  await fails(['crawl', '--seeds-file', join(dir, 'seeds16.txt'), '--db', db], /seeds16\.txt: seeds file in UTF-16; save it as UTF-8/);
+  await fails(['crawl', '--seeds-file', '/dev/zero', '--db', db], /cannot read seeds file \/dev\/zero: not a regular file/);
+  assert.ok(!existsSync(db), 'nothing created');
+});

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 import { clusterOf, isChinese, renderPage, titleOf } from '../../src/bench/generated-site.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
+import { cliFails } from '../helpers/cli-fails.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let site: RunningSite;
@@ -71,4 +72,11 @@ test('topic learn ranks candidates by TF-IDF over samples and writes a usable to
   const noBackground = await runCli(['topic', 'learn', '--samples', samples, '--out', out]);
   assert.equal(noBackground.code, 2);
   assert.match(noBackground.stderr, /without --candidates, give --background/);
+  // A second run does not replace the topic file (perhaps tuned by hand since) unless told to.
+  writeFileSync(out, 'name: tuned\nkeywords: {wms: 5}\n');
+  await cliFails(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', samples, '--top', '2', '--out', out], /--out .*learned\.yaml exists: give --force to overwrite it/);
+  assert.match(readFileSync(out, 'utf8'), /tuned/);
+  const forced = await runCli(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', samples, '--top', '2', '--out', out, '--force']);
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.match(readFileSync(out, 'utf8'), /name: wms/);
 });

@@ -73,3 +73,32 @@ test('topic files: the minimal form works, errors name the field and the line, e
   writeFileSync(join(dir, 'bad.yaml'), 'name: t\nkeywords: {solar: 1}\nlevels:\n  high: 2\n');
   assert.throws(() => loadTopicFile(join(dir, 'bad.yaml')), /bad\.yaml:4: topic field 'levels\.high'/);
 });
+
+test('topic weights are capped: huge ones overflowed the cosine, tiny ones underflowed it', () => {
+  const fails = (input: object, message: RegExp) => assert.throws(() => topicFromFile(input as never), message);
+  fails({ name: 't', keywords: { solar: 1e308 } }, /at most 1000/);
+  fails({ name: 't', keywords: { solar: 1, panel: 1e155 } }, /at most 1000/);
+  fails({ name: 't', keywords: { solar: 1e-320 } }, /at least 0\.000001/);
+  fails({ name: 't', keywords: { solar: 1 }, positions: { title: 1e200 } }, /at most 1000/);
+  const t = topicFromFile({ name: 't', keywords: { solar: 1000, panel: 0.001 }, positions: { title: 1000 } });
+  const s = vsmScore(t, positionTerms(page('Solar', 'solar panel')));
+  assert.ok(s.score > 0 && s.score <= 1, String(s.score));
+});
+
+test('a keyword that gives no term is refused, naming it; levels must not cross', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-topic-terms-'));
+  const load = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    return () => loadTopicFile(join(dir, name));
+  };
+  assert.throws(load('stop.yaml', 'name: t\nkeywords:\n  the: 3\n  and: 2\n'), /stop\.yaml:3: topic field 'keywords': no keyword gives a term: 'the', 'and' are stopwords or punctuation/);
+  assert.throws(load('one.yaml', 'name: t\nkeywords:\n  the: 3\n'), /one\.yaml:3: topic field 'keywords\.the': keyword 'the' gives no term \(a stopword or punctuation\)/);
+  assert.throws(load('bang.yaml', 'name: t\nkeywords:\n  solar: 3\n  "!!!": 2\n'), /bang\.yaml:4: topic field 'keywords\.!!!': keyword '!!!' gives no term/);
+  assert.throws(load('wide.yaml', 'name: t\nkeywords:\n  光伏: 3\n  "！！": 2\n'), /keyword '！！' gives no term/);
+  assert.throws(load('levels.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {high: 0.1, low: 0.9}\n'), /levels\.yaml:3: topic field 'levels\.high': high \(0\.1\) is below low \(0\.9\)/);
+  assert.throws(load('low.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {low: 0.9}\n'), /high \(0\.68\) is below low \(0\.9\)/);
+  // Chinese keywords, a stopword inside a phrase, and words of other scripts keep working.
+  writeFileSync(join(dir, 'ok.yaml'), 'name: t\nkeywords:\n  光伏: 3\n  the solar panel: 2\n  éolienne: 1\n');
+  const t = topicFromFile(loadTopicFile(join(dir, 'ok.yaml')));
+  assert.deepEqual([...t.vector.keys()].sort(), ['panel', 'solar', 'éolienne', '光伏'].sort());
+});

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCrawlConfigFile } from '../../src/config/crawl-config.js';
+import { FocusCrawlError } from '../../src/errors.js';
+import { loadTopicFile } from '../../src/relevance/topic.js';
+
+/** Config and topic files as a user (or an attacker) might write them: each refusal is one line naming the file. */
+const dir = mkdtempSync(join(tmpdir(), 'fc-load-file-'));
+
+function file(name: string, text: string | Buffer): string {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
+/** Asserts `fn` throws a FocusCrawlError for the user (exit code 2) whose one-line message matches. */
+function refuses(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof FocusCrawlError, `a FocusCrawlError, not ${String(err)}`);
+    assert.ok(['CONFIG', 'IO', 'USAGE'].includes(err.code), err.code);
+    assert.ok(!err.message.includes('\n'), `one line: ${err.message}`);
+    assert.match(err.message, message);
+    return true;
+  });
+}
+
+test('a YAML "billion laughs" is refused as too many aliases, as topic and as config', () => {
+  const levels = 'abcdefghi';
+  const lines = [`a: &a [${Array(9).fill('"lol"').join(',')}]`];
+  for (let i = 1; i < levels.length; i++) lines.push(`${levels[i]}: &${levels[i]} [${Array(9).fill(`*${levels[i - 1]}`).join(',')}]`);
+  const laughs = file('laughs.yaml', `name: lol\nkeywords: {lol: 1}\n${lines.join('\n')}\n`);
+  refuses(() => loadTopicFile(laughs), /laughs\.yaml: too many YAML aliases/);
+  refuses(() => loadCrawlConfigFile(laughs), /laughs\.yaml: too many YAML aliases/);
+  // A few aliases, as people use them, still work.
+  const few = file('few-aliases.yaml', 'allow: &a ["^http://a/"]\ndeny: *a\n');
+  assert.deepEqual(loadCrawlConfigFile(few).deny, ['^http://a/']);
+});
+
+test('what is no regular file is refused at once, without reading it', () => {
+  refuses(() => loadCrawlConfigFile('/dev/zero'), /cannot read config file \/dev\/zero: not a regular file \(a device\)/);
+  const fifo = join(dir, 'fifo.yaml');
+  execFileSync('mkfifo', [fifo]);
+  // Opened without O_NONBLOCK, a FIFO nobody writes to blocked here forever.
+  refuses(() => loadTopicFile(fifo), /cannot read topic file .*fifo\.yaml: not a regular file \(a pipe\)/);
+  refuses(() => loadTopicFile(dir), /cannot read topic file .*: EISDIR/);
+  refuses(() => loadTopicFile(join(dir, 'missing.yaml')), /cannot read topic file .*missing\.yaml: ENOENT/);
+});
+
+test('a file over the limit is refused by its size, before it is read', () => {
+  const big = file('big.yaml', '');
+  // Sparse: 1.5 GB that takes no disk; reading it would take seconds and 1.5 GB of memory.
+  truncateSync(big, 1_500_000_000);
+  const started = process.hrtime.bigint();
+  refuses(() => loadCrawlConfigFile(big), /big\.yaml: config file of 1500000000 bytes, more than the 1048576 read/);
+  assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 500, 'refused at once');
+});
+
+test('JSON files: a byte order mark is skipped, a duplicate key is named as JSON', () => {
+  const bom = file('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "t", "keywords": {"solar": 2}}\n')]));
+  assert.deepEqual(loadTopicFile(bom).keywords, { solar: 2 });
+  const cfgBom = file('bom-config.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"maxPages": 5}\n')]));
+  assert.equal(loadCrawlConfigFile(cfgBom).maxPages, 5);
+  const dup = file('dup.json', '{\n  "maxPages": 5,\n  "maxPages": 6\n}\n');
+  refuses(() => loadCrawlConfigFile(dup), /dup\.json:3: invalid JSON: duplicate key 'maxPages'/);
+  // YAML says it its own way.
+  const dupYaml = file('dup.yaml', 'maxPages: 5\nmaxPages: 6\n');
+  refuses(() => loadCrawlConfigFile(dupYaml), /dup\.yaml:2: invalid YAML: Map keys must be unique/);
+});
