@@ -184,7 +184,6 @@ function checkFiles(config: CrawlConfig): void {
   if (config.replay && config.record && resolve(config.replay) === resolve(config.record)) {
     throw new FocusCrawlError('USAGE', `--record ${config.record} is the --replay recording: recording into it would append to what it replays; choose another file`);
   }
-  if (!config.db.trim()) throw new FocusCrawlError('USAGE', 'the crawl database name is empty: pass a file with --db');
   checkNotFolder(config.db);
   // A device (/dev/null) or a pipe: SQLite would leave its -journal and -lock files beside it in /dev.
   if (existsSync(config.db) && !statSync(config.db).isFile()) throw new FocusCrawlError('IO', `${config.db} is not a regular file: pass a crawl database file with --db`);

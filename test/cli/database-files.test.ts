@@ -75,7 +75,7 @@ test('a second name for a database: a symbolic link shares its lock, a hard link
 test('devices and empty names are no crawl database; the WARC may not be the database', async () => {
   await cliFails(['crawl', `${site.origin}/`, '--db', '/dev/null'], /\/dev\/null is not a regular file/);
   assert.ok(!existsSync('/dev/null-lock') && !existsSync('/dev/null-journal'), 'nothing created in /dev');
-  await cliFails(['crawl', `${site.origin}/`, '--db', ''], /crawl database name is empty/);
+  await cliFails(['crawl', `${site.origin}/`, '--db', ''], /crawl option 'db': is empty: give a file name/);
   const db = join(dir, 'rec.db');
   await cliFails(['crawl', `${site.origin}/`, '--db', db, '--record', db], /--record .*rec\.db is the crawl database/);
   assert.ok(!existsSync(db));

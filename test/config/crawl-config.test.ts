@@ -1,29 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlConfigSchema, loadCrawlConfigFile } from '../../src/config/crawl-config.js';
-import { FocusCrawlError } from '../../src/errors.js';
+import { refuses, writtenFile } from '../helpers/refuses.js';
 
 /** Config file settings that were accepted and then failed (or were dropped) once the crawl ran. */
 const dir = mkdtempSync(join(tmpdir(), 'fc-crawl-config-'));
 
-function file(name: string, text: string | Buffer): string {
-  writeFileSync(join(dir, name), text);
-  return join(dir, name);
-}
-
-/** Asserts `fn` throws a FocusCrawlError for the user (exit code 2) whose one-line message matches. */
-function refuses(fn: () => unknown, message: RegExp): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof FocusCrawlError, `a FocusCrawlError, not ${String(err)}`);
-    assert.ok(['CONFIG', 'IO', 'USAGE'].includes(err.code), err.code);
-    assert.ok(!err.message.includes('\n'), `one line: ${err.message}`);
-    assert.match(err.message, message);
-    return true;
-  });
-}
+const file = (name: string, text: string | Buffer) => writtenFile(dir, name, text);
 
 test('config seeds are checked as command-line seeds are', () => {
   refuses(() => loadCrawlConfigFile(file('js.yaml', 'seeds: ["javascript:alert(1)"]\n')), /js\.yaml:1: config field 'seeds\.0': 'javascript:alert\(1\)' is not an http\(s\) URL/);
