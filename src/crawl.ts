@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
@@ -13,7 +13,8 @@ import { SqliteFrontier } from './frontier/sqlite-frontier.js';
 import { loadTopicFile, type TopicFile } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
-import { checkIntact, checkNotFolder } from './store/db-integrity.js';
+import { checkIntact } from './store/db-integrity.js';
+import { checkDbFile, sameFile } from './store/db-files.js';
 import { topicChange } from './config/topic-change.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
@@ -173,21 +174,13 @@ function removeDatabase(path: string): void {
 }
 
 /** Checks the files a crawl will read or write before anything is created. */
-function sameFile(a: string, b: string): boolean {
-  const x = statSync(a);
-  const y = statSync(b);
-  return x.dev === y.dev && x.ino === y.ino;
-}
-
 function checkFiles(config: CrawlConfig): void {
   if (config.replay && !existsSync(config.replay)) throw new FocusCrawlError('IO', `no recording at ${config.replay}`);
-  if (config.replay && config.record && resolve(config.replay) === resolve(config.record)) {
+  if (config.replay && config.record && sameFile(config.replay, config.record)) {
     throw new FocusCrawlError('USAGE', `--record ${config.record} is the --replay recording: recording into it would append to what it replays; choose another file`);
   }
-  checkNotFolder(config.db);
-  // A device (/dev/null) or a pipe: SQLite would leave its -journal and -lock files beside it in /dev.
-  if (existsSync(config.db) && !statSync(config.db).isFile()) throw new FocusCrawlError('IO', `${config.db} is not a regular file: pass a crawl database file with --db`);
-  if (config.record && (resolve(config.record) === resolve(config.db) || (existsSync(config.record) && existsSync(config.db) && sameFile(config.record, config.db)))) {
+  checkDbFile(config.db);
+  if (config.record && sameFile(config.record, config.db)) {
     throw new FocusCrawlError('USAGE', `--record ${config.record} is the crawl database: the WARC would be written into it; choose another file`);
   }
   for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
@@ -283,8 +276,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
   // The check's output is not used: .partial() still fills in every default.
   overrides ??= {};
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
-  // SQLite takes an empty file for an empty database and would write its schema into it.
-  if (!statSync(dbPath).isDirectory() && statSync(dbPath).size === 0) throw new FocusCrawlError('STORE', `${dbPath} is an empty file, not a crawl database`);
+  checkDbFile(dbPath, { existing: true });
   const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
   const lock = CrawlLock.acquire(dbPath, 'resume');
   let db: SqliteDb | null = null;

@@ -1,8 +1,8 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { FocusCrawlError } from '../errors.js';
 import { describeHolder, probeLock, type LockHolder } from '../store/crawl-lock.js';
-import { checkIntact, checkNotFolder } from '../store/db-integrity.js';
+import { checkIntact } from '../store/db-integrity.js';
+import { checkDbFile, unwritableReason } from '../store/db-files.js';
 import { SqliteDb } from '../store/sqlite-db.js';
 
 export interface ExistingDb {
@@ -18,24 +18,13 @@ export interface ExistingDb {
  */
 export function openExistingDb(path: string): ExistingDb {
   if (!existsSync(path)) throw new FocusCrawlError('IO', `no crawl database at ${path}`);
-  checkNotFolder(path);
-  // SQLite takes an empty file for an empty database and would write its schema into it.
-  if (statSync(path).size === 0) throw new FocusCrawlError('STORE', `${path} is an empty file, not a crawl database`);
+  checkDbFile(path, { existing: true });
   const running = probeLock(path);
   checkIntact(path);
   // Read-only also where the file or its folder cannot be written (a read-only mount): reading needs no write.
-  return { db: new SqliteDb(path, { create: false, readonly: running !== null || !writable(path) }), running };
+  return { db: new SqliteDb(path, { create: false, readonly: running !== null || unwritableReason(path) !== null }), running };
 }
 
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK);
-    accessSync(dirname(resolve(path)), constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** "a crawl (pid ...) is running on db": what the reading commands say during a crawl. */
 export function runningLine(path: string, running: ExistingDb['running']): string | null {

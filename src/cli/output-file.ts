@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
+import { DB_SIDE_FILES, sameFile } from '../store/db-files.js';
 
 /**
  * Fails early, naming the path, when `file` cannot be created because its folder is missing or
@@ -43,25 +44,14 @@ const statOf = (file: string): Stats | null => {
  */
 export function checkOutputNotInput(out: string | undefined, inputs: readonly { flag: string; file: string | undefined }[]): void {
   if (!out) return;
-  const o = statOf(out);
-  const same = (file: string) => {
-    const i = statOf(file);
-    return o && i ? o.dev === i.dev && o.ino === i.ino : resolve(out) === resolve(file);
-  };
   for (const { flag, file } of inputs) {
     if (!file) continue;
-    if (same(file)) throw new FocusCrawlError('USAGE', `--out ${out} is the ${flag} it would read: writing it would destroy the crawl; choose another file`);
-    // A database's journal and lock beside it are the database too: a crawl running on it was
-    // left "malformed" by an export written over its -wal.
-    if (flag === '--db') {
-      const side = DB_SIDE_FILES.find((suffix) => same(file + suffix));
-      if (side) throw new FocusCrawlError('USAGE', `--out ${out} is the ${side} file of the ${flag} ${file}: writing it would destroy the crawl; choose another file`);
-    }
+    if (sameFile(out, file)) throw new FocusCrawlError('USAGE', `--out ${out} is the ${flag} it would read: writing it would destroy the crawl; choose another file`);
+    // An export written over a running crawl's -wal left it "malformed".
+    const side = flag === '--db' ? DB_SIDE_FILES.find((suffix) => sameFile(out, file + suffix)) : undefined;
+    if (side) throw new FocusCrawlError('USAGE', `--out ${out} is the ${side} file of the ${flag} ${file}: writing it would destroy the crawl; choose another file`);
   }
 }
-
-/** The files SQLite and the crawl lock keep beside a database. */
-const DB_SIDE_FILES = ['-wal', '-shm', '-journal', '-lock'];
 
 /**
  * Writes chunks to a file (or standard output when `file` is undefined), waiting for drain; an

@@ -48,7 +48,7 @@ export interface HttpFetcherOptions {
   proxy?: string | 'env' | null;
   /** Headers added to every request (config `headers`); the credential ones only to `credentialHosts`. */
   headers?: Record<string, string>;
-  /** Hosts (name:port as URL.host gives them) that get the credential headers: the seeds' hosts. */
+  /** Hosts (name:port, as hostOf gives them) that get the credential headers: the seeds' hosts. */
   credentialHosts?: readonly string[];
 }
 

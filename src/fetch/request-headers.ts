@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostOf } from '../parse/normalize-url.js';
 
 /**
  * Request headers a user adds to a crawl (`headers` in a config file, `--header 'Name: value'`):
@@ -72,15 +73,9 @@ export class RequestHeaders {
     this.#hosts = secret.length ? new Set([...credentialHosts].map((h) => h.toLowerCase())) : new Set();
   }
 
-  /** `host` as URL.host gives it (name and port). */
+  /** The headers for `url`, a normalised URL (every URL the crawl fetches is one). */
   for(url: string): Record<string, string> {
     if (this.#hosts.size === 0) return this.#everywhere;
-    let host = '';
-    try {
-      host = new URL(url).host;
-    } catch {
-      return this.#everywhere;
-    }
-    return this.#hosts.has(host) ? this.#withCredentials : this.#everywhere;
+    return this.#hosts.has(hostOf(url)) ? this.#withCredentials : this.#everywhere;
   }
 }

@@ -1,8 +1,9 @@
-import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
+import { checkOneName } from './db-files.js';
 
 /** Who holds a crawl database, as written by the holder into the lock file. */
 export interface LockHolder {
@@ -37,20 +38,6 @@ export function lockPath(dbPath: string): string {
     /* not created yet */
   }
   return `${real}-lock`;
-}
-
-/**
- * A database file with another hard link: SQLite keeps its -wal and -shm beside the name it was
- * opened by, so two names are two journals for one file, and two writers each think they are alone.
- */
-function checkOneName(dbPath: string): void {
-  let links = 1;
-  try {
-    links = statSync(dbPath).nlink;
-  } catch {
-    return;
-  }
-  if (links > 1) throw new FocusCrawlError('USAGE', `${dbPath} has ${links} hard links: a crawl database must have one name (SQLite keeps its journal beside each), so copy it instead of linking it`);
 }
 
 const isBusy = (err: unknown) => /^SQLITE_BUSY/.test((err as { code?: string }).code ?? '');

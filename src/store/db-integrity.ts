@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
+import { checkDbFile } from './db-files.js';
 
 /** SQLite's result codes for a file whose pages are damaged, or that is not a database at all. */
 export function isCorruptionError(err: unknown): boolean {
@@ -25,17 +25,6 @@ export function explainCorruption(path: string, err: unknown): unknown {
   return damagedError(path, (err as Error).message);
 }
 
-/** A folder where a database file is expected: SQLite's own error for it is a bare "disk I/O error". */
-export function checkNotFolder(path: string): void {
-  let folder = false;
-  try {
-    folder = statSync(path).isDirectory();
-  } catch {
-    /* missing: the caller says so, or creates it */
-  }
-  if (folder) throw new FocusCrawlError('IO', `${path} is a folder, not a crawl database file: pass a file with --db`);
-}
-
 /**
  * Checks the file before anything reads or writes it: SQLite's quick_check (every page's
  * structure, but not that indexes match their tables) on a read-only connection, so that a damaged
@@ -43,7 +32,7 @@ export function checkNotFolder(path: string): void {
  * 620 MB file in the page cache (docs/architecture.md).
  */
 export function checkIntact(path: string): void {
-  checkNotFolder(path);
+  checkDbFile(path);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });

@@ -1,9 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
 import { explainCorruption } from './db-integrity.js';
+import { unwritableReason } from './db-files.js';
 import type { WriterInit, WriterMessage, WriterReply } from './sqlite-writer.js';
 import { registerFunctions } from './sql-functions.js';
 
@@ -144,23 +143,6 @@ const MAX_BACKLOG = 40;
 const MAX_BACKLOG_BYTES = 24 * 1024 * 1024;
 
 /**
- * A crawl database opened for writing needs the file and its folder writable (SQLite creates
- * -wal and -shm beside it): said at once, naming the file, rather than as SQLite's "attempt to
- * write a readonly database" at the first write.
- */
-function checkWritable(path: string): void {
-  const target = existsSync(path) ? path : dirname(resolve(path));
-  for (const p of new Set([target, dirname(resolve(path))])) {
-    try {
-      accessSync(p, constants.W_OK);
-    } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code === 'EROFS' ? 'on a read-only file system' : 'not writable';
-      throw new FocusCrawlError('IO', `cannot write crawl database ${path}: ${p === path ? 'the file' : `its folder ${p}`} is ${why}`, { cause: err });
-    }
-  }
-}
-
-/**
  * One SQLite database holding a whole crawl (frontier, crawl log, repository) and a write-behind
  * journal: every write is queued as data (statement id and parameters) and a flush writes the
  * queue in one transaction, batches in the order they were flushed. The file therefore always
@@ -189,7 +171,9 @@ export class SqliteDb {
   constructor(path: string, opts: SqliteDbOptions) {
     this.path = path;
     this.readonly = opts.readonly === true;
-    if (!this.readonly) checkWritable(path);
+    // Said at once, naming the file, rather than as SQLite's "attempt to write a readonly database" at the first write.
+    const unwritable = this.readonly ? null : unwritableReason(path);
+    if (unwritable) throw new FocusCrawlError('IO', `cannot write crawl database ${path}: ${unwritable}`);
     try {
       this.db = new Database(path, { fileMustExist: !opts.create || this.readonly, readonly: this.readonly });
     } catch (err) {
