@@ -8,7 +8,7 @@ import { strategyNames } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
 import { quotedSeed, seedProblem } from './seeds.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
-import { requestHeadersSchema } from '../fetch/request-headers.js';
+import { headerValueProblem, requestHeadersSchema } from '../fetch/request-headers.js';
 
 /**
  * Why `s` is not a usable regular expression, or null. V8 compiles a pattern when it first runs,
@@ -28,18 +28,6 @@ const regex = z.string().superRefine((s, ctx) => {
   const problem = regexProblem(s);
   if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${problem}` });
 });
-
-/**
- * Why `ua` cannot be sent as a User-Agent, or null: undici refuses a header value with other
- * characters, and then every request of the crawl failed.
- */
-export function userAgentProblem(ua: string): string | null {
-  if (/[\r\n\0]/.test(ua)) return 'holds a line break or NUL (a header value is one line)';
-  const bad = /[^\t\x20-\x7e]/u.exec(ua)?.[0];
-  if (bad === undefined) return null;
-  const shown = bad.charCodeAt(0) < 0x20 || bad === '\x7f' ? `\\x${bad.charCodeAt(0).toString(16).padStart(2, '0')}` : bad;
-  return `holds '${shown}': an HTTP header value may hold visible ASCII characters, space and tab only (non-ASCII is not allowed)`;
-}
 
 /** A file name given in a config file: an empty one would name the config file's own folder. */
 const fileName = z.string().min(1, 'is empty: give a file name');
@@ -150,7 +138,7 @@ export const crawlConfigSchema = z.strictObject({
   userAgent: z
     .string()
     .superRefine((ua, ctx) => {
-      const problem = userAgentProblem(ua);
+      const problem = headerValueProblem(ua);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .default('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'),

@@ -41,8 +41,20 @@ export function headerProblem(name: string, value: string): string | null {
   if (!TOKEN.test(name)) return `'${name}' is not a header name (letters, digits and !#$%&'*+.^_\`|~-)`;
   const reserved = RESERVED[name.toLowerCase()];
   if (reserved) return `'${name}' cannot be set: ${reserved}`;
-  if (/[\r\n\0]/.test(value)) return `the value of '${name}' holds a line break or NUL`;
-  return null;
+  const bad = headerValueProblem(value);
+  return bad ? `the value of '${name}' ${bad}` : null;
+}
+
+/**
+ * Why `value` cannot be sent as a header value, or null: undici refuses other characters, and
+ * then every request of the crawl fails (a User-Agent with a '✓' failed them all with exit 0).
+ */
+export function headerValueProblem(value: string): string | null {
+  if (/[\r\n\0]/.test(value)) return 'holds a line break or NUL (a header value is one line)';
+  const bad = /[^\t\x20-\x7e]/u.exec(value)?.[0];
+  if (bad === undefined) return null;
+  const shown = bad.charCodeAt(0) < 0x20 || bad === '\x7f' ? `\\x${bad.charCodeAt(0).toString(16).padStart(2, '0')}` : bad;
+  return `holds '${shown}': an HTTP header value may hold visible ASCII characters, space and tab only (non-ASCII is not allowed)`;
 }
 
 export const requestHeadersSchema = z

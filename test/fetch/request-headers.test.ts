@@ -52,6 +52,7 @@ test('header rules: names are HTTP tokens, the crawler keeps its own, credential
   assert.match(headerProblem('User-Agent', 'x')!, /--user-agent/);
   assert.match(headerProblem('Host', 'x')!, /cannot be set/);
   assert.match(headerProblem('X-A', 'one\r\nInjected: yes')!, /line break/);
+  assert.match(headerProblem('X-A', 'caf\u00e9 ✓')!, /holds 'é': .*non-ASCII is not allowed/, 'undici would refuse it on every request');
   for (const n of ['Authorization', 'Cookie', 'X-Api-Key', 'X-Auth-Token', 'PRIVATE-TOKEN']) assert.ok(isCredentialHeader(n), n);
   for (const n of ['Accept-Language', 'Accept', 'Referer', 'DNT']) assert.ok(!isCredentialHeader(n), n);
   assert.deepEqual(requestHeadersSchema.parse({ 'Accept-Language': ' zh-CN ' }), { 'accept-language': 'zh-CN' });
