@@ -42,7 +42,7 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
       await frontier.layoutMatches();
     }
     const report: RebuildReport = { final: 0, open: 0 };
-    let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[] = [];
+    let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded'; reason: string | null }[] = [];
     for await (const row of pg.finalRows()) {
       batch.push(row);
       if (batch.length >= CHUNK) {

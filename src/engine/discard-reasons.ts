@@ -1,3 +1,5 @@
+import { isTooDeep } from '../frontier/frontier.js';
+
 /**
  * The kind of a discard reason, for counting: reasons name URLs and numbers ("fetched through a
  * redirect from http://...", "deeper than max depth 20"), kinds do not, so a crawl has a handful
@@ -5,7 +7,7 @@
  */
 export function discardKind(reason: string): string {
   if (reason.startsWith('fetched through a redirect')) return 'redirect target (stored under the first URL)';
-  if (reason.startsWith('deeper than max depth')) return 'deeper than max depth';
+  if (isTooDeep(reason)) return 'deeper than max depth';
   if (reason.startsWith('out of scope') || reason.startsWith('discarded by strategy') || reason.startsWith('disallowed by robots')) return reason;
   const colon = reason.indexOf(':');
   return colon > 0 ? reason.slice(0, colon) : reason;

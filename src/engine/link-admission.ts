@@ -1,5 +1,5 @@
 import type { CrawlRequest, Link, NewRequest } from '../types.js';
-import type { Frontier } from '../frontier/frontier.js';
+import { tooDeepReason, type Frontier } from '../frontier/frontier.js';
 import type { Store } from '../store/store.js';
 import type { PageView, Strategy } from '../strategies/strategy.js';
 import { hostOf } from '../parse/normalize-url.js';
@@ -58,7 +58,7 @@ export class LinkAdmission {
       local.add(link.url);
       const host = hostOf(link.url);
       const out = this.#d.scope.check(link.url, host);
-      const reason = out ?? (depth > this.#d.maxDepth ? `deeper than max depth ${this.#d.maxDepth}` : null) ?? traps?.check(link.url, parent.url) ?? null;
+      const reason = out ?? (depth > this.#d.maxDepth ? tooDeepReason(this.#d.maxDepth) : null) ?? traps?.check(link.url, parent.url) ?? null;
       if (reason) {
         discards.push({ req: { url: link.url, host, depth, parent: parent.key, anchor: link.anchor, priority: 0, data: null }, reason });
       } else {

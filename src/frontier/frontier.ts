@@ -22,6 +22,20 @@ export interface FrontierCounts {
  */
 export const DEFAULT_LEASE_MS = 120_000;
 
+/** The start of every depth discard's reason (what isTooDeep looks for). */
+export const TOO_DEEP = 'deeper than max depth';
+
+/** The discard reason of a link past the depth limit. */
+export const tooDeepReason = (maxDepth: number): string => `${TOO_DEEP} ${maxDepth}`;
+
+/**
+ * Whether a discard reason is the depth limit's. Such a discard is the only one a frontier may
+ * undo: depth is the length of the path a URL was found by, and a best-first crawl often finds a
+ * URL first down a long path and later by a short one. Scrapy's depth limit and Heritrix's hop
+ * rule likewise drop a link without marking it seen.
+ */
+export const isTooDeep = (reason: string | null): boolean => reason !== null && reason.startsWith(TOO_DEEP);
+
 /**
  * The crawl frontier: every URL the crawl has seen, in exactly one state (waiting, fetching,
  * done, error, discarded), plus per-host politeness. URLs are known by their key (fingerprint).
@@ -41,11 +55,16 @@ export interface Frontier {
    * Adds URLs as waiting. Returns, per URL, true when it was new and false for a duplicate
    * (already waiting, fetching, final, or earlier in the same batch). A duplicate that is still
    * waiting with a lower priority is raised: it takes the new priority and the new request's
-   * depth, parent, anchor and carried state (a better parent found it again). Any other
-   * duplicate is dropped.
+   * parent, anchor and carried state (a better parent found it again), and keeps the smaller of
+   * the two depths (a deeper path must not push it past the depth limit). A URL discarded as too
+   * deep (isTooDeep) is revived: it is waiting again with the new request's fields, and counts as
+   * new. Any other duplicate is dropped.
    */
   add(batch: NewRequest[], now: number): Promise<boolean[]>;
-  /** Records URLs that will never be fetched (out of scope, too deep) as discarded; same return as add(). */
+  /**
+   * Records URLs that will not be fetched (out of scope, too deep) as discarded; same return as
+   * add(). Too deep ones stay revivable by add(), so settled() and knownSeen() answer false for them.
+   */
   discard(batch: NewRequest[], reason: string): Promise<boolean[]>;
   /**
    * A cheap local answer: true means the URL is certainly seen and no longer waiting (leased or

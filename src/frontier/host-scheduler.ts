@@ -251,13 +251,15 @@ export class HostScheduler {
 
   /**
    * A queued URL found again through a better link: when `better.priority` is higher than its own,
-   * it takes that priority and the better parent's depth, anchor and carried state (SCALE.md's
-   * `ZADD GT`). Returns the new request, or null when the URL is not queued or not raised.
+   * it takes that priority and the better parent's anchor and carried state (SCALE.md's
+   * `ZADD GT`), and keeps the smaller depth. Returns the new request, or null when the URL is not
+   * queued or not raised.
    */
   raise(better: Pick<CrawlRequest, 'url' | 'priority' | 'depth' | 'parent' | 'anchor' | 'data'>, now: number): CrawlRequest | null {
     const old = this.#live.get(better.url);
     if (!old || !(better.priority > old.priority)) return null;
-    const req: CrawlRequest = { ...old, priority: better.priority, depth: better.depth, parent: better.parent, anchor: better.anchor, data: better.data };
+    const depth = Math.min(old.depth, better.depth);
+    const req: CrawlRequest = { ...old, priority: better.priority, depth, parent: better.parent, anchor: better.anchor, data: better.data };
     const h = this.#host(req.host);
     const oldHead = this.#head(h);
     this.#live.set(req.url, req);

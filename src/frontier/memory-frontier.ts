@@ -1,7 +1,7 @@
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
-import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
+import { isTooDeep, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { urlKey } from '../seen/fingerprint.js';
@@ -15,8 +15,15 @@ export class MemoryFrontier implements Frontier {
   protected readonly seen: SeenSet;
   protected nextId = 1;
   protected readonly tally = { done: 0, error: 0, discarded: 0 };
+  /**
+   * URLs discarded as too deep (frontier.ts isTooDeep), which a shorter path revives: about 11
+   * bytes each, like the seen set, and only for the depth limit's discards.
+   */
+  protected readonly tooDeep = new FingerprintSet();
   /** Waiting URLs raised by a better rediscovery, in this process. */
   raised = 0;
+  /** URLs discarded as too deep and then found by a shorter path, in this process. */
+  revived = 0;
   /** Leased URLs whose host slot fetched() gave back. */
   readonly #freed = new Set<string>();
 
@@ -48,6 +55,13 @@ export class MemoryFrontier implements Frontier {
             this.raised++;
             this.onRaised(raised);
           }
+        } else if (this.tooDeep.size > 0 && this.tooDeep.delete(r.url)) {
+          const req = toRequest(r, this.nextId++);
+          this.tally.discarded--;
+          this.revived++;
+          this.onRevived(req);
+          this.scheduler.push(req, now);
+          return true;
         } else if (this.scheduler.hasSpilled(r.host) && r.priority > this.scheduler.spillBest(r.host)) {
           // Perhaps waiting in the spill store: raised there, if so, and the host looks again.
           this.onRaiseSpilled(r);
@@ -66,6 +80,7 @@ export class MemoryFrontier implements Frontier {
     return batch.map((r) => {
       if (!this.seen.add(r.url)) return false;
       const req = toRequest(r, this.nextId++);
+      if (isTooDeep(reason)) this.tooDeep.add(r.url);
       this.tally.discarded++;
       this.onDiscarded(req, reason);
       return true;
@@ -73,12 +88,16 @@ export class MemoryFrontier implements Frontier {
   }
 
   knownSeen(url: string): boolean {
-    return this.seen.has(url);
+    return this.seen.has(url) && !this.#revivable(url);
   }
 
   settled(url: string): boolean {
     // A host with spilled URLs cannot tell a spilled one from a finished one here: say "not known".
-    return this.seen.has(url) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url));
+    return this.seen.has(url) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url)) && !this.#revivable(url);
+  }
+
+  #revivable(url: string): boolean {
+    return this.tooDeep.size > 0 && this.tooDeep.has(url);
   }
 
   /** Leases are held by this process, so `leaseMs` is not needed: they end with it (and return on reopening). */
@@ -173,6 +192,8 @@ export class MemoryFrontier implements Frontier {
   protected onRescored(_req: CrawlRequest): void {}
   protected onRaised(_req: CrawlRequest): void {}
   protected onRaiseSpilled(_better: NewRequest): void {}
+  /** A URL discarded as too deep is waiting again, as `req` (a new id: discovered now). */
+  protected onRevived(_req: CrawlRequest): void {}
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CrawlRequest, NewRequest } from '../types.js';
 import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
-import { DEFAULT_LEASE_MS, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { DEFAULT_LEASE_MS, isTooDeep, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
@@ -119,14 +119,16 @@ export class RedisFrontier implements Frontier {
    * Rebuild (focuscrawl rebuild): records URLs the crawl's record says are final as seen and
    * counted in their state, so no worker fetches them again. Returns how many were not seen yet.
    */
-  async restoreFinal(batch: { url: string; host: string; state: 'done' | 'error' | 'discarded' }[]): Promise<number> {
+  async restoreFinal(batch: { url: string; host: string; state: 'done' | 'error' | 'discarded'; reason: string | null }[]): Promise<number> {
     const groups = new Map<string, ScriptArg[]>();
     for (const r of batch) {
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fingerprint(r.url), this.#buckets);
-      const id = `${shard} ${r.state}`;
+      // A discard for depth stays revivable (redis-scripts.ts RESTORE_FINAL).
+      const state = r.state === 'discarded' && isTooDeep(r.reason) ? 'too deep' : r.state;
+      const id = `${shard} ${state}`;
       let g = groups.get(id);
-      if (!g) groups.set(id, (g = [r.state]));
+      if (!g) groups.set(id, (g = [state]));
       g.push(place.bucket, place.member);
     }
     this.roundTrips++;
@@ -180,6 +182,7 @@ export class RedisFrontier implements Frontier {
   async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<boolean[]> {
     this.#readyHint = null;
     const discard = discardReason !== null;
+    const deep = isTooDeep(discardReason);
     const out = new Array<boolean>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
     const sent: CrawlRequest[] = [];
@@ -210,7 +213,7 @@ export class RedisFrontier implements Frontier {
     const raised: CrawlRequest[] = [];
     await Promise.all(
       [...groups].map(async ([shard, g]) => {
-        const codes = (await this.#adds.push(shard, [this.#perHost, discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
+        const codes = (await this.#adds.push(shard, [this.#perHost, deep ? '2' : discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
         g.at.forEach((i, j) => {
           const code = codes[j];
           const priority = batch[i]!.priority;
@@ -218,7 +221,9 @@ export class RedisFrontier implements Frontier {
           // 1 new, 0 waiting, 2 raised, 3 leased, 4 final (see redis-scripts.ts ADD).
           // What the cache may remember: final for ever; the offered priority only when Redis
           // now holds at least it (new, raised, or already better). A leased URL ignored the
-          // offer and may come back with its old priority: seen, nothing more.
+          // offer and may come back with its old priority: seen, nothing more. A URL discarded
+          // as too deep, here or by another worker, is left out: a shorter path revives it.
+          if (deep) return;
           const final = code === 4 || (discard && code === 1);
           this.#cache.put(cacheKey(g.fps[j]!), final ? Infinity : discard || code === 3 ? -Infinity : priority);
           if (code === 2) raised.push(toRequest(batch[i]!, fingerprintHex(g.fps[j]!)));

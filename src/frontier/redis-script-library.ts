@@ -92,6 +92,27 @@ local function endOfA(v)
   if b < 255 then return 5 + b end
   return 9 + ((string.byte(v, 6) * 256 + string.byte(v, 7)) * 256 + string.byte(v, 8)) * 256 + string.byte(v, 9)
 end
+-- R (msgpack: a fixarray, then the depth, a non-negative integer) with the smaller of its depth
+-- and old R's: a raise takes the better parent's state but must not deepen the URL.
+local function intEnd(r)
+  local b = string.byte(r, 2)
+  if b < 128 then return 2 end
+  if b == 204 then return 3 end
+  if b == 205 then return 4 end
+  if b == 206 then return 6 end
+  return 10
+end
+local function depthOf(r)
+  local e = intEnd(r)
+  if e == 2 then return string.byte(r, 2) end
+  local d = 0
+  for i = 3, e do d = d * 256 + string.byte(r, i) end
+  return d
+end
+local function shallower(r, old)
+  if depthOf(old) >= depthOf(r) then return r end
+  return string.sub(r, 1, 1) .. string.sub(old, 2, intEnd(old)) .. string.sub(r, intEnd(r) + 1)
+end
 local function budget() return num(call('HGET', B .. 'cfg', 'budget'), nil) end
 local function placeKnown(host, hk, now, perHost, bud, f, t, nx, rm, hasRm, mayWait, sets)
   if rm then call('ZREM', B .. 'ready', rm) end

@@ -27,6 +27,7 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> id .. "score worker host"
  *   B hosts     SET   hosts with waiting URLs (rescore and budget changes walk it, never claim)
  *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
+ *   B deep:<b>  SET   the seen members discarded as too deep, which add revives (frontier.ts isTooDeep)
  *   B n         HASH  counters: waiting fetching done error discarded seen
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget)
  *
@@ -39,15 +40,17 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  */
 
 /**
- * ARGV: perHost, discard (1/0), state buckets per shard, then per URL: host, key, bucket, seen
- * member, score, A, R, now (the offers of several pages go in one call: ScriptBatcher).
- * Returns per URL: 1 new, 0 waiting and not raised, 2 raised, 3 leased, 4 final (done, error,
- * discarded). The SADD decides: a URL is queued only when it was not in the seen set, in the same
- * script, so nothing is ever seen but not queued.
+ * ARGV: perHost, mode (0 add, 1 discard, 2 discard as too deep), state buckets per shard, then
+ * per URL: host, key, bucket, seen member, score, A, R, now (the offers of several pages go in
+ * one call: ScriptBatcher).
+ * Returns per URL: 1 new (or revived: it had been discarded as too deep), 0 waiting and not
+ * raised, 2 raised, 3 leased, 4 final (done, error, discarded). The SADD decides: a URL is queued
+ * only when it was not in the seen set, in the same script, so nothing is ever seen but not queued.
  */
 const ADD = `
 local perHost = tonumber(ARGV[1])
-local discard = ARGV[2] == '1'
+local discard = ARGV[2] ~= '0'
+local deep = ARGV[2] == '2'
 local nb = tonumber(ARGV[3])
 local out, order, touched = {}, {}, {}
 local fresh, queued, discarded = 0, 0, 0
@@ -58,10 +61,15 @@ for i = 4, #ARGV, 8 do
   local host, fp, bucket, member, score, a, r = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local now = tonumber(ARGV[i + 7])
   local q = B .. 'q:' .. host
-  if call('SADD', B .. 'seen:' .. bucket, member) == 1 then
-    fresh = fresh + 1
+  local new = call('SADD', B .. 'seen:' .. bucket, member) == 1
+  local v = (not new) and getU(fp, nb)
+  local revive = (not new) and (not v) and (not discard) and call('SREM', B .. 'deep:' .. bucket, member) == 1
+  if new or revive then
+    if new then fresh = fresh + 1 end
+    if revive then discarded = discarded - 1 end
     if discard then
       discarded = discarded + 1
+      if deep then call('SADD', B .. 'deep:' .. bucket, member) end
     else
       seq = seq + 1
       local id = be4(seq % 4294967296)
@@ -74,7 +82,6 @@ for i = 4, #ARGV, 8 do
     end
     out[#out + 1] = 1
   else
-    local v = getU(fp, nb)
     if not v then
       out[#out + 1] = 4
     else
@@ -84,7 +91,8 @@ for i = 4, #ARGV, 8 do
         out[#out + 1] = 3
       elseif (not discard) and tonumber(score) < tonumber(old) then
         call('ZADD', q, score, m)
-        setU(fp, nb, string.sub(v, 1, endOfA(v)) .. r, v)
+        local e = endOfA(v)
+        setU(fp, nb, string.sub(v, 1, e) .. shallower(r, string.sub(v, e + 1)), v)
         if not touched[host] then touched[host] = {}; order[#order + 1] = host end
         touched[host][m] = true
         at[host] = now
@@ -98,7 +106,7 @@ end
 if seq ~= seq0 then call('SET', B .. 'seq', seq) end
 if fresh > 0 then call('HINCRBY', B .. 'n', 'seen', fresh) end
 if queued > 0 then call('HINCRBY', B .. 'n', 'waiting', queued) end
-if discarded > 0 then call('HINCRBY', B .. 'n', 'discarded', discarded) end
+if discarded ~= 0 then call('HINCRBY', B .. 'n', 'discarded', discarded) end
 -- A host's place depends on its queue only through the head: when the head is none of the URLs
 -- this call added or raised, the queue had waiting URLs before (so the host is in \`hosts\`) and
 -- its place is unchanged. Most links of a page are to hosts that already wait.
@@ -387,13 +395,19 @@ return out
 `;
 
 /**
- * Rebuild: URLs the record says are final. ARGV: state (done, error, discarded), then bucket,
- * member pairs. Each becomes seen and counted in its state; one already seen is left alone.
+ * Rebuild: URLs the record says are final. ARGV: state (done, error, discarded, or 'too deep':
+ * discarded and revivable), then bucket, member pairs. Each becomes seen and counted in its
+ * state; one already seen is left alone.
  */
 const RESTORE_FINAL = `
-local state = ARGV[1]
+local deep = ARGV[1] == 'too deep'
+local state = deep and 'discarded' or ARGV[1]
 local fresh = 0
-for i = 2, #ARGV, 2 do fresh = fresh + call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1]) end
+for i = 2, #ARGV, 2 do
+  local n = call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1])
+  if n == 1 and deep then call('SADD', B .. 'deep:' .. ARGV[i], ARGV[i + 1]) end
+  fresh = fresh + n
+end
 if fresh > 0 then
   call('HINCRBY', B .. 'n', 'seen', fresh)
   call('HINCRBY', B .. 'n', state, fresh)

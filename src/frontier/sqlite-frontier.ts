@@ -6,7 +6,7 @@ import { FingerprintSet } from '../seen/fingerprint-set.js';
 import { LayeredSeenSet } from '../seen/layered-seen-set.js';
 import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
-import type { Outcome } from './frontier.js';
+import { isTooDeep, type Outcome } from './frontier.js';
 import type { PolitenessOptions, SpillKey } from './host-scheduler.js';
 import type { Statement } from 'better-sqlite3';
 import type { NewRequest } from '../types.js';
@@ -54,6 +54,7 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setPriority: WriteStatement;
   readonly #setRaised: WriteStatement;
   readonly #raiseByFp: WriteStatement;
+  readonly #revive: WriteStatement;
   readonly #loadHost: Statement;
   readonly #loadHostAhead: Statement;
   /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
@@ -73,9 +74,14 @@ export class SqliteFrontier extends MemoryFrontier {
     this.#loadHostAhead = sql.db.prepare(
       `SELECT ${ROW_COLUMNS} FROM urls WHERE host = ? AND state = 0 AND (priority > ? OR (priority = ? AND id < ?)) ORDER BY priority DESC, id LIMIT ?`,
     );
-    this.#raiseByFp = sql.prepareWrite('UPDATE urls SET priority = ?, depth = ?, parent = ?, anchor = ?, data = ? WHERE fp = ? AND state = 0 AND priority < ?');
+    this.#raiseByFp = sql.prepareWrite('UPDATE urls SET priority = ?, depth = min(depth, ?), parent = ?, anchor = ?, data = ? WHERE fp = ? AND state = 0 AND priority < ?');
     this.#insert = sql.prepareWrite(
       'INSERT INTO urls(id, fp, url, host, depth, parent, anchor, priority, data, state, attempts, reason, probe) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,?)',
+    );
+    // A revived URL takes a new id: it is discovered now, and ties are served in discovery order.
+    // Nothing refers to a discarded URL's id (its log line has none, and it has no page).
+    this.#revive = sql.prepareWrite(
+      'UPDATE urls SET id = ?, depth = ?, parent = ?, anchor = ?, priority = ?, data = ?, state = 0, attempts = 0, reason = NULL, probe = ? WHERE fp = ? AND state = 4',
     );
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
@@ -95,6 +101,12 @@ export class SqliteFrontier extends MemoryFrontier {
         const f = fingerprintFromBigInt(fp);
         this.seen.addFingerprint(f.hi, f.lo);
       }
+    }
+    const discarded = db.prepare('SELECT fp, reason FROM urls WHERE state = 4').safeIntegers(true);
+    for (const { fp, reason } of discarded.iterate() as Iterable<{ fp: bigint; reason: string | null }>) {
+      if (!isTooDeep(reason)) continue;
+      const f = fingerprintFromBigInt(fp);
+      this.tooDeep.addFingerprint(f.hi, f.lo);
     }
     // Each host's best waiting URLs come into memory; the rest stay in the file until needed.
     const hosts = db.prepare('SELECT host, count(*) AS n FROM urls WHERE state = 0 GROUP BY host').all() as { host: string; n: number }[];
@@ -148,11 +160,13 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
-    const fp = keyToBigInt(req.key);
     const data = req.data ? JSON.stringify(req.data) : null;
-    // The probe column holds the request's kind: a service probe, or {"sitemap": ...} (no schema change).
-    const probe = req.probe ? JSON.stringify(req.probe) : req.sitemap ? JSON.stringify({ sitemap: req.sitemap }) : null;
-    this.#sql.write(this.#insert, [req.id, fp, req.url, req.host, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, state, reason, probe]);
+    this.#sql.write(this.#insert, [req.id, keyToBigInt(req.key), req.url, req.host, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, state, reason, probeColumn(req)]);
+  }
+
+  protected override onRevived(req: CrawlRequest): void {
+    const data = req.data ? JSON.stringify(req.data) : null;
+    this.#sql.write(this.#revive, [req.id, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, probeColumn(req), keyToBigInt(req.key)]);
   }
 
   protected override onAdded(req: CrawlRequest): void {
@@ -194,6 +208,11 @@ export class SqliteFrontier extends MemoryFrontier {
   protected override onRetried(req: CrawlRequest): void {
     this.#sql.write(this.#setWaiting, [req.attempts, req.id]);
   }
+}
+
+/** The probe column holds the request's kind: a service probe, or {"sitemap": ...} (no schema change). */
+function probeColumn(req: CrawlRequest): string | null {
+  return req.probe ? JSON.stringify(req.probe) : req.sitemap ? JSON.stringify({ sitemap: req.sitemap }) : null;
 }
 
 function toRequest(r: UrlRow): CrawlRequest {

@@ -84,6 +84,46 @@ export class FingerprintSet {
     return FingerprintSet.#probe(this.#tables[s]!, this.#caps[s]!, hi, lo) >= 0;
   }
 
+  /** Removes the URL's fingerprint. Returns true when it was in the set. */
+  delete(url: string): boolean {
+    const fp = fingerprintInto(url, this.#scratch);
+    return this.deleteFingerprint(fp.hi, fp.lo);
+  }
+
+  /**
+   * Fingerprint-level delete. Linear probing needs no tombstones: the entries after the freed slot
+   * in its run move back when their home slot is not between the gap and them (Knuth's algorithm R).
+   */
+  deleteFingerprint(hi: number, lo: number): boolean {
+    hi >>>= 0;
+    lo >>>= 0;
+    if ((hi | lo) === 0) lo = 1;
+    const s = hi >>> 24;
+    const t = this.#tables[s]!;
+    const cap = this.#caps[s]!;
+    let gap = FingerprintSet.#probe(t, cap, hi, lo);
+    if (gap < 0) return false;
+    let j = gap;
+    for (;;) {
+      if (++j === cap) j = 0;
+      const h = t[2 * j]!;
+      const l = t[2 * j + 1]!;
+      if ((h | l) === 0) break;
+      const home = ((l * cap) / 4294967296) | 0;
+      // The entry at j may fill the gap unless its home lies cyclically in (gap, j].
+      const stays = gap <= j ? home > gap && home <= j : home > gap || home <= j;
+      if (stays) continue;
+      t[2 * gap] = h;
+      t[2 * gap + 1] = l;
+      gap = j;
+    }
+    t[2 * gap] = 0;
+    t[2 * gap + 1] = 0;
+    this.#size--;
+    this.#sizes[s]!--;
+    return true;
+  }
+
   /** The slot holding (hi, lo), or ~slot of the empty slot where it would go (linear probing). */
   static #probe(t: Uint32Array, cap: number, hi: number, lo: number): number {
     let i = ((lo * cap) / 4294967296) | 0;

@@ -289,16 +289,16 @@ export class PgStore implements Store, UrlJournal {
     }
   }
 
-  /** Every final URL (done, error, discarded) with its host, for `rebuild`'s seen set. */
-  async *finalRows(): AsyncIterable<{ url: string; host: string; state: 'done' | 'error' | 'discarded' }> {
+  /** Every final URL (done, error, discarded) with its host and reason, for `rebuild`'s seen set. */
+  async *finalRows(): AsyncIterable<{ url: string; host: string; state: 'done' | 'error' | 'discarded'; reason: string | null }> {
     let after: string | null = null;
     const names = { 2: 'done', 3: 'error', 4: 'discarded' } as const;
     for (;;) {
       const r: pg.QueryResult = await this.#query(
-        `SELECT fp::text AS fp, url, host, state FROM ${this.schema}.urls WHERE state >= 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
+        `SELECT fp::text AS fp, url, host, state, reason FROM ${this.schema}.urls WHERE state >= 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
         after === null ? [BULK] : [BULK, after],
       );
-      for (const row of r.rows as { url: string; host: string; state: 2 | 3 | 4 }[]) yield { url: row.url, host: row.host, state: names[row.state] };
+      for (const row of r.rows as { url: string; host: string; state: 2 | 3 | 4; reason: string | null }[]) yield { url: row.url, host: row.host, state: names[row.state], reason: row.reason };
       if (r.rows.length < BULK) return;
       after = (r.rows[r.rows.length - 1] as { fp: string }).fp;
     }

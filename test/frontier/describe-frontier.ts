@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Frontier } from '../../src/frontier/frontier.js';
+import { tooDeepReason, type Frontier } from '../../src/frontier/frontier.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { NewRequest } from '../../src/types.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
@@ -192,6 +192,46 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(rest.map((r) => r.url), ['http://a.test/y']);
     assert.deepEqual(await f.claim(5, T), []);
     assert.deepEqual((await f.counts()), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
+    await f.close();
+  });
+
+  test(`${name}: a raise takes the better parent's state but keeps the smaller depth`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    // Depths of one byte, two, three and five in msgpack (the Redis backend splices them).
+    await f.add([req('http://a.test/x', 0.1, { depth: 2 }), req('http://a.test/y', 0.1, { depth: 300 }), req('http://a.test/z', 0.1, { depth: 5 })], T);
+    await f.add([req('http://a.test/x', 0.9, { depth: 7, anchor: 'deep path', parent: '0000000000000007', data: { m: 1 } })], T);
+    await f.add([req('http://a.test/y', 0.5, { depth: 200 }), req('http://a.test/z', 0.6, { depth: 130 })], T);
+    await f.add([req('http://a.test/y', 0.8, { depth: 70_000 })], T);
+    const got = await f.claim(5, T);
+    assert.deepEqual(
+      got.map((r) => [r.url, r.priority, r.depth]),
+      [['http://a.test/x', 0.9, 2], ['http://a.test/y', 0.8, 200], ['http://a.test/z', 0.6, 5]],
+    );
+    assert.deepEqual([got[0]!.anchor, got[0]!.parent, got[0]!.data], ['deep path', '0000000000000007', { m: 1 }]);
+    await f.close();
+  });
+
+  test(`${name}: a URL discarded as too deep is revived by a shorter path, once; other discards are final`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    const deep = 'http://a.test/deep';
+    const out = 'http://b.test/out';
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 6 })], tooDeepReason(5)), [true]);
+    assert.deepEqual(await f.discard([req(out, 0, { depth: 2 })], 'out of scope (host)'), [true]);
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 7 })], tooDeepReason(5)), [false], 'discarded once');
+    assert.equal(f.settled(deep), false, 'a shorter path may revive it');
+    assert.equal(f.knownSeen(deep), false);
+    assert.equal(f.settled(out), true);
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 2 });
+    assert.deepEqual(await f.add([req(deep, 0.7, { depth: 3, anchor: 'short path' }), req(out, 0.9)], T), [true, false]);
+    assert.deepEqual(await f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 1 });
+    const [got] = await f.claim(5, T);
+    assert.deepEqual([got?.url, got?.depth, got?.anchor, got?.priority], [deep, 3, 'short path', 0.7]);
+    await f.complete(got!, { state: 'done' }, T);
+    assert.deepEqual(await f.add([req(deep, 0.9, { depth: 1 })], T), [false], 'fetched: not revived again');
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 9 })], tooDeepReason(5)), [false]);
+    assert.deepEqual(await f.add([req(deep, 0.9, { depth: 1 })], T), [false]);
+    assert.deepEqual(await f.claim(5, T), []);
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 1 });
     await f.close();
   });
 

@@ -8,6 +8,7 @@ import type { UrlJournal } from '../../src/frontier/url-journal.js';
 import { unpack } from 'msgpackr';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { describeFrontier, req } from './describe-frontier.js';
+import { tooDeepReason } from '../../src/frontier/frontier.js';
 import { connectTestRedis, dropPrefix, freshPrefix, keysUnder } from '../helpers/test-redis.js';
 
 const clients: Redis[] = [];
@@ -245,8 +246,9 @@ test('RedisFrontier: carried state of every size survives raise, retry and claim
   const sizes = [0, 40, 70, 130, 400, 1100, 3000];
   const anchor = (n: number, c: string) => c.repeat(n);
   const urls = sizes.map((_, i) => `http://pieces.test/${i}`);
-  await f.add(urls.map((u, i) => req(u, 1, { anchor: anchor(sizes[i]!, 'a'), data: { n: i } })), T);
+  await f.add(urls.map((u, i) => req(u, 1, { anchor: anchor(sizes[i]!, 'a'), data: { n: i }, depth: 3 })), T);
   // Raise each to the size of its neighbour: more pieces, fewer, and across the ul boundary.
+  // The deeper path's depth gives way to the kept one (spliced into the new state).
   await f.add(urls.map((u, i) => req(u, 2, { anchor: anchor(sizes[(i + 1) % sizes.length]!, 'b'), parent: '00000000000000ab', depth: 7 })), T);
   const first = await f.claim(100, T);
   assert.equal(first.length, urls.length);
@@ -254,7 +256,7 @@ test('RedisFrontier: carried state of every size survives raise, retry and claim
     const i = urls.indexOf(r.url);
     assert.equal(r.anchor, anchor(sizes[(i + 1) % sizes.length]!, 'b'), `anchor of ${r.url}`);
     assert.equal(r.parent, '00000000000000ab');
-    assert.equal(r.depth, 7);
+    assert.equal(r.depth, 3);
     assert.equal(r.priority, 2);
     assert.equal(r.data, null);
   }
@@ -281,4 +283,24 @@ test('RedisFrontier: a crawl written in an earlier key layout is told apart; an 
   const old = await fresh('layout-old');
   await redis.hset(`${old}:{1}:n`, 'waiting', 3); // counters an earlier focuscrawl wrote, no layout mark
   assert.equal(await (await worker(old, 'w1', {}, { shards: 2 })).layoutMatches(), false);
+});
+
+test('RedisFrontier: a discard for depth stays revivable through rebuild, and across workers whatever their caches hold', async () => {
+  const prefix = await fresh('too-deep');
+  const f = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
+  const restored = await f.restoreFinal([
+    { url: 'http://d.test/deep', host: 'd.test', state: 'discarded', reason: tooDeepReason(3) },
+    { url: 'http://d.test/out', host: 'd.test', state: 'discarded', reason: 'out of scope (host)' },
+    { url: 'http://d.test/done', host: 'd.test', state: 'done', reason: null },
+  ]);
+  assert.equal(restored, 3);
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 2 });
+  // Worker 2 meets the URL too deep again (seen: not new), then worker 1 by a shorter path.
+  const g = await worker(prefix, 'w2', { perHost: 5, delayMs: 0 });
+  assert.deepEqual(await g.discard([req('http://d.test/deep', 0, { depth: 5 }), req('http://d.test/late', 0, { depth: 5 })], tooDeepReason(3)), [false, true]);
+  assert.equal(g.settled('http://d.test/deep'), false, 'not cached as final');
+  assert.deepEqual(await f.add([req('http://d.test/deep', 0.5, { depth: 2 }), req('http://d.test/out', 0.5), req('http://d.test/done', 0.5)], T), [true, false, false]);
+  assert.deepEqual(await g.add([req('http://d.test/late', 0.4, { depth: 3 })], T), [true], 'the worker that discarded it revives it');
+  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
+  assert.deepEqual((await f.claim(5, T)).map((r) => [r.url, r.depth]), [['http://d.test/deep', 2], ['http://d.test/late', 3]]);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { describeFrontier, req } from './describe-frontier.js';
+import { tooDeepReason } from '../../src/frontier/frontier.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-frontier-'));
 let n = 0;
@@ -50,7 +51,7 @@ test('SqliteFrontier: a raise on rediscovery is durable', async () => {
   {
     const db = new SqliteDb(path, { create: true });
     const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
-    await f.add([req('http://a.test/1', 0.1, { data: { m: 10 } }), req('http://a.test/2', 0.5)], 0);
+    await f.add([req('http://a.test/1', 0.1, { data: { m: 10 }, depth: 4 }), req('http://a.test/2', 0.5)], 0);
     await f.add([req('http://a.test/1', 0.9, { data: { m: 100 }, depth: 2, anchor: 'better', parent: '0000000000000002' })], 0);
     await db.close();
   }
@@ -59,6 +60,31 @@ test('SqliteFrontier: a raise on rediscovery is durable', async () => {
   const got = await f.claim(10, 0);
   assert.deepEqual(got.map((r) => [r.url, r.priority, r.data, r.depth, r.anchor, r.parent]), [['http://a.test/1', 0.9, { m: 100 }, 2, 'better', '0000000000000002'], ['http://a.test/2', 0.5, null, 1, '', null]]);
   await db.close();
+});
+
+test('SqliteFrontier: a URL discarded as too deep stays revivable after reopening, with the whole seen set in memory or a cache of it', async () => {
+  for (const seenCache of [0, 1000]) {
+    const path = join(dir, `too-deep-${seenCache}.db`);
+    {
+      const db = new SqliteDb(path, { create: true });
+      const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 }, seenCache);
+      await f.discard([req('http://a.test/deep', 0, { depth: 4 })], tooDeepReason(3));
+      await f.discard([req('http://a.test/out', 0, { depth: 1 })], 'out of scope (host)');
+      await db.close();
+    }
+    const db = new SqliteDb(path, { create: false });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 }, seenCache);
+    assert.equal(f.settled('http://a.test/deep'), false);
+    assert.deepEqual(await f.add([req('http://a.test/deep', 0.5, { depth: 2, anchor: 'short' }), req('http://a.test/out', 0.5)], 0), [true, false]);
+    await db.close();
+    const again = new SqliteDb(path, { create: false });
+    const row = again.db.prepare("SELECT state, depth, anchor, reason FROM urls WHERE url = 'http://a.test/deep'").get();
+    assert.deepEqual({ ...(row as object) }, { state: 0, depth: 2, anchor: 'short', reason: null }, `seenCache ${seenCache}`);
+    const g = new SqliteFrontier(again, { perHost: 5, delayMs: 0 }, seenCache);
+    assert.deepEqual((await g.claim(5, 0)).map((r) => [r.url, r.depth]), [['http://a.test/deep', 2]]);
+    assert.deepEqual(await g.counts(), { waiting: 0, fetching: 1, done: 0, error: 0, discarded: 1 });
+    await again.close();
+  }
 });
 
 test('SqliteFrontier: writes not yet flushed are not in the file', async () => {

@@ -24,6 +24,31 @@ test('fingerprints with the same home slot probe onwards and stay distinct, incl
   assert.equal(s.hasFingerprint(0, 1), true);
 });
 
+test('delete keeps every other fingerprint findable: random runs against a model, dense runs across the wrap-around', () => {
+  const s = new FingerprintSet();
+  const model = new Set<string>();
+  let x = 12345;
+  const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+  // Few segments and crowded lo values, so runs are long and wrap around the table's end.
+  const fp = () => ({ hi: (0x07000000 + (rnd() % 4)) >>> 0, lo: (0xfffff000 + (rnd() % 4096)) >>> 0 });
+  for (let step = 0; step < 40_000; step++) {
+    const { hi, lo } = fp();
+    const k = `${hi}:${lo}`;
+    if (rnd() % 3 === 0) assert.equal(s.deleteFingerprint(hi, lo), model.delete(k), `delete ${k}`);
+    else assert.equal(s.addFingerprint(hi, lo), !model.has(k) && !!model.add(k), `add ${k}`);
+  }
+  assert.equal(s.size, model.size);
+  for (const k of model) {
+    const [hi, lo] = k.split(':').map(Number);
+    assert.equal(s.hasFingerprint(hi!, lo!), true, `kept ${k}`);
+  }
+  assert.equal(s.delete('http://never.added/'), false);
+  assert.equal(s.add('http://a.test/x'), true);
+  assert.equal(s.delete('http://a.test/x'), true);
+  assert.equal(s.has('http://a.test/x'), false);
+  assert.equal(s.add('http://a.test/x'), true, 'a deleted URL is new again');
+});
+
 test('fingerprint forms: signed 64-bit, hex, 53-bit key', () => {
   const fp = fingerprint('http://example.com/');
   assert.deepEqual(fingerprintFromBigInt(fingerprintToBigInt(fp)), fp);

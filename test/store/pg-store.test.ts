@@ -11,6 +11,7 @@ import type { CrawlRequest } from '../../src/types.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { describeStore, pageRecord, commitPage, logLine } from './describe-store.js';
 import { FocusCrawlError } from '../../src/errors.js';
+import { tooDeepReason } from '../../src/frontier/frontier.js';
 import { describeServiceRegistry } from './describe-service-registry.js';
 
 const freshSchema = () => `fctest_${randomBytes(5).toString('hex')}`;
@@ -68,15 +69,21 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     await store.added(reqs, 'waiting', null);
     await store.added(reqs.slice(0, 100), 'waiting', null); // redelivered: nothing changes
     await store.added([request('http://out.test/x')], 'discarded', 'out of scope (host)');
-    await store.raised([{ ...reqs[5]!, priority: 9, anchor: 'better', data: { m: 1 } }]);
+    // Too deep, then found by a shorter path: the frontier admits it again, and the record follows.
+    // A redelivered admission of an out-of-scope URL changes nothing.
+    await store.added([request('http://deep.test/x', { depth: 6 }), request('http://deep.test/y', { depth: 6 })], 'discarded', tooDeepReason(5));
+    await store.added([request('http://deep.test/x', { depth: 2, anchor: 'short' }), request('http://out.test/x')], 'waiting', null);
+    await store.raised([{ ...reqs[5]!, priority: 9, anchor: 'better', data: { m: 1 }, depth: 4 }]);
     await store.retried({ ...reqs[6]!, attempts: 2 });
     await store.rescored([{ key: reqs[10]!.key, priority: 0.01 }, { key: reqs[9]!.key, priority: 0.02 }]);
     for (const r of reqs.slice(0, 10)) if (r !== reqs[5] && r !== reqs[6] && r !== reqs[7] && r !== reqs[8]) await commitPage(store, { ...pageRecord('x', 't', 'x'), key: r.key, url: r.url, finalUrl: r.url });
     const open = [];
     for await (const r of store.openRows()) open.push(r);
-    assert.equal(open.length, 10_000 - 6);
+    assert.equal(open.length, 10_000 - 6 + 1);
     const byUrl = new Map(open.map((r) => [r.url, r]));
-    assert.deepEqual([byUrl.get(reqs[5]!.url)?.priority, byUrl.get(reqs[5]!.url)?.anchor, byUrl.get(reqs[5]!.url)?.data], [9, 'better', { m: 1 }]);
+    assert.deepEqual([byUrl.get('http://deep.test/x')?.depth, byUrl.get('http://deep.test/x')?.anchor], [2, 'short'], 'revived');
+    assert.equal(byUrl.get('http://out.test/x'), undefined);
+    assert.deepEqual([byUrl.get(reqs[5]!.url)?.priority, byUrl.get(reqs[5]!.url)?.anchor, byUrl.get(reqs[5]!.url)?.data, byUrl.get(reqs[5]!.url)?.depth], [9, 'better', { m: 1 }, 1], 'a raise keeps the smaller depth');
     assert.equal(byUrl.get(reqs[6]!.url)?.attempts, 2);
     assert.deepEqual(byUrl.get(reqs[7]!.url)?.probe, { type: 'WMS', endpoint: 'http://h7.test/wms' });
     assert.deepEqual(byUrl.get(reqs[8]!.url)?.sitemap, { site: 'http://h8.test', level: 1 });
@@ -86,8 +93,9 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     assert.deepEqual(byUrl.get(reqs[12]!.url)?.data, { m: 12 });
     const finals = [];
     for await (const f of store.finalRows()) finals.push(f);
-    assert.equal(finals.length, 7, '6 done and 1 discarded');
-    assert.deepEqual(await store.reader().discardedByKind(), { 'out of scope (host)': 1 });
+    assert.equal(finals.length, 8, '6 done and 2 discarded');
+    assert.deepEqual(finals.filter((f) => f.state === 'discarded').map((f) => [f.url, f.reason]).sort(), [['http://deep.test/y', tooDeepReason(5)], ['http://out.test/x', 'out of scope (host)']]);
+    assert.deepEqual(await store.reader().discardedByKind(), { 'out of scope (host)': 1, 'deeper than max depth': 1 });
   } finally {
     await close();
   }

@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { startCrawl } from '../../src/crawl.js';
+import type { Strategy } from '../../src/strategies/strategy.js';
+import type { Link } from '../../src/types.js';
+
+/** Every link's priority is its anchor, a number: the test sets the crawl order by hand. */
+const anchorStrategy: Strategy = {
+  name: 'anchor-number',
+  topic: null,
+  seed: () => ({ priority: 100 }),
+  scoreLinks: (_view, links: readonly Link[]) => links.map((l) => ({ priority: Number(l.anchor) })),
+};
+
+// Path -> its links as [target, priority]. With the depth limit at 2, best first goes down
+// /a -> /b and meets /t at depth 3 before /hub shows it at depth 2; /c raises /x, found at
+// depth 1 from the seed, through a link at depth 2.
+const SITE: Record<string, [string, number][]> = {
+  '/': [['/a', 9], ['/c', 5], ['/x', 2], ['/hub', 1]],
+  '/a': [['/b', 9]],
+  '/b': [['/t', 9]],
+  '/c': [['/x', 8]],
+  '/x': [['/y', 3]],
+  '/hub': [['/t', 1]],
+  '/t': [['/u', 9]],
+  '/y': [],
+  '/u': [],
+};
+
+test('the depth limit counts the shortest path found: a URL first met too deep is fetched when a shorter path reaches it, and a raise through a deeper parent keeps the depth', async () => {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    hits.push(path);
+    const links = SITE[path];
+    if (!links) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${path}</title><body>${links.map(([h, p]) => `<a href="${h}">${p}</a>`).join(' ')}</body>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const crawl = await startCrawl(
+      { seeds: [origin + '/'], db: join(mkdtempSync(join(tmpdir(), 'fc-depth-')), 'crawl.db'), maxDepth: 2, concurrency: 1, perHost: 1, delayMs: 0, sitemaps: false },
+      { strategy: anchorStrategy },
+    );
+    const summary = await crawl.run();
+    await crawl.db.settle();
+    const rows = crawl.db.db.prepare('SELECT url, state, depth, reason FROM urls ORDER BY url').all() as { url: string; state: number; depth: number; reason: string | null }[];
+    await crawl.close();
+    const byPath = new Map(rows.map((r) => [r.url.slice(origin.length), r]));
+    assert.deepEqual(hits, ['/', '/a', '/b', '/c', '/x', '/y', '/hub', '/t'], 'the crawl order');
+    assert.deepEqual({ ...byPath.get('/t') }, { url: origin + '/t', state: 2, depth: 2, reason: null }, '/t: done at the depth of its shorter path');
+    assert.equal(byPath.get('/x')?.depth, 1, '/x keeps the depth of the seed link');
+    assert.equal(byPath.get('/y')?.state, 2, "/x's link is within the limit");
+    assert.deepEqual([byPath.get('/u')?.state, byPath.get('/u')?.reason], [4, 'deeper than max depth 2']);
+    assert.equal(summary.stats.done, 8);
+    assert.equal(summary.reason, 'exhausted');
+    assert.deepEqual([summary.stats.frontier.done, summary.stats.frontier.discarded], [8, 1], 'the frontier counts /t once, as done');
+  } finally {
+    server.close();
+  }
+});
