@@ -11,7 +11,7 @@ import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { RecordingFetcher } from './fetch/recording-fetcher.js';
 import { ReplayFetcher } from './fetch/replay-fetcher.js';
-import { RobotsCache } from './fetch/robots-cache.js';
+import { RobotsCache, ROBOTS_AGENT } from './fetch/robots-cache.js';
 import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
@@ -101,7 +101,7 @@ export function crawlGuards(config: CrawlConfig, network: Fetcher) {
   const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
   const http = trackHealth(network, health);
   const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
-  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: 'focuscrawl', unreachableRetryMs: config.robotsRetryMs }) : null;
+  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: ROBOTS_AGENT, unreachableRetryMs: config.robotsRetryMs }) : null;
   return { health, http, traps, robots };
 }
 

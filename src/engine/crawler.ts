@@ -5,12 +5,13 @@ import { CrawlEventBus } from './crawl-events.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { internalErrorLine, isBackendFailure } from '../errors.js';
-import type { RobotsCache } from '../fetch/robots-cache.js';
+import { ROBOTS_AGENT, type RobotsCache } from '../fetch/robots-cache.js';
 import type { HostHealth } from '../fetch/host-health.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
 import { decodeHtml } from '../fetch/decode-body.js';
 import { isBinaryBody, isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
+import { robotsHeader } from '../parse/robots-header.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { profileCosine, topicProfile } from '../relevance/vsm-scorer.js';
 import type { CrawlScope } from './crawl-scope.js';
@@ -381,7 +382,9 @@ export class Crawler {
     const profile = topic ? topicProfile(topic, page) : null;
     const relevance = topic && profile ? profileCosine(topic, profile) : null;
     this.stats.links += page.links.length;
-    if (!page.nofollow) await this.#links.add(req, page.links, { request: req, page, relevance, profile });
+    const header = robotsHeader(res.headers['x-robots-tag'], ROBOTS_AGENT);
+    const noindex = page.noindex || header.noindex;
+    if (!page.nofollow && !header.nofollow) await this.#links.add(req, page.links, { request: req, page, relevance, profile });
     if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);
     const stored: PageRecord = {
       key: req.key,
@@ -396,10 +399,10 @@ export class Crawler {
       bytes: res.bytes,
       encoding,
       title: page.title,
-      text: page.noindex ? null : page.text,
+      text: noindex ? null : page.text,
       canonical: page.canonical,
       relevance,
-      noindex: page.noindex,
+      noindex,
       outlinks: page.links,
     };
     return this.#ending.finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });

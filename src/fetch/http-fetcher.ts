@@ -260,6 +260,9 @@ export class HttpFetcher implements Fetcher {
     // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
     const types = res.headers['content-type'];
     if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
+    // A user agent leading an X-Robots-Tag header scopes the rest of that header only (robots-header.ts).
+    const robots = res.headers['x-robots-tag'];
+    if (Array.isArray(robots)) headers['x-robots-tag'] = robots.join('\n');
     const contentType = headers['content-type'] ?? '';
     if (isTransientStatus(status)) {
       await res.body.dump();

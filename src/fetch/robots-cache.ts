@@ -30,8 +30,11 @@ export interface RobotsOptions {
   timeoutMs: number;
 }
 
+/** The crawler's product token in robots.txt, `<meta name="focuscrawl">` and X-Robots-Tag. */
+export const ROBOTS_AGENT = 'focuscrawl';
+
 export const defaultRobotsOptions: RobotsOptions = {
-  agent: 'focuscrawl',
+  agent: ROBOTS_AGENT,
   ttlMs: 24 * 3600_000,
   unreachableRetryMs: 60_000,
   maxCrawlDelayMs: 30_000,
