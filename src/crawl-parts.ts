@@ -52,6 +52,7 @@ export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         proxy: proxyFor(config.proxy),
         headers: config.headers,
         credentialHosts: seedHosts(config.seeds),
+        cookies: config.cookies,
       });
   return config.record ? RecordingFetcher.open(base, config.record) : base;
 }

@@ -40,6 +40,7 @@ interface CrawlFlags {
   userAgent?: string;
   robots?: boolean;
   sitemaps?: boolean;
+  cookies?: boolean;
   seenCache?: number;
   record?: string;
   replay?: string;
@@ -110,6 +111,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   set('userAgent', o.userAgent);
   if (o.robots === false) cfg.robots = false;
   if (o.sitemaps === false) cfg.sitemaps = false;
+  if (o.cookies === false) cfg.cookies = false;
   if (o.allowPrivate) cfg.allowPrivate = true;
   set('seenCache', o.seenCache);
   set('leaseMs', o.leaseMs);
@@ -153,6 +155,7 @@ export function registerCrawl(program: Command): void {
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--no-robots', 'ignore robots.txt (only for sites you own)')
     .option('--no-sitemaps', "do not read the sites' sitemaps (robots.txt Sitemap lines, /sitemap.xml)")
+    .option('--no-cookies', 'do not send back the cookies sites set (kept in memory per site, never stored)')
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--proxy <url>', "send every request through this proxy (http://, https:// or socks5://, user:password@ if it asks); 'direct' ignores HTTP_PROXY/HTTPS_PROXY (default: those variables, with NO_PROXY, when set)", proxySetting)
     .option('--header <header>', "add 'Name: value' to every request (repeatable); credentials (Authorization, Cookie, names with token, key, secret, auth, session) go only to the seeds' hosts; not stored: give it again to resume", requestHeader)

@@ -159,6 +159,8 @@ export const crawlConfigSchema = z.strictObject({
   sitemapsPerSite: z.number().int().positive().default(50),
   /** Obey robots.txt. Default true; turn off only for sites you own. */
   robots: z.boolean().default(true),
+  /** Send back the cookies sites set (src/fetch/cookie-jars.ts; in memory, never stored). Default true. */
+  cookies: z.boolean().default(true),
   /**
    * Fetch private, loopback and link-local addresses too. Default false: only the addresses of
    * hosts you name (seeds, hosts) are fetched among those (docs/architecture.md).

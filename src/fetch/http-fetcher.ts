@@ -2,7 +2,8 @@ import type { lookup } from 'node:dns';
 import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { RequestHeaders } from './request-headers.js';
-import { normalizeUrl } from '../parse/normalize-url.js';
+import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+import { CookieJars } from './cookie-jars.js';
 import { stripSessionIds } from '../parse/session-params.js';
 import { decompress, decompressPrefix, isSizeError } from './decompress.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
@@ -48,6 +49,8 @@ export interface HttpFetcherOptions {
   proxy?: string | 'env' | null;
   /** Headers added to every request (config `headers`); the credential ones only to `credentialHosts`. */
   headers?: Record<string, string>;
+  /** Send back the cookies sites set (CookieJars). Default true. */
+  cookies?: boolean;
   /** Hosts (name:port, as hostOf gives them) that get the credential headers: the seeds' hosts. */
   credentialHosts?: readonly string[];
 }
@@ -126,6 +129,7 @@ export class HttpFetcher implements Fetcher {
   readonly #agent: Dispatcher;
   readonly #proxied: boolean;
   readonly #headers: RequestHeaders;
+  readonly #cookies: CookieJars | null;
 
   constructor(options: Partial<HttpFetcherOptions> = {}) {
     this.options = { ...defaultHttpFetcherOptions, ...options };
@@ -144,13 +148,15 @@ export class HttpFetcher implements Fetcher {
     this.#proxied = !!proxy;
     const base = { 'user-agent': this.options.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     this.#headers = new RequestHeaders(base, this.options.headers ?? {}, this.options.credentialHosts ?? []);
+    this.#cookies = this.options.cookies === false ? null : new CookieJars();
     this.#agent = proxy === 'env' ? new EnvHttpProxyAgent(agent) : proxy ? new ProxyAgent({ ...agent, uri: proxy }) : new Agent(agent);
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
     const started = performance.now();
     const redirects: RedirectHop[] = [];
-    const visited = new Set([url]);
+    // URL -> the cookies' version when it was asked for: asked again with the same cookies, it answers the same.
+    const visited = new Map([[url, this.#cookieVersion(url)]]);
     // A timer cleared when the fetch ends: AbortSignal.timeout() would keep its timer, and the
     // request state reachable from it, alive for the whole timeout after every fetch.
     const deadline = new AbortController();
@@ -164,7 +170,7 @@ export class HttpFetcher implements Fetcher {
     }
   }
 
-  async #fetchWithin(url: string, options: FetchOptions, signal: AbortSignal, started: number, redirects: RedirectHop[], visited: Set<string>): Promise<FetchResult> {
+  async #fetchWithin(url: string, options: FetchOptions, signal: AbortSignal, started: number, redirects: RedirectHop[], visited: Map<string, number>): Promise<FetchResult> {
     let current = url;
     for (;;) {
       const res = await this.#requestOnce(current, signal).catch((err: FetchError) => {
@@ -172,6 +178,8 @@ export class HttpFetcher implements Fetcher {
         if (current !== url && isPrivateAddressError(err.cause)) throw new FetchError(url, `redirect to ${current} refused: ${err.message}`, { transient: false, cause: err.cause });
         throw err;
       });
+      // Every hop's cookies count: a site may set one on a redirect and expect it at the target.
+      this.#cookies?.store(current, hostOf(current), res.headers['set-cookie']);
       // The same Location twice is one place (Chromium agrees); two different ones are none.
       const given = res.headers.location;
       const places = Array.isArray(given) ? [...new Set(given)] : [given ?? ''];
@@ -187,13 +195,14 @@ export class HttpFetcher implements Fetcher {
         const next = normalizeUrl(location, current, { keepSessionIds: true });
         redirects.push({ url: current, status: res.statusCode });
         if (!next) throw new FetchError(url, `redirect to an unusable location '${location}'`, { transient: false, status: res.statusCode });
-        if (visited.has(next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: res.statusCode });
+        // A site that sets a cookie and sends the browser back to the same page (a cookie check) is no loop.
+        if (visited.get(next) === this.#cookieVersion(next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: res.statusCode });
         if (redirects.length > this.options.maxRedirects) {
           throw new FetchError(url, `more than ${this.options.maxRedirects} redirects`, { transient: false, status: res.statusCode });
         }
         const verdict = options.redirectGuard ? await options.redirectGuard(current, next) : true;
         if (verdict !== true) throw new FetchError(url, `redirect to ${next} not followed: ${verdict}`, { transient: false, status: res.statusCode });
-        visited.add(next);
+        visited.set(next, this.#cookieVersion(next));
         current = next;
         continue;
       }
@@ -210,11 +219,23 @@ export class HttpFetcher implements Fetcher {
         method: 'GET',
         dispatcher: this.#agent,
         signal,
-        headers: this.#headers.for(url),
+        headers: this.#requestHeaders(url),
       });
     } catch (err) {
       throw this.#networkError(url, err);
     }
+  }
+
+  #cookieVersion(url: string): number {
+    return this.#cookies && this.#cookies.sites > 0 ? this.#cookies.version(hostOf(url)) : 0;
+  }
+
+  #requestHeaders(url: string): Record<string, string> {
+    const headers = this.#headers.for(url);
+    const cookie = this.#cookies && this.#cookies.sites > 0 ? this.#cookies.header(url, hostOf(url)) : '';
+    if (!cookie) return headers;
+    // A user's Cookie header (seeds' hosts only) comes first; the site's own cookies follow it.
+    return { ...headers, cookie: headers.cookie ? `${headers.cookie}; ${cookie}` : cookie };
   }
 
   /** `status`: the response's, when the failure came while reading its body. */

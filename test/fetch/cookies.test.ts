@@ -1,0 +1,109 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
+import { CookieJars, MAX_COOKIES_PER_SITE } from '../../src/fetch/cookie-jars.js';
+import { startCrawl } from '../../src/crawl.js';
+
+/** Requests as the servers saw them: path and Cookie header. */
+const seen: { host: string; path: string; cookie: string }[] = [];
+const servers: Server[] = [];
+let site = '';
+let other = '';
+
+async function serve(address: string, handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    seen.push({ host: address, path: req.url ?? '', cookie: req.headers.cookie ?? '' });
+    handle(req, res);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  return `http://${address}:${(server.address() as AddressInfo).port}`;
+}
+
+const html = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>t</title><body>${body}</body>`);
+
+before(async () => {
+  other = await serve('127.0.0.12', (_req, res) => html(res, 'another site'));
+  site = await serve('127.0.0.11', (req, res) => {
+    const path = req.url ?? '';
+    const has = (req.headers.cookie ?? '').includes('visited=yes');
+    // A cookie wall: without the cookie, a page sends the visitor to /check, which sets it and sends them back.
+    if (path.startsWith('/check?back=')) {
+      return void res.writeHead(302, { 'set-cookie': 'visited=yes; Path=/; HttpOnly', location: decodeURIComponent(path.slice('/check?back='.length)) }).end();
+    }
+    if (!has) return void res.writeHead(302, { location: `/check?back=${encodeURIComponent(path)}` }).end();
+    if (path === '/') return html(res, `<a href="/inside">inside</a> <a href="${other}/">another site</a>`);
+    html(res, 'behind the cookie wall');
+  });
+});
+after(() => {
+  for (const s of servers) s.close();
+});
+
+test('a cookie set on a redirect is sent at its target: a cookie wall is passed, and going back to the same URL with the new cookie is no loop', async () => {
+  seen.length = 0;
+  const fetcher = new HttpFetcher();
+  const res = await fetcher.fetch(site + '/inside');
+  assert.equal(res.status, 200);
+  assert.equal(res.finalUrl, site + '/inside');
+  assert.deepEqual(seen.map((s) => [s.path, s.cookie]), [['/inside', ''], ['/check?back=%2Finside', ''], ['/inside', 'visited=yes']]);
+  // Cookies last for the fetcher's life: the next page needs no detour.
+  seen.length = 0;
+  await fetcher.fetch(site + '/');
+  assert.deepEqual(seen.map((s) => [s.path, s.cookie]), [['/', 'visited=yes']]);
+  await fetcher.close?.();
+});
+
+test('without cookies the wall is a redirect loop; a user\'s Cookie header comes first and the site\'s follow it', async () => {
+  await assert.rejects(new HttpFetcher({ cookies: false }).fetch(site + '/inside'), /redirect loop at .*\/inside/);
+  seen.length = 0;
+  const fetcher = new HttpFetcher({ headers: { cookie: 'mine=1' }, credentialHosts: [new URL(site).host] });
+  await fetcher.fetch(site + '/inside');
+  assert.deepEqual(seen.map((s) => s.cookie), ['mine=1', 'mine=1', 'mine=1; visited=yes']);
+});
+
+test('a crawl keeps each site\'s cookies to that site; --no-cookies (config cookies: false) sends none', async () => {
+  for (const cookies of [true, false]) {
+    seen.length = 0;
+    const crawl = await startCrawl({
+      seeds: [site + '/'], hosts: ['127.0.0.12'], scope: 'any', db: join(mkdtempSync(join(tmpdir(), 'fc-cookies-')), 'crawl.db'), delayMs: 0, sitemaps: false, cookies,
+      allowPrivate: true,
+    });
+    const summary = await crawl.run();
+    await crawl.close();
+    if (cookies) {
+      assert.equal(summary.stats.done, 3, 'the start page, /inside and the other site');
+      assert.ok(seen.some((s) => s.path === '/inside' && s.cookie === 'visited=yes'));
+      assert.deepEqual(seen.filter((s) => s.host === '127.0.0.12').map((s) => s.cookie), [''], 'another site gets no cookie');
+    } else {
+      assert.equal(summary.stats.done, 0);
+      assert.ok(seen.every((s) => s.cookie === ''));
+    }
+  }
+});
+
+test('CookieJars: domains, Secure, expiry and size as RFC 6265 has them; a site that sets too many loses them', () => {
+  const jars = new CookieJars();
+  jars.store('http://www.example.com/a', 'www.example.com', ['a=1; Domain=example.com', 'b=2', 'pub=3; Domain=com', 'foreign=4; Domain=other.org', 'sec=5; Secure', 'gone=6; Max-Age=0']);
+  assert.equal(jars.header('https://www.example.com/', 'www.example.com'), 'a=1; b=2', 'a Secure cookie is not taken from http');
+  jars.store('https://www.example.com/a', 'www.example.com', 'sec=5; Secure');
+  assert.equal(jars.header('https://www.example.com/', 'www.example.com'), 'a=1; b=2; sec=5');
+  assert.equal(jars.header('http://www.example.com/', 'www.example.com'), 'a=1; b=2', 'nor sent over it');
+  assert.equal(jars.header('http://docs.example.com/', 'docs.example.com'), 'a=1', 'the domain cookie only');
+  assert.equal(jars.header('http://other.org/', 'other.org'), '');
+  jars.store('http://www.example.com/a', 'www.example.com', `big=${'x'.repeat(5000)}`);
+  assert.equal(jars.header('http://www.example.com/', 'www.example.com'), 'a=1; b=2', 'a cookie over 4096 bytes is ignored');
+  const before = jars.version('www.example.com');
+  jars.store('http://www.example.com/a', 'www.example.com', 'b=3');
+  assert.equal(jars.version('www.example.com'), before + 1);
+  jars.store('http://t.test/', 't.test', Array.from({ length: MAX_COOKIES_PER_SITE + 1 }, (_, i) => `c${i}=1`));
+  assert.equal(jars.header('http://t.test/', 't.test'), '', 'a site over the cap keeps none');
+  jars.store('http://t.test/', 't.test', 'again=1');
+  assert.equal(jars.header('http://t.test/', 't.test'), 'again=1');
+});
