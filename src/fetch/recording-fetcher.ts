@@ -56,7 +56,8 @@ export class RecordingFetcher implements Fetcher {
       this.#record(hop.url, hop.status, { location: next }, new Uint8Array(), date);
     });
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (!TRANSFER_HEADERS.has(k)) headers[k] = v;
+    // A header sent several times keeps one line per copy in the result (X-Robots-Tag); a WARC header block needs one line each.
+    for (const [k, v] of Object.entries(res.headers)) if (!TRANSFER_HEADERS.has(k)) headers[k] = v.replaceAll('\n', ', ');
     this.#record(res.finalUrl, res.status, headers, res.body ?? new Uint8Array(), date);
     return res;
   }

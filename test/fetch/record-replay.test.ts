@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCrawl } from '../../src/crawl.js';
@@ -23,8 +24,13 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
   const srv = await startTestServer([
     [/^\/hub$/, (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(
-        '<title>Hub</title>' + ['/html/a', '/redirect/1', '/status/404', '/gbk', '/pdf', '/private/x'].map((h) => `<a href="${h}">${h}</a>`).join(' '),
+        '<title>Hub</title>' + ['/html/a', '/redirect/1', '/status/404', '/gbk', '/pdf', '/private/x', '/two-robots-tags'].map((h) => `<a href="${h}">${h}</a>`).join(' '),
       );
+    }],
+    // Two copies of a header: one line each in the WARC, not a broken header block.
+    [/^\/two-robots-tags$/, (_q, res) => {
+      res.setHeader('x-robots-tag', ['otherbot: none', 'noindex']);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Tagged</title><a href="/html/a">a</a>');
     }],
   ]);
   const warc = join(dir, 'crawl.warc.gz');
@@ -36,6 +42,9 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
   assert.ok(live.some((l) => l.startsWith(`${srv.origin}/redirect/1 done 200 Page landed`)), live.join('\n'));
   assert.ok(live.some((l) => l.includes('/gbk done 200 太阳能')), 'the decoded GBK page replays too');
   assert.ok(live.some((l) => l.startsWith(`${srv.origin}/private/x discarded`)), 'robots.txt is replayed');
+  assert.ok(live.some((l) => l.startsWith(`${srv.origin}/two-robots-tags done 200 Tagged`)), live.join('\n'));
+  const records = gunzipSync(readFileSync(warc)).toString('latin1');
+  assert.match(records, /\r\nx-robots-tag: otherbot: none, noindex\r\n/i, 'one header line, no bare line feed in the header block');
   await assert.rejects(startCrawl({ ...common, db: join(dir, 'x.db'), replay: join(dir, 'missing.warc') }), /no recording at .*missing\.warc/);
 });
 
