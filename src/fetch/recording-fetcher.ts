@@ -55,14 +55,15 @@ export class RecordingFetcher implements Fetcher {
       const next = res.redirects[i + 1]?.url ?? res.finalUrl;
       this.#record(hop.url, hop.status, { location: next }, new Uint8Array(), date);
     });
-    const headers: Record<string, string> = {};
-    // A header sent several times keeps one line per copy in the result (X-Robots-Tag); a WARC header block needs one line each.
-    for (const [k, v] of Object.entries(res.headers)) if (!TRANSFER_HEADERS.has(k)) headers[k] = v.replaceAll('\n', ', ');
+    // A header sent several times (X-Robots-Tag) keeps one line per copy in the result, and one
+    // header line per copy in the WARC: joined by commas, its scopes would run together on replay.
+    const headers: [string, string][] = [];
+    for (const [k, v] of Object.entries(res.headers)) if (!TRANSFER_HEADERS.has(k)) for (const copy of v.split('\n')) headers.push([k, copy]);
     this.#record(res.finalUrl, res.status, headers, res.body ?? new Uint8Array(), date);
     return res;
   }
 
-  #record(url: string, status: number, httpHeaders: Record<string, string>, body: Uint8Array, date: string): void {
+  #record(url: string, status: number, httpHeaders: Record<string, string> | [string, string][], body: Uint8Array, date: string): void {
     const content = async function* () {
       yield body;
     };
@@ -80,8 +81,18 @@ export class RecordingFetcher implements Fetcher {
   async #write(record: WARCRecord): Promise<void> {
     if (this.#failure) return;
     const bytes = await WARCSerializer.serialize(record, { gzip: true });
-    // once() rejects on 'error', which the constructor's listener has kept.
-    if (!this.#out.write(bytes)) await once(this.#out, 'drain').catch(() => {});
+    // The stream may have failed while the record was serialised: a destroyed stream emits
+    // neither 'drain' nor another 'error', and waiting for one hung the crawl's close for good.
+    const out = this.#out;
+    if (this.#failure || out.destroyed) return;
+    if (out.write(bytes) || out.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done).off('error', done).off('close', done);
+        resolve();
+      };
+      out.on('drain', done).on('error', done).on('close', done);
+    });
   }
 
   async close(): Promise<void> {

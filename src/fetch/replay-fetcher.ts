@@ -8,6 +8,19 @@ import type { FetchResult, RedirectHop } from '../types.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isHtmlType } from './http-fetcher.js';
 
+/**
+ * Header lines by lower-case name: repeated X-Robots-Tag lines joined by a line feed, as
+ * http-fetcher.ts joins them, any other repeated header by a comma, as HTTP folds it.
+ */
+function lowerCased(lines: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of lines) {
+    const k = name.toLowerCase();
+    out[k] = out[k] === undefined ? value : `${out[k]}${k === 'x-robots-tag' ? '\n' : ', '}${value}`;
+  }
+  return out;
+}
+
 interface Stored {
   status: number;
   headers: Record<string, string>;
@@ -36,13 +49,16 @@ export class ReplayFetcher implements Fetcher {
     if (statSync(source).isDirectory()) return new ReplayFetcher(source, webFolderLookup(source), maxRedirects);
     const records = new Map<string, Stored>();
     try {
-      const parser = new WARCParser(createReadStream(source));
+      // Headers as written, one entry per line, so that a header sent several times comes back as
+      // the live fetcher gives it (X-Robots-Tag's copies each keep their own scope).
+      const parser = new WARCParser(createReadStream(source), { keepHeadersCase: true });
       for await (const record of parser) {
-        if (record.warcType !== 'response' || !record.warcTargetURI) continue;
-        const url = normalizeUrl(record.warcTargetURI);
+        const warc = lowerCased(record.warcHeaders.headers);
+        const target = warc['warc-target-uri'];
+        if (warc['warc-type'] !== 'response' || !target) continue;
+        const url = normalizeUrl(target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target);
         if (!url) continue;
-        const headers: Record<string, string> = {};
-        for (const [k, v] of record.httpHeaders?.headers ?? []) headers[k.toLowerCase()] = v;
+        const headers = lowerCased(record.httpHeaders?.headers ?? []);
         const body = await record.readFully(false);
         records.set(url, { status: Number(record.httpHeaders?.statusCode ?? 200), headers, body });
       }

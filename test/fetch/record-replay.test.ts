@@ -7,13 +7,18 @@ import { join } from 'node:path';
 import { startCrawl } from '../../src/crawl.js';
 import { writeWeb, DEFAULT_WEB } from '../../src/bench/topical-web.js';
 import { startTestServer } from '../helpers/misbehaving-server.js';
+import { RecordingFetcher } from '../../src/fetch/recording-fetcher.js';
+import type { Fetcher } from '../../src/fetch/fetcher.js';
 
 async function crawlLog(config: Parameters<typeof startCrawl>[0]): Promise<string[]> {
   const crawl = await startCrawl(config);
   try {
     await crawl.run();
     await crawl.db.settle();
-    return (crawl.db.db.prepare("SELECT url || ' ' || state || ' ' || ifnull(status, '-') || ' ' || ifnull(title, '') FROM crawl_log ORDER BY url").pluck().all() as string[]);
+    const log = crawl.db.db.prepare("SELECT url || ' ' || state || ' ' || ifnull(status, '-') || ' ' || ifnull(title, '') FROM crawl_log ORDER BY url").pluck().all() as string[];
+    // What X-Robots-Tag decided: the page's text withheld or kept.
+    const pages = crawl.db.db.prepare("SELECT url || ' noindex=' || noindex || ' text=' || length(ifnull(text, '')) FROM pages ORDER BY url").pluck().all() as string[];
+    return [...log, ...pages];
   } finally {
     await crawl.close();
   }
@@ -27,7 +32,8 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
         '<title>Hub</title>' + ['/html/a', '/redirect/1', '/status/404', '/gbk', '/pdf', '/private/x', '/two-robots-tags'].map((h) => `<a href="${h}">${h}</a>`).join(' '),
       );
     }],
-    // Two copies of a header: one line each in the WARC, not a broken header block.
+    // Two copies of a header: one line each in the WARC, and the same scopes on replay (noindex is
+    // this crawler's; "otherbot: none" is another's).
     [/^\/two-robots-tags$/, (_q, res) => {
       res.setHeader('x-robots-tag', ['otherbot: none', 'noindex']);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Tagged</title><a href="/html/a">a</a>');
@@ -44,7 +50,8 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
   assert.ok(live.some((l) => l.startsWith(`${srv.origin}/private/x discarded`)), 'robots.txt is replayed');
   assert.ok(live.some((l) => l.startsWith(`${srv.origin}/two-robots-tags done 200 Tagged`)), live.join('\n'));
   const records = gunzipSync(readFileSync(warc)).toString('latin1');
-  assert.match(records, /\r\nx-robots-tag: otherbot: none, noindex\r\n/i, 'one header line, no bare line feed in the header block');
+  assert.match(records, /\r\nx-robots-tag: otherbot: none\r\nx-robots-tag: noindex\r\n/i, 'one header line per copy, no bare line feed in the header block');
+  assert.ok(live.includes(`${srv.origin}/two-robots-tags noindex=1 text=0`), live.join('\n'));
   await assert.rejects(startCrawl({ ...common, db: join(dir, 'x.db'), replay: join(dir, 'missing.warc') }), /no recording at .*missing\.warc/);
 });
 
@@ -54,4 +61,22 @@ test('a web written by bench gen can be crawled with no server', async () => {
   writeWeb(spec, dir);
   const log = await crawlLog({ seeds: ['http://127.0.0.1:29511/'], db: join(dir, 'c.db'), replay: dir, delayMs: 0, scope: 'any', maxPages: 50 });
   assert.ok(log.filter((l) => l.includes(' done 200 ')).length >= 40, log.slice(0, 5).join('\n'));
+});
+
+test('a recording that fails mid-crawl (a full disk) fails its fetches and closes: records still being written do not wait for it', { timeout: 120_000 }, async () => {
+  // The timeout only keeps a hang from holding the suite: the old code waited forever.
+  // Many answers in flight when /dev/full refuses the first write: a record serialised while the
+  // stream failed used to wait for a 'drain' that a destroyed stream never emits.
+  const body = new TextEncoder().encode('<title>x</title>' + 'x'.repeat(40_000));
+  const inner: Fetcher = {
+    fetch: async (url) => ({ url, finalUrl: url, status: 200, headers: { 'content-type': 'text/html' }, redirects: [], contentType: 'text/html', body, bytes: body.length, fetchMs: 1 }),
+    close: async () => {},
+  };
+  for (let round = 0; round < 5; round++) {
+    const rec = await RecordingFetcher.open(inner, '/dev/full');
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => rec.fetch(`http://127.0.0.1/${i}`)));
+    await rec.close();
+    await assert.rejects(rec.fetch('http://127.0.0.1/after'), /cannot write WARC \/dev\/full: ENOSPC/);
+    assert.ok(outcomes.some((o) => o.status === 'fulfilled'), 'answers that came before the failure was known are returned');
+  }
 });
