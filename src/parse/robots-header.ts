@@ -6,6 +6,12 @@ export interface RobotsHeader {
 
 /** Directives that carry a value after a colon, so that "name:" before them is not a user agent. */
 const VALUED = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
+/**
+ * A user agent's product token: what may stand before a scoping colon. The date of
+ * unavailable_after holds commas and colons ("Sunday, 01-Sep-24 10:00:00 UTC"), and its pieces
+ * are no crawler's name.
+ */
+const AGENT = /^[a-z][a-z0-9._-]*$/;
 
 /**
  * Reads X-Robots-Tag, the header form of `<meta name="robots">` (Google's and Bing's syntax):
@@ -24,8 +30,9 @@ export function robotsHeader(value: string | undefined, agent: string): RobotsHe
     for (let token of line.split(',')) {
       token = token.trim().toLowerCase();
       const colon = token.indexOf(':');
-      if (colon > 0 && !VALUED.has(token.slice(0, colon).trim())) {
-        scope = token.slice(0, colon).trim();
+      const name = colon > 0 ? token.slice(0, colon).trim() : '';
+      if (AGENT.test(name) && !VALUED.has(name)) {
+        scope = name;
         token = token.slice(colon + 1).trim();
       }
       if (scope !== null && scope !== me) continue;

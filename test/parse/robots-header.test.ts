@@ -22,4 +22,7 @@ test('X-Robots-Tag: another crawler\'s directives are not ours; a scope ends wit
   // unavailable_after carries a date with colons: not a user agent, and it does not scope what follows.
   assert.deepEqual(read('unavailable_after: 25 Jun 2010 15:00:00 PST, noindex'), { noindex: true, nofollow: false });
   assert.deepEqual(read('max-image-preview: large, nofollow'), { noindex: false, nofollow: true });
+  // RFC 850 dates hold a comma, so a piece of the date ("01-Sep-24 10:00:00 UTC") has a colon of its own.
+  assert.deepEqual(read('unavailable_after: Sunday, 01-Sep-24 10:00:00 UTC, noindex'), { noindex: true, nofollow: false });
+  assert.deepEqual(read('unavailable_after: Sunday, 01-Sep-24 10:00:00 UTC\nnone'), { noindex: true, nofollow: true });
 });
