@@ -392,7 +392,7 @@ export class Crawler {
       finalUrl: res.finalUrl,
       status: res.status,
       contentType: res.contentType,
-      headers: res.headers,
+      headers: storedHeaders(res.headers),
       redirects: res.redirects,
       fetchedAt: new Date().toISOString(),
       fetchMs: Math.round(res.fetchMs),
@@ -450,4 +450,15 @@ export class Crawler {
       this.stop({ finishInFlight: true });
     }
   }
+}
+
+/**
+ * A page's headers as stored: without Set-Cookie, whose values are often a session's key (the
+ * crawl sends cookies back from memory, cookie-jars.ts, and keeps none). A WARC recording keeps
+ * them, as an archive of what was received.
+ */
+function storedHeaders(headers: Record<string, string>): Record<string, string> {
+  if (!('set-cookie' in headers)) return headers;
+  const { 'set-cookie': _dropped, ...rest } = headers;
+  return rest;
 }

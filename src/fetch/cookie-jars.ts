@@ -7,12 +7,22 @@ export const MAX_COOKIE_SITES = 10_000;
 export const MAX_COOKIES_PER_SITE = 50;
 /** Bytes of a cookie's name and value (RFC 6265 6.1's 4096, as browsers enforce): longer ones are ignored. */
 export const MAX_COOKIE_BYTES = 4096;
+/**
+ * Characters of a whole Set-Cookie line: the name and value, plus its attributes (RFC 6265bis
+ * ignores an attribute value over 1,024 bytes; tough-cookie keeps a Path or an unknown
+ * attribute of any length). A longer line is ignored.
+ */
+export const MAX_SET_COOKIE_LINE = 8192;
+/** Characters of Set-Cookie lines kept over all sites; past it the sites used least recently lose their cookies. */
+export const MAX_COOKIE_TOTAL = 16 * 1024 * 1024;
 
 interface SiteJar {
   jar: CookieJar;
   /** Cookies set since the last exact count: an upper bound of what the jar holds. */
   bound: number;
-  /** Cookies set or changed so far: a redirect back to a URL with new cookies is no loop. */
+  /** Characters of the lines set since the jar was last emptied: an upper bound of what it holds. */
+  chars: number;
+  /** Times the cookies sent to an answering URL changed: a redirect back to that URL with new cookies is no loop. */
   version: number;
 }
 
@@ -29,6 +39,8 @@ interface SiteJar {
  */
 export class CookieJars {
   readonly #sites = new Map<string, SiteJar>();
+  /** The sum of the jars' `chars`. */
+  #chars = 0;
 
   /** The Cookie header for `url`, or '' when the site set none. */
   header(url: string, host: string): string {
@@ -47,31 +59,50 @@ export class CookieJars {
   store(url: string, host: string, setCookie: string | string[] | undefined): void {
     if (setCookie === undefined) return;
     // A browser keeps about that many a site anyway; 10,000 Set-Cookie lines (256 KB of headers) took 0.24 s.
-    const lines = Array.isArray(setCookie) ? setCookie.slice(0, MAX_COOKIES_PER_SITE) : [setCookie];
-    const key = siteOf(host);
-    for (const line of lines) {
+    const lines = (Array.isArray(setCookie) ? setCookie.slice(0, MAX_COOKIES_PER_SITE) : [setCookie]).filter((line) => {
       const semicolon = line.indexOf(';');
-      if ((semicolon < 0 ? line.length : semicolon) > MAX_COOKIE_BYTES) continue;
-      let site = this.#sites.get(key);
-      if (site) {
-        // Most recently used last: the first entry is the one to forget.
-        this.#sites.delete(key);
-        this.#sites.set(key, site);
-      } else {
-        site = { jar: new CookieJar(), bound: 0, version: 0 };
-        if (this.#sites.size >= MAX_COOKIE_SITES) this.#sites.delete(this.#sites.keys().next().value!);
-        this.#sites.set(key, site);
-      }
+      return line.length <= MAX_SET_COOKIE_LINE && (semicolon < 0 ? line.length : semicolon) <= MAX_COOKIE_BYTES;
+    });
+    if (lines.length === 0) return;
+    const key = siteOf(host);
+    let site = this.#sites.get(key);
+    if (site) {
+      // Most recently used last: the first entry is the one to forget.
+      this.#sites.delete(key);
+      this.#sites.set(key, site);
+    } else {
+      site = { jar: new CookieJar(), bound: 0, chars: 0, version: 0 };
+      this.#sites.set(key, site);
+    }
+    const before = site.jar.getCookieStringSync(url);
+    for (const line of lines) {
       // A malformed or foreign cookie (another site's domain, a public suffix) is ignored, as a browser does.
       if (!site.jar.setCookieSync(line, url, { ignoreError: true })) continue;
-      site.version++;
+      site.chars += line.length;
+      this.#chars += line.length;
       if (++site.bound > MAX_COOKIES_PER_SITE) {
-        site.bound = site.jar.serializeSync()?.cookies.length ?? 0;
+        const kept = site.jar.serializeSync()?.cookies ?? [];
+        site.bound = kept.length;
+        this.#chars -= site.chars;
+        site.chars = site.bound > MAX_COOKIES_PER_SITE ? 0 : kept.reduce((n, c) => n + JSON.stringify(c).length, 0);
+        this.#chars += site.chars;
         if (site.bound > MAX_COOKIES_PER_SITE) {
           site.jar.removeAllCookiesSync();
           site.bound = 0;
         }
       }
+    }
+    // The same cookie sent again on every answer changes nothing, so a redirect loop stays one.
+    if (site.jar.getCookieStringSync(url) !== before) site.version++;
+    this.#evict();
+  }
+
+  /** Forgets the sites used least recently while there are too many, or their cookies too large. */
+  #evict(): void {
+    while (this.#sites.size > MAX_COOKIE_SITES || (this.#chars > MAX_COOKIE_TOTAL && this.#sites.size > 1)) {
+      const [key, site] = this.#sites.entries().next().value!;
+      this.#chars -= site.chars;
+      this.#sites.delete(key);
     }
   }
 

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
-import { CookieJars, MAX_COOKIES_PER_SITE } from '../../src/fetch/cookie-jars.js';
+import { CookieJars, MAX_COOKIE_TOTAL, MAX_COOKIES_PER_SITE } from '../../src/fetch/cookie-jars.js';
 import { startCrawl } from '../../src/crawl.js';
+import Database from 'better-sqlite3';
 
 /** Requests as the servers saw them: path and Cookie header. */
 const seen: { host: string; path: string; cookie: string }[] = [];
@@ -39,6 +40,8 @@ before(async () => {
     }
     if (!has) return void res.writeHead(302, { location: `/check?back=${encodeURIComponent(path)}` }).end();
     if (path === '/') return html(res, `<a href="/inside">inside</a> <a href="${other}/">another site</a>`);
+    // A cookie set on a page itself: sent back, never stored with the page.
+    res.setHeader('set-cookie', 'session=s3cr3t; Path=/inside');
     html(res, 'behind the cookie wall');
   });
 });
@@ -71,13 +74,16 @@ test('without cookies the wall is a redirect loop; a user\'s Cookie header comes
 test('a crawl keeps each site\'s cookies to that site; --no-cookies (config cookies: false) sends none', async () => {
   for (const cookies of [true, false]) {
     seen.length = 0;
-    const crawl = await startCrawl({
-      seeds: [site + '/'], hosts: ['127.0.0.12'], scope: 'any', db: join(mkdtempSync(join(tmpdir(), 'fc-cookies-')), 'crawl.db'), delayMs: 0, sitemaps: false, cookies,
-      allowPrivate: true,
-    });
+    const db = join(mkdtempSync(join(tmpdir(), 'fc-cookies-')), 'crawl.db');
+    const crawl = await startCrawl({ seeds: [site + '/'], hosts: ['127.0.0.12'], scope: 'any', db, delayMs: 0, sitemaps: false, cookies, allowPrivate: true });
     const summary = await crawl.run();
     await crawl.close();
+    const stored = new Database(db, { readonly: true });
+    const headers = stored.prepare('SELECT url, headers FROM pages').all() as { url: string; headers: string }[];
+    stored.close();
+    assert.ok(headers.every((h) => !h.headers.includes('s3cr3t') && !/set-cookie/i.test(h.headers)), JSON.stringify(headers));
     if (cookies) {
+      assert.ok(headers.some((h) => h.url === site + '/inside'), 'the page that set a cookie is stored');
       assert.equal(summary.stats.done, 3, 'the start page, /inside and the other site');
       assert.ok(seen.some((s) => s.path === '/inside' && s.cookie === 'visited=yes'));
       assert.deepEqual(seen.filter((s) => s.host === '127.0.0.12').map((s) => s.cookie), [''], 'another site gets no cookie');
@@ -86,6 +92,17 @@ test('a crawl keeps each site\'s cookies to that site; --no-cookies (config cook
       assert.ok(seen.every((s) => s.cookie === ''));
     }
   }
+});
+
+test('CookieJars: the cookies of all sites together are bounded; the sites used least recently lose theirs', () => {
+  const jars = new CookieJars();
+  // 49 cookies of 4 KB a site: each site is within its own limits, the crawl's total is not.
+  const line = (i: number) => `c${i}=${'v'.repeat(4000)}`;
+  const sites = Math.ceil(MAX_COOKIE_TOTAL / (49 * 4003)) + 5;
+  for (let n = 0; n < sites; n++) jars.store(`http://s${n}.test/`, `s${n}.test`, Array.from({ length: 49 }, (_, i) => line(i)));
+  assert.ok(jars.sites < sites, `${jars.sites} of ${sites} sites kept`);
+  assert.equal(jars.header('http://s0.test/', 's0.test'), '', 'the first site used is forgotten');
+  assert.equal(jars.header(`http://s${sites - 1}.test/`, `s${sites - 1}.test`).split('; ').length, 49, 'the last one keeps all of its cookies');
 });
 
 test('CookieJars: domains, Secure, expiry and size as RFC 6265 has them; a site that sets too many loses them', () => {
@@ -102,6 +119,11 @@ test('CookieJars: domains, Secure, expiry and size as RFC 6265 has them; a site 
   const before = jars.version('www.example.com');
   jars.store('http://www.example.com/a', 'www.example.com', 'b=3');
   assert.equal(jars.version('www.example.com'), before + 1);
+  jars.store('http://www.example.com/a', 'www.example.com', 'b=3');
+  assert.equal(jars.version('www.example.com'), before + 1, 'the same cookie again changes nothing: a redirect back stays a loop');
+  jars.store('http://www.example.com/a', 'www.example.com', `long=1; Path=/${'p'.repeat(100_000)}`);
+  jars.store('http://www.example.com/a', 'www.example.com', `odd=1; ${'Z'.repeat(100_000)}=1`);
+  assert.equal(jars.header(`http://www.example.com/${'p'.repeat(100_000)}`, 'www.example.com'), 'a=1; b=3', 'a Set-Cookie line of 100 KB is ignored, attributes and all');
   jars.store('http://t.test/', 't.test', Array.from({ length: 10_000 }, (_, i) => `c${i}=1`));
   assert.equal(jars.header('http://t.test/', 't.test').split('; ').length, MAX_COOKIES_PER_SITE, 'an answer\'s first 50 are read');
   jars.store('http://t.test/', 't.test', 'one=more');
