@@ -218,12 +218,12 @@ export class RedisFrontier implements Frontier {
           const code = codes[j];
           const priority = batch[i]!.priority;
           out[i] = code === 1;
-          // 1 new, 0 waiting, 2 raised, 3 leased, 4 final (see redis-scripts.ts ADD).
+          // 1 new, 0 waiting, 2 raised, 3 leased, 4 final, 5 too deep (see redis-scripts.ts ADD).
           // What the cache may remember: final for ever; the offered priority only when Redis
           // now holds at least it (new, raised, or already better). A leased URL ignored the
           // offer and may come back with its old priority: seen, nothing more. A URL discarded
           // as too deep, here or by another worker, is left out: a shorter path revives it.
-          if (deep) return;
+          if (deep || code === 5) return;
           const final = code === 4 || (discard && code === 1);
           this.#cache.put(cacheKey(g.fps[j]!), final ? Infinity : discard || code === 3 ? -Infinity : priority);
           if (code === 2) raised.push(toRequest(batch[i]!, fingerprintHex(g.fps[j]!)));

@@ -44,7 +44,8 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  * per URL: host, key, bucket, seen member, score, A, R, now (the offers of several pages go in
  * one call: ScriptBatcher).
  * Returns per URL: 1 new (or revived: it had been discarded as too deep), 0 waiting and not
- * raised, 2 raised, 3 leased, 4 final (done, error, discarded). The SADD decides: a URL is queued
+ * raised, 2 raised, 3 leased, 4 final (done, error, discarded), 5 discarded as too deep (offered again
+ * as a discard: still revivable by an add). The SADD decides: a URL is queued
  * only when it was not in the seen set, in the same script, so nothing is ever seen but not queued.
  */
 const ADD = `
@@ -83,7 +84,9 @@ for i = 4, #ARGV, 8 do
     out[#out + 1] = 1
   else
     if not v then
-      out[#out + 1] = 4
+      -- Discarded as too deep stays revivable, whatever other discard offers it again: 5, which no
+      -- worker's cache takes for final.
+      if discard and call('SISMEMBER', B .. 'deep:' .. bucket, member) == 1 then out[#out + 1] = 5 else out[#out + 1] = 4 end
     else
       local m = string.sub(v, 1, 4) .. fp
       local old = call('ZSCORE', q, m)

@@ -6,7 +6,7 @@ import { FingerprintSet } from '../seen/fingerprint-set.js';
 import { LayeredSeenSet } from '../seen/layered-seen-set.js';
 import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
-import { isTooDeep, type Outcome } from './frontier.js';
+import { isTooDeep, TOO_DEEP, type Outcome } from './frontier.js';
 import type { PolitenessOptions, SpillKey } from './host-scheduler.js';
 import type { Statement } from 'better-sqlite3';
 import type { NewRequest } from '../types.js';
@@ -102,8 +102,9 @@ export class SqliteFrontier extends MemoryFrontier {
         this.seen.addFingerprint(f.hi, f.lo);
       }
     }
-    const discarded = db.prepare('SELECT fp, reason FROM urls WHERE state = 4').safeIntegers(true);
-    for (const { fp, reason } of discarded.iterate() as Iterable<{ fp: bigint; reason: string | null }>) {
+    // Only the depth limit's discards (a prefix match on the reason, not every discarded row's text).
+    const discarded = db.prepare("SELECT fp, reason FROM urls WHERE state = 4 AND substr(reason, 1, ?) = ?").safeIntegers(true);
+    for (const { fp, reason } of discarded.iterate(TOO_DEEP.length, TOO_DEEP) as Iterable<{ fp: bigint; reason: string | null }>) {
       if (!isTooDeep(reason)) continue;
       const f = fingerprintFromBigInt(fp);
       this.tooDeep.addFingerprint(f.hi, f.lo);

@@ -218,6 +218,8 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 6 })], tooDeepReason(5)), [true]);
     assert.deepEqual(await f.discard([req(out, 0, { depth: 2 })], 'out of scope (host)'), [true]);
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 7 })], tooDeepReason(5)), [false], 'discarded once');
+    // Met again where another rule discards it (a redirect target, a trap): still too deep, not final.
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 2 })], 'out of scope (host)'), [false]);
     assert.equal(f.settled(deep), false, 'a shorter path may revive it');
     assert.equal(f.knownSeen(deep), false);
     assert.equal(f.settled(out), true);
