@@ -22,6 +22,7 @@ import { SitemapReading, type SitemapOptions } from './sitemap-reading.js';
 import { RequestSlots } from './request-slots.js';
 import { LinkAdmission } from './link-admission.js';
 import { UrlEnding } from './url-ending.js';
+import { storedHeaders } from './stored-headers.js';
 export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-reading.js';
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
@@ -450,15 +451,4 @@ export class Crawler {
       this.stop({ finishInFlight: true });
     }
   }
-}
-
-/**
- * A page's headers as stored: without Set-Cookie, whose values are often a session's key (the
- * crawl sends cookies back from memory, cookie-jars.ts, and keeps none). A WARC recording keeps
- * them, as an archive of what was received.
- */
-function storedHeaders(headers: Record<string, string>): Record<string, string> {
-  if (!('set-cookie' in headers)) return headers;
-  const { 'set-cookie': _dropped, ...rest } = headers;
-  return rest;
 }
