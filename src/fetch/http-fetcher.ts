@@ -284,6 +284,9 @@ export class HttpFetcher implements Fetcher {
     // A user agent leading an X-Robots-Tag header scopes the rest of that header only (robots-header.ts).
     const robots = res.headers['x-robots-tag'];
     if (Array.isArray(robots)) headers['x-robots-tag'] = robots.join('\n');
+    // Set-Cookie is never folded with commas (RFC 6265 3; an Expires date holds one): one line each, as recorded.
+    const cookies = res.headers['set-cookie'];
+    if (Array.isArray(cookies)) headers['set-cookie'] = cookies.join('\n');
     const contentType = headers['content-type'] ?? '';
     if (isTransientStatus(status)) {
       await res.body.dump();

@@ -9,14 +9,14 @@ import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isHtmlType } from './http-fetcher.js';
 
 /**
- * Header lines by lower-case name: repeated X-Robots-Tag lines joined by a line feed, as
- * http-fetcher.ts joins them, any other repeated header by a comma, as HTTP folds it.
+ * Header lines by lower-case name: repeated X-Robots-Tag and Set-Cookie lines joined by a line
+ * feed, as http-fetcher.ts joins them, any other repeated header by a comma, as HTTP folds it.
  */
 function lowerCased(lines: Iterable<[string, string]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of lines) {
     const k = name.toLowerCase();
-    out[k] = out[k] === undefined ? value : `${out[k]}${k === 'x-robots-tag' ? '\n' : ', '}${value}`;
+    out[k] = out[k] === undefined ? value : `${out[k]}${k === 'x-robots-tag' || k === 'set-cookie' ? '\n' : ', '}${value}`;
   }
   return out;
 }

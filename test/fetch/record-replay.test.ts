@@ -36,6 +36,7 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
     // this crawler's; "otherbot: none" is another's).
     [/^\/two-robots-tags$/, (_q, res) => {
       res.setHeader('x-robots-tag', ['otherbot: none', 'noindex']);
+      res.setHeader('set-cookie', ['a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT', 'b=2']);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Tagged</title><a href="/html/a">a</a>');
     }],
   ]);
@@ -52,6 +53,7 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
   const records = gunzipSync(readFileSync(warc)).toString('latin1');
   assert.match(records, /\r\nx-robots-tag: otherbot: none\r\nx-robots-tag: noindex\r\n/i, 'one header line per copy, no bare line feed in the header block');
   assert.ok(live.includes(`${srv.origin}/two-robots-tags noindex=1 text=0`), live.join('\n'));
+  assert.match(records, /\r\nset-cookie: a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT\r\nset-cookie: b=2\r\n/i, 'cookies are never folded into one line');
   await assert.rejects(startCrawl({ ...common, db: join(dir, 'x.db'), replay: join(dir, 'missing.warc') }), /no recording at .*missing\.warc/);
 });
 
