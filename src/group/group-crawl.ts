@@ -309,7 +309,11 @@ function sampleVectors(library: SampleLibrary, ranked: Ranked): SampleView[] {
 
 /** The median over samples of the best cosine to a sample of another site (1 with one site's samples only). */
 export function libraryCoherence(library: SampleLibrary, ranked: Ranked): number {
-  const vs = sampleVectors(library, ranked);
+  return coherenceOf(library, sampleVectors(library, ranked));
+}
+
+/** libraryCoherence over the samples' vectors (sampleVectors), in the library's order. */
+function coherenceOf(library: SampleLibrary, vs: SampleView[]): number {
   const best = library.samples.map((s, i) => {
     let b = -1;
     library.samples.forEach((t, j) => {
@@ -339,7 +343,8 @@ function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, 
     // reach a first Chinese target, after which Chinese samples rank its language (topic-bridge.ts).
     return { d, site: d.host, score: keywords ? Math.max(bySamples, bridge!.pageScore(d.vector, keywords, exampleLevel) * shapeFactor(d)) : bySamples, sample };
   });
-  const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection);
+  const coherence = coherenceOf(library, samples);
+  const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection, coherence);
   return scored.map((x, i) => ({ ...x, target: targets[i]! }));
 }
 

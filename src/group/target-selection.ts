@@ -15,6 +15,15 @@
  *   filter missed) does not return them all.
  *
  * Library samples are always selected: they are targets of their sites by construction.
+ *
+ * Two bounds keep the relative cuts sane on small or sharply split groups:
+ * - a floor, `floor` times the library's coherence (how alike its samples are): when nearly every
+ *   page shares no word with the samples (news pages beside score tables), the noise level is 0
+ *   and any page sharing one word (a home page at 0.05) would stand out;
+ * - near copies: a page scoring at least `nearCopy` (a sample's sister page, the same table for
+ *   another year) is a target even where targets are so many that they set the noise level (three
+ *   sites of three score pages each), unless more than half of its site's pages score that high, a
+ *   template the boilerplate filter missed rather than a kind of page.
  */
 export interface SelectionRule {
   /** Quantile (0-1) of the scores taken as the noise level. */
@@ -28,13 +37,17 @@ export interface SelectionRule {
    * multiple of the group's noise level; absent, they are not added.
    */
   sectionParts?: number;
+  /** No cut below this multiple of the library's coherence (selectTargets' `coherence`); absent, no floor. */
+  floor?: number;
+  /** A page scoring at least this is selected whatever the noise levels, unless more than half its site does; absent, none is. */
+  nearCopy?: number;
 }
 
 /**
  * Chosen on bench/group-real's licence pages and the generated group of web seed 11; sectionParts
  * on the licence and FAQ pages and seed 11 (docs/benchmarks.md).
  */
-export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75 };
+export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75, floor: 0.25, nearCopy: 0.9 };
 
 /** The q-quantile of `xs` (linear interpolation between order statistics); 0 for none. */
 export function quantile(xs: readonly number[], q: number): number {
@@ -53,11 +66,15 @@ export interface ScoredPage {
   sample?: boolean;
 }
 
-/** The cut each site's pages must reach under `rule`, from the scores alone. */
-export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule): { noise: number; group: number; sites: Map<string, number> } {
+/**
+ * The cut each site's pages must reach under `rule`, from the scores alone (and the floor from
+ * the library's `coherence`, when given).
+ */
+export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule, coherence?: number): { noise: number; group: number; sites: Map<string, number> } {
   const others = pages.filter((p) => !p.sample);
   const noise = quantile(others.map((p) => p.score), rule.noiseQuantile);
-  const group = rule.overGroup * noise;
+  const floor = rule.floor !== undefined && coherence !== undefined ? rule.floor * coherence : 0;
+  const group = Math.max(floor, rule.overGroup * noise);
   const bySite = new Map<string, number[]>();
   for (const p of others) (bySite.get(p.site) ?? bySite.set(p.site, []).get(p.site)!).push(p.score);
   const sites = new Map<string, number>();
@@ -65,11 +82,25 @@ export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule)
   return { noise, group, sites };
 }
 
+/** Sites on which more than half the pages score `nearCopy` or more: a template, not a kind of page. */
+function templateSites(pages: readonly ScoredPage[], nearCopy: number): Set<string> {
+  const counts = new Map<string, { high: number; all: number }>();
+  for (const p of pages) {
+    if (p.sample) continue;
+    const c = counts.get(p.site) ?? counts.set(p.site, { high: 0, all: 0 }).get(p.site)!;
+    c.all++;
+    if (p.score >= nearCopy) c.high++;
+  }
+  return new Set([...counts].filter(([, c]) => c.high * 2 > c.all).map(([site]) => site));
+}
+
 /**
  * Which pages are targets, in the order given. A score of 0 is never selected (a page sharing
  * no term with any sample), whatever the noise levels.
  */
-export function selectTargets(pages: readonly ScoredPage[], rule: SelectionRule): boolean[] {
-  const { group, sites } = selectionCuts(pages, rule);
-  return pages.map((p) => p.sample === true || (p.score > 0 && p.score >= (sites.get(p.site) ?? group)));
+export function selectTargets(pages: readonly ScoredPage[], rule: SelectionRule, coherence?: number): boolean[] {
+  const { group, sites } = selectionCuts(pages, rule, coherence);
+  const near = rule.nearCopy;
+  const templates = near === undefined ? new Set<string>() : templateSites(pages, near);
+  return pages.map((p) => p.sample === true || (p.score > 0 && (p.score >= (sites.get(p.site) ?? group) || (near !== undefined && p.score >= near && !templates.has(p.site)))));
 }

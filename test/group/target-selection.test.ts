@@ -52,3 +52,40 @@ test('several targets on one site are all selected; samples always; a zero never
   // Nothing but zeros: nothing is selected, though every score reaches a cut of 0.
   assert.deepEqual(selected(site('z', 10, 0, 0)), []);
 });
+
+test('a floor from the library\'s coherence: where nearly no page shares a word with the samples, a page sharing one is no target', () => {
+  // Three sites of score tables (samples and their sister pages near 1), an admissions index
+  // (0.64), home pages sharing one word (0.05), and forty news pages each sharing none (0).
+  const uni = (name: string): ScoredPage[] => [
+    { site: name, score: 1, sample: name === 'a' },
+    { site: name, score: 0.97 },
+    { site: name, score: 0.64 },
+    { site: name, score: 0.05 },
+    ...Array.from({ length: 40 }, () => ({ site: name, score: 0 })),
+  ];
+  const pages = [...uni('a'), ...uni('b'), ...uni('c')];
+  const rule: SelectionRule = { ...RULE, floor: 0.25 };
+  assert.ok(selected(pages, RULE).includes('b:0.05'), 'without a floor the noise level is 0 and a home page stands out');
+  assert.deepEqual(selected(pages, rule).filter((s) => s.endsWith(':0.05')), ['a:0.05', 'b:0.05', 'c:0.05'], 'no coherence given: no floor');
+  const t = selectTargets(pages, rule, 0.9);
+  assert.deepEqual(pages.filter((_p, i) => t[i]).map((p) => `${p.site}:${p.score}`), ['a:1', 'a:0.97', 'a:0.64', 'b:1', 'b:0.97', 'b:0.64', 'c:1', 'c:0.97', 'c:0.64']);
+});
+
+test('near copies of a sample are targets where targets are so many that they set the noise level; a template site is not', () => {
+  // Three small sites, three score tables each (one a sample), beside a few other pages: the
+  // tables are the group's 90% quantile, and no relative cut lets them through.
+  const small = (name: string, sample: boolean): ScoredPage[] => [
+    { site: name, score: 1, sample },
+    { site: name, score: 0.99 },
+    { site: name, score: 0.96 },
+    { site: name, score: 0.6 },
+    { site: name, score: 0.3 },
+    { site: name, score: 0.2 },
+  ];
+  const pages = [...small('a', true), ...small('b', true), ...small('c', false)];
+  assert.deepEqual(selected(pages, RULE), ['a:1', 'b:1'], 'the relative cuts alone return the samples only');
+  assert.deepEqual(selected(pages, { ...RULE, nearCopy: 0.9 }), ['a:1', 'a:0.99', 'a:0.96', 'b:1', 'b:0.99', 'b:0.96', 'c:1', 'c:0.99', 'c:0.96']);
+  // A site whose every page resembles the samples (a template the boilerplate filter missed).
+  const template = Array.from({ length: 6 }, (_x, i) => ({ site: 't', score: 0.91 + i / 100 }));
+  assert.deepEqual(selected([...pages, ...template], { ...RULE, nearCopy: 0.9 }).filter((s) => s.startsWith('t:')), []);
+});
