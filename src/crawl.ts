@@ -215,7 +215,13 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     if (existed) checkIntact(config.db);
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
-    const notes = stored ? topicChange(config.db, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
+    const previous = stored ? (JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number }) : null;
+    const notes = previous ? topicChange(config.db, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
+    // Starting again takes the options given now, the budget included: said, since a budget left
+    // to its default can replace a smaller one the crawl was started with.
+    if (previous && typeof previous.maxPages === 'number' && previous.maxPages !== config.maxPages) {
+      notes.push(`the crawl's page budget is now ${config.maxPages}, was ${previous.maxPages}${input.maxPages === undefined ? ' (--max-pages not given: the default)' : ''}; focuscrawl resume continues a crawl with its own options`);
+    }
     // A group crawl and a topic crawl cannot continue each other: each would overwrite the
     // other's config, and resume refuses a database marked as a group crawl.
     const group = db.getMeta('driver') === 'group';

@@ -80,6 +80,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
   if (given.length && o.seedsFile) notes.push(`crawling the ${given.length} seeds given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
   const seeds = [...given, ...fromFile];
+  if (seeds.length && cfg.seeds?.length) notes.push(`the ${seeds.length} seeds given replace the ${cfg.seeds.length} of --config ${o.config}`);
   if (seeds.length) cfg.seeds = seeds;
   const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
     if (v !== undefined) cfg[k] = v;

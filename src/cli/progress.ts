@@ -60,8 +60,9 @@ export function stopReasonText(reason: StopReason, discardedBy: Record<string, n
   if (reason === 'max-pages') return 'page budget reached';
   if (reason === 'stopped') return 'stopped';
   if (reason === 'stalled') return 'stalled: the last pages fetched found nothing relevant (--stop-when-stalled)';
+  if (reason === 'host-budgets') return 'host budgets reached: the URLs left wait on hosts that reached --max-pages-per-host';
   const dropped = Object.values(discardedBy).reduce((a, b) => a + b, 0);
-  return dropped ? `frontier exhausted: nothing left to fetch; ${dropped} links were discarded` : 'frontier exhausted: nothing left to fetch';
+  return dropped ? `frontier exhausted: nothing left to fetch; ${count(dropped, 'link was', 'links were')} discarded` : 'frontier exhausted: nothing left to fetch';
 }
 
 /** "1 error", "2 errors". */

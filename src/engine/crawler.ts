@@ -86,7 +86,8 @@ export interface CrawlerOptions {
  * was dropped on the way); `max-pages`, the page budget; `stopped`, stop() (Ctrl-C); `stalled`,
  * the stop rule `stopWhenStalled`.
  */
-export type StopReason = 'exhausted' | 'max-pages' | 'stopped' | 'stalled';
+/** host-budgets: URLs wait, but only on hosts that have reached their --max-pages-per-host budget. */
+export type StopReason = 'exhausted' | 'host-budgets' | 'max-pages' | 'stopped' | 'stalled';
 
 export interface CrawlSummary {
   stats: CrawlStats;
@@ -248,6 +249,8 @@ export class Crawler {
     this.#failure = null;
     if (failure) throw failure;
     this.stats.frontier = await f.counts();
+    // Finished with URLs still waiting: every one of them is on a host at its page budget.
+    if (reason === 'exhausted' && this.stats.frontier.waiting > 0) reason = 'host-budgets';
     this.stats.seen = f.seenCounters();
     this.#o.checkpoint();
     for (const t of this.#o.tasks) await t.run();

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCrawl } from '../../src/crawl.js';
@@ -102,6 +102,39 @@ test('the page budget and an exhausted frontier are told apart', async () => {
   } finally {
     await all.close();
   }
+});
+
+test('a crawl that ends with URLs waiting on hosts at their page budget says so, not "nothing left to fetch"', async () => {
+  const db = tmpDb('host-budget');
+  const crawl = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, maxPagesPerHost: 3, db });
+  try {
+    const s = await crawl.run();
+    assert.equal(s.reason, 'host-budgets');
+    assert.ok(s.stats.frontier.waiting > 0);
+    assert.match(summaryText(s, 'x', null), /\(host budgets reached: the URLs left wait on hosts that reached --max-pages-per-host\)/);
+  } finally {
+    await crawl.close();
+  }
+  const json = JSON.parse((await runCli(['status', '--db', db, '--json'])).stdout) as { lastRun: { reason: string } };
+  assert.equal(json.lastRun.reason, 'host-budgets');
+});
+
+test('starting a crawl again on its database with another page budget says so', async () => {
+  const db = tmpDb('budget-again');
+  const first = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, maxPages: 3, db });
+  await first.run();
+  await first.close();
+  const again = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, db });
+  await again.close();
+  assert.ok(again.notes.includes("the crawl's page budget is now 10000, was 3 (--max-pages not given: the default); focuscrawl resume continues a crawl with its own options"), again.notes.join('\n'));
+});
+
+test('seeds given on the command line replace a config file\'s, and the crawl says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-stop-seeds-'));
+  writeFileSync(join(dir, 'c.yaml'), `seeds: ["${origin}/about", "${origin}/news"]\n`);
+  const r = await runCli(['crawl', origin + '/', '--config', join(dir, 'c.yaml'), '--db', join(dir, 'c.db'), '--max-pages', '1', '--delay-ms', '0']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /focuscrawl: the 1 seeds given replace the 2 of --config .*c\.yaml/);
 });
 
 test('--stop-when-stalled without a topic is refused with one line', async () => {
