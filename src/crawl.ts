@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { applyPreset } from './config/presets.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
@@ -94,6 +94,8 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  const proxied = proxyNote(config.proxy);
+  if (proxied) notes.push(proxied);
   const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const store = new SqliteStore(db, { frontierRows: true });

@@ -225,6 +225,24 @@ export function proxyFor(setting: string | null, env: NodeJS.ProcessEnv = proces
 }
 
 /**
+ * The note a crawl starts with when its requests go through a proxy the user did not name on the
+ * command line (HTTP_PROXY and friends, as curl reads them): a proxy that is down fails every
+ * URL as "host unreachable" at the proxy's address, which the user would not connect with it.
+ */
+export function proxyNote(setting: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (proxyFor(setting, env) !== 'env') return null;
+  const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].filter((k) => env[k]);
+  const shown = names.map((k) => `${k}=${hidePassword(env[k]!)}`).join(', ');
+  const noProxy = env.NO_PROXY ?? env.no_proxy;
+  return `requests go through the proxy of the environment (${shown}${noProxy ? `; NO_PROXY=${noProxy}` : ''}): --proxy direct ignores it`;
+}
+
+/** A URL with its password, if any, shown as ***. */
+function hidePassword(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+}
+
+/**
  * The config as a crawl stores it (the SQLite meta table, PostgreSQL's crawl row): without the
  * proxy and the request headers, whose credentials stay on the machine that runs the crawl.
  */

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { FocusCrawlError } from '../errors.js';
-import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
+import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { topicChange } from '../config/topic-change.js';
 import type { RunnableCrawl } from '../crawl.js';
@@ -123,6 +123,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  const proxied = proxyNote(config.proxy);
+  if (proxied) notes.push(proxied);
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
