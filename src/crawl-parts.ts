@@ -123,7 +123,7 @@ export function makeCrawler(
   const tasks: NonNullable<CrawlerOptions['tasks']> = [];
   let frontier = parts.frontier;
   if (parts.politeness) {
-    const watch = new PolitenessWatch(config.delayMs);
+    const watch = new PolitenessWatch(config.replay ? 0 : config.delayMs);
     if (config.maxPagesPerHost > 0) watch.budget(config.maxPagesPerHost);
     frontier = new WatchedFrontier(frontier, watch);
     const store = parts.politeness;
@@ -154,5 +154,6 @@ export function makeCrawler(
     notFetchedBefore: parts.notFetchedBefore ?? 0,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
     ...(parts.shared ? { shared: true } : {}),
+    ...(config.replay ? { replaying: true } : {}),
   });
 }

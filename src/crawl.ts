@@ -96,7 +96,8 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
-  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.delayMs }, config.seenCache, { memory: config.frontierMemory });
+  // A recording answers at once and nobody is behind it: a replay keeps no delay between requests.
+  const frontier = new SqliteFrontier(db, { perHost: config.perHost, delayMs: config.replay ? 0 : config.delayMs }, config.seenCache, { memory: config.frontierMemory });
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const store = new SqliteStore(db, { frontierRows: true });
   const services = new SqliteServiceRegistry(db);

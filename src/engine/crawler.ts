@@ -33,6 +33,8 @@ export interface CrawlerOptions {
   fetcher: Fetcher;
   /** Null disables robots.txt (tests, replay). */
   robots: RobotsCache | null;
+  /** Answers come from a recording (--replay): no server to be polite to, so robots.txt's Crawl-delay is not kept. */
+  replaying?: boolean;
   strategy: Strategy;
   scope: CrawlScope;
   /** Fetches (done + error) over the whole crawl, resumed runs included. */
@@ -130,7 +132,7 @@ export class Crawler {
   readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -352,7 +354,7 @@ export class Crawler {
       if (v.kind !== 'unreachable') await this.#sitemaps.offer(req);
       if (v.kind === 'disallowed') return this.#ending.finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#ending.failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
-      if (v.crawlDelayMs > 0) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
+      if (v.crawlDelayMs > 0 && !this.#o.replaying) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
     } else {
       await this.#sitemaps.offer(req);
     }

@@ -9,6 +9,8 @@ import { writeWeb, DEFAULT_WEB } from '../../src/bench/topical-web.js';
 import { startTestServer } from '../helpers/misbehaving-server.js';
 import { RecordingFetcher } from '../../src/fetch/recording-fetcher.js';
 import type { Fetcher } from '../../src/fetch/fetcher.js';
+import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
 
 async function crawlLog(config: Parameters<typeof startCrawl>[0]): Promise<string[]> {
   const crawl = await startCrawl(config);
@@ -81,4 +83,27 @@ test('a recording that fails mid-crawl (a full disk) fails its fetches and close
     await assert.rejects(rec.fetch('http://127.0.0.1/after'), /cannot write WARC \/dev\/full: ENOSPC/);
     assert.ok(outcomes.some((o) => o.status === 'fulfilled'), 'answers that came before the failure was known are returned');
   }
+});
+
+test('a replay keeps no delay between requests: neither the crawl\'s nor a recorded robots.txt Crawl-delay', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-warc-delay-'));
+  const srv = await startTestServer([
+    [/^\/start$/, (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Start</title><a href="/html/a">a</a>')],
+  ]);
+  srv.robots = 'User-agent: *\nCrawl-delay: 1\n';
+  const warc = join(dir, 'delay.warc.gz');
+  const common = { seeds: [srv.origin + '/start'], perHost: 1, concurrency: 1, retries: 0, sitemaps: false };
+  await crawlLog({ ...common, delayMs: 0, db: join(dir, 'live.db'), record: warc });
+  await srv.close();
+  await crawlLog({ ...common, delayMs: 250, db: join(dir, 'replay.db'), replay: warc });
+  const delays = async (db: string) => {
+    const reader = new SqliteCrawlReader(new SqliteDb(db, { create: false }), true);
+    try {
+      return (await reader.hosts(10, null)).map((h) => h.delayMs);
+    } finally {
+      await reader.close();
+    }
+  };
+  assert.deepEqual(await delays(join(dir, 'live.db')), [1000], 'the live crawl kept the Crawl-delay');
+  assert.deepEqual(await delays(join(dir, 'replay.db')), [0], 'the replay kept none');
 });
