@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
@@ -75,7 +76,7 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
  * (so the pattern cap holds across runs) and the errors that made no request (not in the budget).
  */
 function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): number {
-  const noRequest = "(reason LIKE 'host unreachable: %' OR reason LIKE 'robots.txt unreachable%')";
+  const noRequest = MADE_NO_REQUEST_SQL;
   if (traps.options.maxUrlsPerPattern > 0) {
     const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND (state = 2 OR (state = 3 AND NOT ${noRequest}))`).pluck();
     for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);

@@ -66,7 +66,8 @@ export class UrlEnding {
 
   async #fail(req: CrawlRequest, reason: string, status: number | null): Promise<void> {
     if (req.probe) await this.#c.probing?.failed(req, reason);
-    if (req.sitemap) this.#c.stats.sitemaps++;
+    // A sitemap counts as fetched when a request was made for it (a refused or unreachable host made none).
+    if (req.sitemap && !madeNoRequest(reason)) this.#c.stats.sitemaps++;
     return this.finish(req, { state: 'error', reason }, null, { status });
   }
 

@@ -36,11 +36,14 @@ export function isPrivateAddress(ip: string): boolean {
   return v === 4 ? NON_PUBLIC.check(c, 'ipv4') : v === 6 ? NON_PUBLIC.check(c, 'ipv6') : false;
 }
 
+/** How a refusal of a private address ends its reason (host-health.ts madeNoRequest reads it). */
+export const PRIVATE_ADDRESS_HINT = '(pass --allow-private to fetch it)';
+
 /** A connection refused because it would reach a private address. */
 export class PrivateAddressError extends Error {
   readonly code = 'ERR_FOCUSCRAWL_PRIVATE_ADDRESS';
   constructor(readonly address: string, readonly hostname: string) {
-    super(`${hostname !== address ? `${hostname} resolves to ` : ''}private address ${address} (pass --allow-private to fetch it)`);
+    super(`${hostname !== address ? `${hostname} resolves to ` : ''}private address ${address} ${PRIVATE_ADDRESS_HINT}`);
     this.name = 'PrivateAddressError';
   }
 }

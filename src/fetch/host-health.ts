@@ -1,6 +1,7 @@
 import type { FetchResult } from '../types.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+import { PRIVATE_ADDRESS_HINT } from './address-policy.js';
 
 export interface HostHealthOptions {
   /**
@@ -39,8 +40,14 @@ export const UNREACHABLE_PREFIX = 'host unreachable: ';
 export const ROBOTS_UNREACHABLE_PREFIX = 'robots.txt unreachable';
 
 export function madeNoRequest(reason: string): boolean {
-  return reason.startsWith(UNREACHABLE_PREFIX) || reason.startsWith(ROBOTS_UNREACHABLE_PREFIX);
+  return reason.startsWith(UNREACHABLE_PREFIX) || reason.startsWith(ROBOTS_UNREACHABLE_PREFIX) || refusedAsPrivate(reason);
 }
+
+/** Refused before connecting: the URL's own host is private (a redirect to one came after a request). */
+const refusedAsPrivate = (reason: string): boolean => reason.endsWith(PRIVATE_ADDRESS_HINT) && !reason.startsWith('redirect to ');
+
+/** madeNoRequest as an SQL condition on a `reason` column (SQLite and PostgreSQL alike). */
+export const MADE_NO_REQUEST_SQL = `(reason LIKE '${UNREACHABLE_PREFIX}%' OR reason LIKE '${ROBOTS_UNREACHABLE_PREFIX}%' OR (reason LIKE '%${PRIVATE_ADDRESS_HINT}' AND reason NOT LIKE 'redirect to %'))`;
 
 interface HostState {
   /** Network failures in a row, answered or not (drives the backoff). */

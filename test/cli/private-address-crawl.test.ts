@@ -57,11 +57,15 @@ async function crawl(name: string, args: string[]) {
   const urls = rows.map((r) => r.url);
   assert.equal(new Set(urls).size, urls.length, 'every URL logged once');
   const services = JSON.parse((await runCli(['services', '--db', db])).stdout) as { endpoint: string; status: string; reason: string | null }[];
-  return { log: new Map(rows.map((r) => [r.url, r])), services };
+  return { log: new Map(rows.map((e) => [e.url, e])), services, stderr: r.stdout + r.stderr };
 }
 
 test('by default a crawl never connects to private addresses other than its seeds\': links, redirect hops, names and service probes are refused with the reason', async () => {
-  const { log, services } = await crawl('default', ['--scope', 'any']);
+  const { log, services, stderr } = await crawl('default', ['--scope', 'any']);
+  // The refusals (three links, two guessed sitemaps) made no request: no fetches, none of the page
+  // budget spent. Fetched: the seed, its /sitemap.xml (404), /ok and /redir.
+  assert.match(stderr, /: 4 fetched this run \(3 done, 1 error,/, stderr);
+  assert.match(stderr, /sitemaps: 1 file fetched this run/, stderr);
   const refused = 'private address 127.0.0.3 (pass --allow-private to fetch it)';
   assert.equal(log.get(seed.origin + '/ok')?.state, 'done');
   assert.equal(log.get(other.origin + '/page')?.state, 'error');
