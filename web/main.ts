@@ -81,6 +81,8 @@ async function search(q: string): Promise<void> {
   if (!searching) return current ? render(current) : undefined;
   if (live) {
     const res = await fetch(`api/search?q=${encodeURIComponent(q)}`);
+    // A refused search (400: no words, too many) says why instead of listing nothing.
+    if (!res.ok) return showPages([], `search refused: ${((await res.json()) as { error: string }).error}`);
     const { hits, lag } = (await res.json()) as { hits: ListedPage[]; lag: string | null };
     showPages(hits, `${hits.length} pages match “${q}”${lag ? ` (${lag})` : ''}`);
   } else {
