@@ -14,6 +14,8 @@ const chart = new HarvestChart($('harvest'));
 const recall = new RecallChart($('recall'));
 let map: ServicesMap | null = null;
 let current: Snapshot | null = null;
+// The report holds no full-text index: its box filters the pages it lists (see search()).
+if (!live) ($('q') as HTMLInputElement).placeholder = 'filter the listed pages by title and URL';
 /** A search's results stay on screen until the search box is emptied. */
 let searching = false;
 
