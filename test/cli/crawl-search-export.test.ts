@@ -45,6 +45,20 @@ test('search finds English and Chinese words', async () => {
   assert.match(none.stdout, /no page matches/);
 });
 
+test('search says when more pages match than it shows', async () => {
+  const all = (await runCli(['search', '--db', db, '--json', '--limit', '100', 'photovoltaic'])).stdout.trim().split('\n');
+  const n = all.length;
+  assert.ok(n > 10 && n < 100, `${n} hits`);
+  const shown = await runCli(['search', '--db', db, 'photovoltaic']);
+  assert.equal(shown.stdout.match(/^\d+\. /gm)?.length, 10, 'the default limit');
+  assert.match(shown.stdout, /\n… and more match: --limit 20 shows more\n$/);
+  const exact = await runCli(['search', '--db', db, '--limit', String(n), 'photovoltaic']);
+  assert.doesNotMatch(exact.stdout, /and more/, 'all shown');
+  const short = await runCli(['search', '--db', db, '--json', '--limit', String(n - 1), 'photovoltaic']);
+  assert.equal(short.stdout.trim().split('\n').length, n - 1);
+  assert.equal(short.stderr, `… and more match: --limit ${2 * (n - 1)} shows more\n`, 'JSON lines stay JSON: the note is on stderr');
+});
+
 test('export writes the crawl log in fetch order as JSONL and CSV', async () => {
   const j = await runCli(['export', '--db', db, '--format', 'jsonl']);
   const rows = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
