@@ -33,7 +33,7 @@ export function registerExport(program: Command): void {
     .option('--out <file>', 'output file (default standard output)')
     .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
       const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
-      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; the ${o.what === 'log' ? 'log' : 'pages'} are jsonl or csv`);
+      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv`);
       if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);

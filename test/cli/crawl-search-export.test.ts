@@ -104,6 +104,8 @@ test('export --what pages writes every stored page with its text; --relevant kee
   assert.equal(csv.split('\r\n').filter((l) => l.startsWith(site.origin)).length, relevant.length);
   const wrong = await runCli(['export', '--db', db, '--what', 'pages', '--format', 'txt']);
   assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
+  const wrongLog = await runCli(['export', '--db', db, '--format', 'txt']);
+  assert.equal([wrongLog.code, wrongLog.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the log is jsonl or csv');
 });
 
 test('resume with a larger budget continues the same crawl; a smaller one is refused', async () => {
