@@ -14,6 +14,8 @@ const chart = new HarvestChart($('harvest'));
 const recall = new RecallChart($('recall'));
 let map: ServicesMap | null = null;
 let current: Snapshot | null = null;
+// The report holds no full-text index: its box filters the pages it lists (see search()).
+if (!live) ($('q') as HTMLInputElement).placeholder = 'filter the listed pages by title and URL';
 /** A search's results stay on screen until the search box is emptied. */
 let searching = false;
 
@@ -81,6 +83,8 @@ async function search(q: string): Promise<void> {
   if (!searching) return current ? render(current) : undefined;
   if (live) {
     const res = await fetch(`api/search?q=${encodeURIComponent(q)}`);
+    // A refused search (400: no words, too many) says why instead of listing nothing.
+    if (!res.ok) return showPages([], `search refused: ${((await res.json()) as { error: string }).error}`);
     const { hits, lag } = (await res.json()) as { hits: ListedPage[]; lag: string | null };
     showPages(hits, `${hits.length} pages match “${q}”${lag ? ` (${lag})` : ''}`);
   } else {

@@ -10,6 +10,7 @@ import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 import { oneOf, unitNumber } from './option-parsers.js';
 import { checkOutputFile, checkOutputNotInput, writeChunks } from './output-file.js';
+import { RecordTally } from './record-tally.js';
 
 /** Runs `write` on the crawl's read model (either backend), saying when a crawl still writes to it. */
 async function fromReader(o: SharedFlags & { db?: string }, write: (reader: CrawlReader) => Promise<void>): Promise<void> {
@@ -32,11 +33,17 @@ export function registerExport(program: Command): void {
     .option('--out <file>', 'output file (default standard output)')
     .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
       const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
-      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; the ${o.what === 'log' ? 'log' : 'pages'} are jsonl or csv`);
+      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv`);
       if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);
       checkOutputNotInput(o.out, [{ flag: '--db', file: o.name ? undefined : (o.db ?? 'focuscrawl.db') }]);
+      // One line on stderr once a file is written, as report and group say theirs; none on
+      // standard output, where the records themselves go.
+      const tally = new RecordTally();
+      const said = (noun: string) => {
+        if (o.out) process.stderr.write(tally.line(noun, o.out));
+      };
       if (o.what === 'pages') {
         await fromReader(o, async (reader) => {
           let min = o.minRelevance ?? null;
@@ -45,13 +52,13 @@ export function registerExport(program: Command): void {
             if (threshold === undefined) throw new FocusCrawlError('USAGE', `--relevant: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic; --min-relevance x sets the cut`);
             min = threshold;
           }
-          await writeChunks(o.out, formatPages(reader.storedPages(min), format as 'jsonl' | 'csv'));
+          await writeChunks(o.out, formatPages(tally.async(reader.storedPages(min)), format as 'jsonl' | 'csv'));
         });
-        return;
+        return said('page');
       }
       if (o.what === 'log') {
-        await fromReader(o, (reader) => writeChunks(o.out, formatLog(reader.logEntries(), format as 'jsonl' | 'csv')));
-        return;
+        await fromReader(o, (reader) => writeChunks(o.out, formatLog(tally.async(reader.logEntries()), format as 'jsonl' | 'csv')));
+        return said('log record');
       }
       if (o.name) throw new FocusCrawlError('USAGE', '--what links is for the embedded crawl: a shared crawl exports its log');
       const path = o.db ?? 'focuscrawl.db';
@@ -59,9 +66,10 @@ export function registerExport(program: Command): void {
       // The records committed so far: the running crawl adds more.
       if (running) process.stderr.write(`focuscrawl: ${runningLine(path, running)}: this is what it has committed so far\n`);
       try {
-        await writeChunks(o.out, formatLinks(new SqliteStore(db).extractedLinks(), format));
+        await writeChunks(o.out, formatLinks(tally.sync(new SqliteStore(db).extractedLinks()), format));
       } finally {
         await db.close();
       }
+      said('link');
     });
 }

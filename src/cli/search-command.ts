@@ -7,13 +7,16 @@ import { withSharedOptions } from './shared-options.js';
 export function registerSearch(program: Command): void {
   withSharedOptions(program.command('search').description('full-text search over the stored pages (all words must match; Chinese and English)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
-    .option('--limit <n>', 'results to show (default 10)', positiveInt, 10)
+    .option('--limit <n>', 'results to show (default 10); a last line says when more match', positiveInt, 10)
     .option('--json', 'print JSON lines')
     .argument('<query>', 'words to look for')
     .action(async (query: string, o: SharedFlags & { db?: string; limit: number; json?: boolean }) => {
       const open = await openReader(o);
       try {
-        const hits = await open.reader.search(query, o.limit);
+        // One hit more than shown tells whether more match (the reader has no count).
+        const found = await open.reader.search(query, o.limit + 1);
+        const hits = found.slice(0, o.limit);
+        const more = found.length > o.limit ? `… and more match: --limit ${o.limit * 2} shows more\n` : '';
         if (open.running) {
           // Read-only during a crawl: pages stored since its last index batch are not found yet.
           const lag = await open.searchLag();
@@ -21,10 +24,13 @@ export function registerSearch(program: Command): void {
         }
         if (o.json) {
           for (const h of hits) process.stdout.write(JSON.stringify(h) + '\n');
+          // On stderr: standard output stays one JSON record a line.
+          process.stderr.write(more);
           return;
         }
         if (!hits.length) process.stdout.write(`no page matches '${query}'\n`);
         hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${h.snippet}\n`));
+        process.stdout.write(more);
       } finally {
         await open.close();
       }

@@ -10,6 +10,9 @@ import { positiveInt } from './option-parsers.js';
 import { openReader } from './open-reader.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
 
+/** "1 sample page", "2 sample pages": the header and the table are read by people. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /**
  * The dashboard's labels as samples: pages labelled relevant are samples, pages labelled not
  * relevant join the background (they are what the topic must rank low), with their stored text.
@@ -94,10 +97,10 @@ export function registerTopic(program: Command): void {
         if (!samples.length) throw new FocusCrawlError('USAGE', `no sample pages found in ${(o.samples ?? []).join(' ')}`);
         const background = [...(await text(o.background ?? [])), ...fromLabels.background];
         const ranked = rankTerms(samples, { candidates, background, tokenize: { stem: o.stem === true } }).slice(0, o.top);
-        if (!ranked.length) throw new FocusCrawlError('USAGE', `no candidate term occurs in the samples (${[...(o.samples ?? []), ...(fromLabels.samples.length ? [`${fromLabels.samples.length} labelled pages`] : [])].join(', ')}): are they empty?`);
+        if (!ranked.length) throw new FocusCrawlError('USAGE', `no candidate term occurs in the samples (${[...(o.samples ?? []), ...(fromLabels.samples.length ? [`${count(fromLabels.samples.length, 'labelled page')}`] : [])].join(', ')}): are they empty?`);
         const max = ranked[0]!.weight;
         const keywords = Object.fromEntries(ranked.map((r) => [r.term, Math.round((10_000 * r.weight) / max) / 10_000]));
-        const header = `# Written by focuscrawl topic learn from ${samples.length} sample pages${background.length ? ` and ${background.length} background pages` : ''}.\n# Weights: TF-IDF, scaled so the best term is 1.\n`;
+        const header = `# Written by focuscrawl topic learn from ${count(samples.length, 'sample page')}${background.length ? ` and ${count(background.length, 'background page')}` : ''}.\n# Weights: TF-IDF, scaled so the best term is 1.\n`;
         const body: Record<string, unknown> = { name: o.name ?? ranked[0]!.term, keywords };
         if (o.stem) body.stem = true;
         try {
@@ -105,7 +108,7 @@ export function registerTopic(program: Command): void {
         } catch (err) {
           throw new FocusCrawlError('IO', `cannot write ${o.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
-        process.stdout.write(ranked.map((r) => `${r.term}\t${r.weight.toFixed(5)}\t(in ${r.df} of ${samples.length} samples)`).join('\n') + `\nwrote ${o.out}\n`);
+        process.stdout.write(ranked.map((r) => `${r.term}\t${r.weight.toFixed(5)}\t(in ${r.df} of ${count(samples.length, 'sample')})`).join('\n') + `\nwrote ${o.out}\n`);
       } finally {
         await fetcher.close();
       }

@@ -7,6 +7,7 @@ import { listenOrExplain } from '../metrics/listen.js';
 import { readerMetrics } from '../metrics/reader-metrics.js';
 import { FocusCrawlError } from '../errors.js';
 import { allowed, matchingToken } from './access.js';
+import { strictQuery } from './query-params.js';
 import { searchPages } from './read-snapshot.js';
 import { SnapshotPoller } from './snapshot-poller.js';
 import { checkDashboardFiles, dashboardFile } from './static-files.js';
@@ -91,10 +92,13 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
     }
     if (method === 'GET' && path === '/api/snapshot') return json(res, 200, await poller.read());
     if (method === 'GET' && path === '/api/search') {
-      const q = (url.searchParams.get('q') ?? '').trim();
-      const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 20));
+      const params = strictQuery(url.search);
+      const q = (params.get('q') ?? '').trim();
+      // An empty search is a mistake to report, not a question whose answer is "nothing".
+      if (!q) return json(res, 400, { error: params.has('q') ? 'q is empty: give the words to look for' : 'q is missing: give the words to look for (?q=…)' });
+      const limit = Math.min(100, Math.max(1, Number(params.get('limit') ?? 20) || 20));
       // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
-      return json(res, 200, { hits: q ? await searchPages(open.reader, q, limit) : [], lag: await open.searchLag() });
+      return json(res, 200, { hits: await searchPages(open.reader, q, limit), lag: await open.searchLag() });
     }
     if (method === 'GET' && path === '/api/labels') return json(res, 200, await open.reader.labels());
     if (method === 'POST' && path === '/api/labels') {
@@ -145,7 +149,7 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
   const server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
       if (res.headersSent) return void res.end();
-      // The request's fault (a malformed %-escape, a search with no words) is a 400 that says why;
+      // The request's fault (a malformed %-escape in the path or the query, a search with no words) is a 400 that says why;
       // anything else is this server's, logged here and not described to the client.
       if (err instanceof URIError) return json(res, 400, { error: 'malformed percent-encoding in the address' });
       if (err instanceof FocusCrawlError && err.code === 'USAGE') return json(res, 400, { error: err.message });

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { CrawlReader, PageSummary } from '../store/crawl-reader.js';
+import type { CrawlReader, HostSummary, PageSummary } from '../store/crawl-reader.js';
 import type { SearchHit } from '../store/store.js';
 import { stopReasonText } from '../cli/progress.js';
 import type { ListedPage, RecallSeries, ServiceOnMap, Snapshot } from './snapshot.js';
@@ -55,11 +55,22 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
       labelled: await recallSeries(r, 'labelled relevant', labels.filter((l) => l.relevant).map((l) => l.url)),
       truth: src.truth ? await recallSeries(r, basename(src.truth.file), src.truth.urls) : null,
     },
-    hosts: await r.hosts(50, threshold),
+    hosts: (await r.hosts(50, threshold)).filter(wasInPlay),
     services: servicesOnMap(await r.services()),
     relevantPages,
     labels: { relevant: labels.filter((l) => l.relevant).length, notRelevant: labels.filter((l) => !l.relevant).length },
   };
+}
+
+/**
+ * Whether a host belongs in the hosts table: something fetched, waiting, or a request recorded
+ * (its politeness is written when a request reaches it, so a first fetch in flight counts). A
+ * host known only from discarded links (out of scope, too deep) was never contacted and would
+ * be a row of zeros. Filtered here, not in the readers' SQL, so SQLite and PostgreSQL agree; the
+ * readers list hosts with fetches first, so the filter never costs one of them its row.
+ */
+export function wasInPlay(h: HostSummary): boolean {
+  return h.fetched > 0 || h.waiting > 0 || h.delayMs !== null || h.nextAllowedAt !== null;
 }
 
 async function recallSeries(r: CrawlReader, source: string, urls: string[]): Promise<RecallSeries | null> {

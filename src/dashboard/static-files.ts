@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FocusCrawlError } from '../errors.js';
+import { decodeStrict } from './query-params.js';
 
 /** The built front end (Vite's output), shipped in the package: dist/dashboard beside dist/src. */
 export const DASHBOARD_FILES = fileURLToPath(new URL('../../dashboard/', import.meta.url));
@@ -20,9 +21,9 @@ export function checkDashboardFiles(): void {
   }
 }
 
-/** A file of the built front end, or null for anything outside it. */
+/** A file of the built front end, or null for anything outside it; a malformed escape in `path` is a USAGE error. */
 export function dashboardFile(path: string): { body: Buffer; type: string } | null {
-  const rel = normalize(decodeURIComponent(path === '/' ? '/index.html' : path)).replace(/^[/\\]+/, '');
+  const rel = normalize(decodeStrict(path === '/' ? '/index.html' : path, 'the path')).replace(/^[/\\]+/, '');
   const full = join(DASHBOARD_FILES, rel);
   if (!full.startsWith(DASHBOARD_FILES) || rel.split(sep).includes('..') || !existsSync(full)) return null;
   try {

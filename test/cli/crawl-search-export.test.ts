@@ -45,9 +45,24 @@ test('search finds English and Chinese words', async () => {
   assert.match(none.stdout, /no page matches/);
 });
 
+test('search says when more pages match than it shows', async () => {
+  const all = (await runCli(['search', '--db', db, '--json', '--limit', '100', 'photovoltaic'])).stdout.trim().split('\n');
+  const n = all.length;
+  assert.ok(n > 10 && n < 100, `${n} hits`);
+  const shown = await runCli(['search', '--db', db, 'photovoltaic']);
+  assert.equal(shown.stdout.match(/^\d+\. /gm)?.length, 10, 'the default limit');
+  assert.match(shown.stdout, /\n… and more match: --limit 20 shows more\n$/);
+  const exact = await runCli(['search', '--db', db, '--limit', String(n), 'photovoltaic']);
+  assert.doesNotMatch(exact.stdout, /and more/, 'all shown');
+  const short = await runCli(['search', '--db', db, '--json', '--limit', String(n - 1), 'photovoltaic']);
+  assert.equal(short.stdout.trim().split('\n').length, n - 1);
+  assert.equal(short.stderr, `… and more match: --limit ${2 * (n - 1)} shows more\n`, 'JSON lines stay JSON: the note is on stderr');
+});
+
 test('export writes the crawl log in fetch order as JSONL and CSV', async () => {
   const j = await runCli(['export', '--db', db, '--format', 'jsonl']);
   const rows = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.equal(j.stderr, '', 'writing to standard output, export says nothing more');
   assert.deepEqual(Object.keys(rows[0]!), ['seq', 'url', 'final_url', 'state', 'status', 'depth', 'parent', 'anchor', 'title', 'relevance', 'priority', 'fetched_at', 'error']);
   assert.equal(rows[0]!.url, site.origin + '/');
   assert.equal(rows.filter((r) => r.state === 'done').length, 60);
@@ -58,6 +73,12 @@ test('export writes the crawl log in fetch order as JSONL and CSV', async () => 
   const lines = readFileSync(out, 'utf8').trim().split('\r\n');
   assert.equal(lines[0], 'seq,url,final_url,state,status,depth,parent,anchor,title,relevance,priority,fetched_at,error');
   assert.equal(lines.length, rows.length + 1);
+  // Writing a file, it says so in one line, as report and group do.
+  assert.equal(c.stdout, '');
+  assert.equal(c.stderr, `wrote ${rows.length} log records to ${out}\n`);
+  const linksOut = join(dir, 'links.txt');
+  const l = await runCli(['export', '--db', db, '--what', 'links', '--out', linksOut]);
+  assert.equal(l.stderr, `wrote ${readFileSync(linksOut, 'utf8').trim().split('\n').length} links to ${linksOut}\n`);
 });
 
 test('export --what pages writes every stored page with its text; --relevant keeps those the topic calls relevant', async () => {
@@ -74,13 +95,17 @@ test('export --what pages writes every stored page with its text; --relevant kee
   assert.deepEqual(relevant.map((p) => p.url), all.filter((p) => p.relevance >= threshold).map((p) => p.url));
   assert.ok(relevant.length > 0 && relevant.length < all.length, `${relevant.length} of ${all.length}`);
   const csvOut = join(dir, 'pages.csv');
-  assert.equal((await runCli(['export', '--db', db, '--what', 'pages', '--relevant', '--format', 'csv', '--out', csvOut])).code, 0);
+  const p = await runCli(['export', '--db', db, '--what', 'pages', '--relevant', '--format', 'csv', '--out', csvOut]);
+  assert.equal(p.code, 0, p.stderr);
+  assert.equal(p.stderr, `wrote ${relevant.length} pages to ${csvOut}\n`);
   const csv = readFileSync(csvOut, 'utf8');
   assert.ok(csv.startsWith('url,final_url,status,content_type,fetched_at,encoding,title,relevance,canonical,noindex,text\r\n'));
   // One record a page: a row starts with its quoted-or-bare URL; the text field may hold line breaks, quoted.
   assert.equal(csv.split('\r\n').filter((l) => l.startsWith(site.origin)).length, relevant.length);
   const wrong = await runCli(['export', '--db', db, '--what', 'pages', '--format', 'txt']);
   assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
+  const wrongLog = await runCli(['export', '--db', db, '--format', 'txt']);
+  assert.equal([wrongLog.code, wrongLog.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the log is jsonl or csv');
 });
 
 test('resume with a larger budget continues the same crawl; a smaller one is refused', async () => {

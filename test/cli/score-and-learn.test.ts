@@ -79,4 +79,9 @@ test('topic learn ranks candidates by TF-IDF over samples and writes a usable to
   const forced = await runCli(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', samples, '--top', '2', '--out', out, '--force']);
   assert.equal(forced.code, 0, forced.stderr);
   assert.match(readFileSync(out, 'utf8'), /name: wms/);
+  // One sample is one sample page, in the file's header and in the table printed.
+  const one = await runCli(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', join(samples, 'a.html'), '--top', '2', '--out', out, '--force']);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(readFileSync(out, 'utf8'), /^# Written by focuscrawl topic learn from 1 sample page\.$/m);
+  assert.match(one.stdout, /^wms\t[\d.]+\t\(in 1 of 1 sample\)$/m);
 });

@@ -67,6 +67,7 @@ test('the dashboard loads on a running crawl and its harvest chart grows while t
     // A search through the full-text index returns a stored page.
     const open = await openReader({ db });
     try {
+      assert.equal(await page.getAttribute('#q', 'placeholder'), 'full-text search over stored pages');
       await page.fill('#q', 'solar');
       await page.click('#search button');
       await page.waitForFunction(() => /pages match/.test(document.getElementById('pages-note')?.textContent ?? ''));
@@ -142,6 +143,19 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   assert.equal(await page.textContent('#state'), 'stopped');
   assert.ok((await page.locator('#pages li').count()) > 0);
   assert.equal(await page.locator('.label-yes').count(), 0, 'a report has no label buttons');
+  // The report's box filters the listed pages (it holds no index), and says so.
+  assert.equal(await page.getAttribute('#q', 'placeholder'), 'filter the listed pages by title and URL');
+  // The list leaves room for the marker of a report's 200th page ("200. "): 20px clipped 10. to 0.
+  const room = await page.evaluate(() => {
+    const ol = document.getElementById('pages')!;
+    const probe = Object.assign(document.createElement('span'), { textContent: '200. ' });
+    probe.style.whiteSpace = 'pre';
+    ol.querySelector('li')!.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    return { need, have: parseFloat(getComputedStyle(ol).paddingLeft) };
+  });
+  assert.ok(room.have >= room.need, `padding ${room.have}px holds a marker of ${room.need}px`);
   assert.equal(await page.getAttribute('#recall', 'data-series'), 'labelled relevant|truth.txt');
   assert.equal(Number(await page.getAttribute('#recall', 'data-points')), 40);
   assert.match((await page.textContent('#recall-note')) ?? '', /truth\.txt, [12] of 3/);

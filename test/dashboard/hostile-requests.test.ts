@@ -59,6 +59,23 @@ test('broken escapes and searches with no words are 400; other methods 405; junk
     const empty = await fetch(s.url + 'api/search?q=' + encodeURIComponent('"'));
     assert.equal(empty.status, 400);
     assert.match(((await empty.json()) as { error: string }).error, /has no words/);
+    // The query string's escapes are checked like the path's, and name the bad escape.
+    const refused = async (query: string, reason: RegExp) => {
+      const res = await fetch(s.url + 'api/search' + query);
+      assert.equal(res.status, 400, query);
+      assert.match(((await res.json()) as { error: string }).error, reason, query);
+    };
+    await refused('?q=%zz', /query parameter 'q' has a malformed percent-escape '%zz'/);
+    await refused('?q=%E4', /query parameter 'q' has a malformed percent-escape '%E4'/);
+    await refused('?q=solar&limit=%E0%A4', /query parameter 'limit' has a malformed percent-escape '%E0%A4'/);
+    await refused('?q=', /q is empty/);
+    await refused('?q=+%20', /q is empty/);
+    await refused('', /q is missing/);
+    const path = await fetch(s.url + '%E0%A4%A');
+    assert.equal(path.status, 400);
+    assert.match(((await path.json()) as { error: string }).error, /the path has a malformed percent-escape '%A'/);
+    // A good escape still reaches the index: %C3%A9 is é, + a space.
+    assert.equal((await fetch(s.url + 'api/search?q=solar+%C3%A9nergie')).status, 200);
 
     const head = await fetch(s.url, { method: 'HEAD' });
     assert.equal(head.status, 200);

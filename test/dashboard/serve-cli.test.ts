@@ -132,7 +132,7 @@ test('topic learn --db takes the labelled pages: relevant ones as samples, not r
   assert.equal(r.code, 0, r.stderr);
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(out, 'utf8');
-  assert.match(text, /from 2 sample pages and 1 background pages/);
+  assert.match(text, /from 2 sample pages and 1 background page\./);
   assert.match(text, /keywords:/);
   const none = await runCli(['topic', 'learn', '--db', join(dir, 'nope.db'), '--out', out]);
   assert.equal(none.code, 2);

@@ -1,0 +1,46 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
+import { wasInPlay } from '../../src/dashboard/read-snapshot.js';
+import type { Snapshot } from '../../src/dashboard/snapshot.js';
+import type { HostSummary } from '../../src/store/crawl-reader.js';
+import { runCli } from '../helpers/run-cli.js';
+import { serveTinySites } from '../helpers/tiny-sites.js';
+
+/** Solar pages on one site, each also linking to another host, which the host scope leaves out (nothing listens there). */
+let web: Awaited<ReturnType<typeof serveTinySites>>;
+const dir = mkdtempSync(join(tmpdir(), 'fc-snapshot-'));
+const OTHER = 'http://127.0.0.2:9/';
+
+before(async () => {
+  const solar = 'solar panels photovoltaic energy from the sun, inverters and solar cells on the roof';
+  web = await serveTinySites({
+    solar: {
+      '/': ['Solar energy', solar, [['/a', 'solar a'], [OTHER, 'elsewhere']]],
+      '/a': ['Solar a', solar, [['/', 'home'], [OTHER + 'page', 'elsewhere too']]],
+    },
+  });
+});
+after(() => web.close());
+
+test('the hosts table leaves out a host never contacted (out of scope), in the report as in serve', async () => {
+  const db = join(dir, 's.db');
+  const c = await runCli(['crawl', '--seeds', web.roots.solar!, '--topic', DEMO_TOPIC, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
+  assert.equal(c.code, 0, c.stderr);
+  assert.match(c.stderr + c.stdout, /out of scope/, 'the other site was seen and discarded');
+  const r = await runCli(['report', '--db', db, '--out', join(dir, 'report')]);
+  assert.equal(r.code, 0, r.stderr);
+  const snap = JSON.parse(readFileSync(join(dir, 'report', 'data.json'), 'utf8')) as Snapshot;
+  assert.deepEqual(snap.hosts.map((h) => [h.host, h.fetched]), [[new URL(web.roots.solar!).host, 2]]);
+});
+
+test('a host is listed once anything of it was fetched, waits, or was reached by a request', () => {
+  const h = (o: Partial<HostSummary>): HostSummary => ({ host: 'h', waiting: 0, fetched: 0, relevant: 0, errors: 0, delayMs: null, waitedMs: null, nextAllowedAt: null, budget: null, ...o });
+  assert.equal(wasInPlay(h({})), false, 'only discarded links');
+  assert.equal(wasInPlay(h({ fetched: 1 })), true);
+  assert.equal(wasInPlay(h({ waiting: 3 })), true, 'in scope, not reached yet');
+  assert.equal(wasInPlay(h({ delayMs: 0, nextAllowedAt: '2026-01-01T00:00:00Z' })), true, 'its first request in flight');
+});
