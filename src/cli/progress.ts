@@ -76,6 +76,7 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
     `crawl ended (${stopReasonText(summary.reason, s.discardedBy)}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${count(s.errors, 'error')}, ${count(s.retries, 'retry', 'retries')}), ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
     `frontier: ${c.waiting} waiting, ${c.done} done, ${c.error} error, ${c.discarded} discarded`,
   ];
+  if (summary.reason === 'max-pages' && s.fetched === 0) lines.push('the page budget was spent before this run: focuscrawl resume --max-pages N raises it');
   if (s.discarded) lines.push(`discarded this run: ${discardSummary(s.discardedBy)}`);
   if (relevantTotal !== null) {
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';

@@ -124,6 +124,10 @@ test('starting a crawl again on its database with another page budget says so', 
   const first = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, maxPages: 3, db });
   await first.run();
   await first.close();
+  // Resumed with its budget spent: nothing to do, and the summary says how to go on.
+  const spent = await runCli(['resume', '--db', db]);
+  assert.equal(spent.code, 0, spent.stderr);
+  assert.match(spent.stdout + spent.stderr, /0 fetched this run[^\n]*\n(.*\n)*the page budget was spent before this run: focuscrawl resume --max-pages N raises it/);
   const again = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, db });
   await again.close();
   assert.ok(again.notes.includes("the crawl's page budget is now 10000, was 3 (--max-pages not given: the default); focuscrawl resume continues a crawl with its own options"), again.notes.join('\n'));
