@@ -37,12 +37,15 @@ function shownLink(url: string): string {
 
 const fmt = (s: Scored) => `${s.score.toFixed(3)}${s.terms.length ? '  ' + s.terms.map(([t, v]) => `${t} ${v.toFixed(3)}`).join(', ') : ''}`;
 
-async function exampleScorer(topic: Topic, fetcher: Fetcher): Promise<ExampleScorer | null> {
+async function exampleScorer(topic: Topic, fetcher: Fetcher, topicFile: string): Promise<ExampleScorer | null> {
   if (!topic.examples.length) return null;
   const scorer = new ExampleScorer();
   for (const [refs, negative] of [[topic.examples, false], [topic.negatives, true]] as const) {
     for (const ref of refs) {
-      const p = await loadPage(ref, fetcher);
+      // A sample the topic file names: a failure names the file and the field, as a bad keyword does.
+      const p = await loadPage(ref, fetcher).catch((err: unknown) => {
+        throw new FocusCrawlError('USAGE', `${topicFile}: ${negative ? 'negatives' : 'examples'}: ${(err as Error).message}`);
+      });
       scorer.addExample(ref, weightedTerms(positionTerms(p, topic.tokenizeOptions), topic.positions), negative);
     }
   }
@@ -72,7 +75,7 @@ export function registerScore(program: Command): void {
         const terms = positionTerms(page, topic.tokenizeOptions);
         const vsm = vsmScore(topic, terms);
         const level = levelScore(topic, terms);
-        const examples = await exampleScorer(topic, fetcher);
+        const examples = await exampleScorer(topic, fetcher, o.topic);
         const example = examples?.score(weightedTerms(terms, topic.positions)) ?? null;
         const seen = new Set<string>();
         // The default strategy's view of each link, as at the start of a crawl (nothing learned, one page of the host seen).
