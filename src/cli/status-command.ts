@@ -43,12 +43,14 @@ export function registerStatus(program: Command): void {
         }
         const c = s.urls;
         const running = open.running !== null && embedded;
+        // URLs still leased with no crawl running: a run ended without writing its end (kill -9).
+        const interrupted = embedded && !running && c.fetching > 0;
         const lines = [
           ...(open.running ? [open.running] : []),
           `${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : !embedded ? 'being fetched by its workers' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`,
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
-          ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}`] : []),
+          ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),
           `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
           ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
         ];

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCrawl } from '../../src/crawl.js';
 import { summaryText } from '../../src/cli/progress.js';
+import Database from 'better-sqlite3';
 import { runCli } from '../helpers/run-cli.js';
 
 /**
@@ -117,6 +118,12 @@ test('a crawl that ends with URLs waiting on hosts at their page budget says so,
   }
   const json = JSON.parse((await runCli(['status', '--db', db, '--json'])).stdout) as { lastRun: { reason: string } };
   assert.equal(json.lastRun.reason, 'host-budgets');
+  assert.doesNotMatch((await runCli(['status', '--db', db])).stdout, /interrupted/);
+  // What kill -9 leaves: a URL still leased, and no end written for that run.
+  const sql = new Database(db);
+  sql.prepare('UPDATE urls SET state = 1 WHERE id = (SELECT min(id) FROM urls WHERE state = 0)').run();
+  sql.close();
+  assert.match((await runCli(['status', '--db', db])).stdout, /last run ended [^\n]*: host budgets reached[^\n]*; a later run was interrupted \(killed or crashed\): focuscrawl resume continues it/);
 });
 
 test('starting a crawl again on its database with another page budget says so', async () => {
