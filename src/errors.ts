@@ -31,7 +31,8 @@ export function isUserError(err: unknown): err is FocusCrawlError {
 export function isBackendFailure(err: unknown): boolean {
   if (err instanceof FocusCrawlError) return err.code === 'STORE';
   const e = err as { name?: string; message?: string } | null;
-  return e?.name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|Connection terminated/.test(e?.message ?? '');
+  // ReplyError: a command Redis refused (OOM under maxmemory, a read-only replica), which the URL did not cause.
+  return e?.name === 'MaxRetriesPerRequestError' || e?.name === 'ReplyError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|Connection terminated/.test(e?.message ?? '');
 }
 
 /**

@@ -186,6 +186,7 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
     if (o.db) throw new FocusCrawlError('USAGE', '--db is for the embedded crawl: a shared crawl keeps its pages in PostgreSQL (--pg)');
     const crawl = await startSharedCrawl(config, target, { force: o.force === true });
     if (o.seedOnly) {
+      for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
       process.stdout.write(`${crawl.where}: ${config.seeds?.length ?? 0} seeds added; start workers with focuscrawl worker --name ${target.name}\n`);
       await crawl.close();
       return;

@@ -3,6 +3,9 @@ import { crawlConfigSchema } from '../config/crawl-config.js';
 import type { CrawlRequest } from '../types.js';
 import { connectBoth, redisPrefix, sharedFrontier } from './shared-crawl.js';
 import { redact, type SharedTarget } from './shared-target.js';
+import { dropCrawlKeys } from './drop-crawl-keys.js';
+
+export { dropCrawlKeys };
 
 /** URLs sent to Redis per script call while rebuilding. */
 const CHUNK = 1000;
@@ -70,12 +73,3 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
   }
 }
 
-/** Deletes every key of a crawl (SCAN: an administrative command, never a worker's hot path). */
-export async function dropCrawlKeys(redis: import('ioredis').Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
-}

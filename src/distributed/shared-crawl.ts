@@ -8,13 +8,14 @@ import type { RunnableCrawl } from '../crawl.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan } from '../crawl-parts.js';
 import type { CrawlSummary } from '../engine/crawler.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { RedisFrontier } from '../frontier/redis-frontier.js';
+import { LOST_FRONTIER, RedisFrontier } from '../frontier/redis-frontier.js';
 import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { redact, redisDatabase, type SharedTarget } from './shared-target.js';
+import { dropCrawlKeys } from './drop-crawl-keys.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -76,6 +77,11 @@ export async function connectRedis(url: string): Promise<Redis> {
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
 function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget }): unknown {
   const lost = 'the URLs this worker held return to waiting when their leases expire; start the worker again when it is back';
+  if (err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER)) return lostFrontier(s.target, err);
+  // A command Redis refused (OOM under maxmemory noeviction, READONLY replica, MISCONF): Redis's state, not the URL's.
+  if ((err as Error)?.name === 'ReplyError') {
+    return new FocusCrawlError('STORE', `Redis at ${redact(s.target.redis)} refused a command: ${(err as Error).message}; ${lost}`, { cause: err });
+  }
   // The store's own error after its retries names PostgreSQL; a worker adds what becomes of its URLs.
   if (err instanceof FocusCrawlError) return err.message.startsWith('lost PostgreSQL') ? new FocusCrawlError(err.code, `${err.message}; ${lost}`, { cause: err }) : err;
   const msg = (err as Error)?.message ?? String(err);
@@ -86,6 +92,15 @@ function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget })
     return new FocusCrawlError('STORE', `lost PostgreSQL at ${redact(s.target.pg)}: ${msg}; ${lost}`, { cause: err });
   }
   return err;
+}
+
+/** A crawl PostgreSQL knows and Redis holds nothing of: the way back is rebuild. */
+function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlError {
+  return new FocusCrawlError(
+    'STORE',
+    `Redis at ${redact(target.redis)} holds nothing of crawl '${target.name}', which PostgreSQL has (Redis lost its data: restarted without persistence or flushed, or this is another Redis database): run focuscrawl rebuild --name ${target.name}, which recreates the frontier from PostgreSQL, then start the workers again`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
@@ -107,6 +122,23 @@ export function sharedFrontier(redis: Redis, config: CrawlConfig, name: string, 
     seenCache: config.seenCache > 0 ? config.seenCache : undefined,
     bucketBits: config.seenBucketBits ?? seenBucketBitsFor(config.maxPages),
   });
+}
+
+/**
+ * Redis and PostgreSQL must agree on whether the crawl exists, before anything is written: a
+ * crawl PostgreSQL holds (`existing`) with nothing in Redis lost its frontier; a new one must find
+ * no keys of its name (a crawl whose schema was dropped), unless `force` drops them.
+ */
+async function checkRedisAgrees(redis: Redis, config: CrawlConfig, target: SharedTarget, existing: boolean, force: boolean, notes: string[]): Promise<void> {
+  const present = await sharedFrontier(redis, config, target.name, 'check', null).present();
+  if (existing && !present) throw lostFrontier(target);
+  if (!existing && present) {
+    if (!force) {
+      throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds keys of a crawl named '${target.name}' that PostgreSQL does not know (its schema was dropped?): give --force to drop them, or choose another --name`);
+    }
+    await dropCrawlKeys(redis, redisPrefix(target.name));
+    notes.push(`dropped the Redis keys of an earlier crawl named '${target.name}' (--force)`);
+  }
 }
 
 async function open(config: CrawlConfig, topicFile: TopicFile | null, target: SharedTarget, redis: Redis, pg: PgStore, network: Fetcher, notes: string[], strategy?: Strategy): Promise<SharedCrawl> {
@@ -204,15 +236,18 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
     const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
+    await checkRedisAgrees(redis, full, target, stored !== null, opts.force === true, notes);
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
+    // Explained while the connection's state still tells a lost Redis from any other failure.
+    const explained = explainFailure(err, { redis, target });
     redis.disconnect();
     await pg.close().catch(() => {});
-    throw err;
+    throw explained;
   }
 }
 
@@ -242,6 +277,7 @@ export async function openSharedWorker(
     const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.proxy ? { proxy: opts.proxy } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
     const headersNote = missingHeadersNote(JSON.parse((await pg.getMeta('headerNames')) ?? '[]') as string[], opts.headers);
+    await checkRedisAgrees(redis, config, target, true, false, []);
     return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), headersNote ? [headersNote] : [], opts.strategy);
   } catch (err) {
     redis.disconnect();

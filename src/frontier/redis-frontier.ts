@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { FocusCrawlError } from '../errors.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
 import type { SeenCounters } from '../seen/seen-set.js';
@@ -56,6 +57,9 @@ type EndOutcome = Outcome['state'] | 'retry' | 'release' | 'fetched';
  * cache drops them all), complete (one per batch of lease ends made together), claim (one per
  * batch). `roundTrips` counts them; calls to several shards sent together count once.
  */
+/** How a lost frontier's error begins (shared-crawl.ts names the crawl and the way back). */
+export const LOST_FRONTIER = 'Redis no longer holds the crawl';
+
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */
   roundTrips = 0;
@@ -160,6 +164,17 @@ export class RedisFrontier implements Frontier {
     if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return false;
     await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', LAYOUT)));
     return true;
+  }
+
+  /**
+   * Whether Redis holds anything of this crawl: the layout mark layoutMatches() leaves on every
+   * shard when the crawl is created. A crawl PostgreSQL knows with none lost its frontier (Redis
+   * restarted without persistence, or flushed, or this is another database).
+   */
+  async present(): Promise<boolean> {
+    this.roundTrips++;
+    const found = await Promise.all(this.#shardList().map((s) => this.#redis.exists(shardBase(this.#prefix, s) + 'cfg')));
+    return found.some((n) => n > 0);
   }
 
   /** The shard's KEYS[1] (its counters hash). */
@@ -449,13 +464,22 @@ export class RedisFrontier implements Frontier {
     return this.#counters;
   }
 
+  /**
+   * An empty frontier is the crawl's end only while Redis still holds the crawl: one that lost
+   * its data mid-crawl looks empty too, and a worker would record the crawl as finished.
+   */
+  async #finishedIfPresent(): Promise<true> {
+    if (await this.present()) return true;
+    throw new FocusCrawlError('STORE', `${LOST_FRONTIER} (${this.#prefix}): it lost its data (restarted without persistence, or flushed)`);
+  }
+
   async isFinished(): Promise<boolean> {
     // Right after a claim that came back short and empty (the crawl loop's pattern), that claim
     // already read, atomically, whether any URL was waiting or in flight. Finished cannot be
     // undone by another worker (only URLs in flight bring new ones); a stale "not yet" only
     // costs the loop another turn.
     const hint = this.#readyHint;
-    if (hint?.finished) return true;
+    if (hint?.finished) return this.#finishedIfPresent();
     if (hint) return false;
     this.roundTrips++;
     const busy = await Promise.all(
@@ -471,7 +495,7 @@ export class RedisFrontier implements Frontier {
         return fetching! > 0 || ready! + wait! > 0;
       }),
     );
-    return !busy.some(Boolean);
+    return busy.some(Boolean) ? false : this.#finishedIfPresent();
   }
 
   /** Nothing to release: leases live in Redis, and the client belongs to the caller. */

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
+import { runCli } from '../helpers/run-cli.js';
+import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { PG_URL } from '../helpers/test-pg.js';
+
+/**
+ * Redis and PostgreSQL disagreeing about a crawl: Redis lost its data (a restart without
+ * persistence, a flush, another database number) while PostgreSQL keeps the crawl, or Redis
+ * still holds the keys of a crawl whose schema was dropped. Neither may pass for a finished or a
+ * new crawl: each is one line naming Redis, exit 2, and the way back.
+ */
+async function dropSchema(name: string): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+  await c.end();
+}
+
+async function lastRunReason(name: string): Promise<string | null> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    const r = await c.query(`SELECT value FROM ${pgSchema(name)}.meta WHERE key = 'lastRun'`);
+    return r.rows.length ? (JSON.parse(r.rows[0].value as string) as { reason: string }).reason : null;
+  } finally {
+    await c.end();
+  }
+}
+
+async function dropKeys(name: string): Promise<void> {
+  const redis = await connectTestRedis();
+  await dropCrawlKeys(redis, redisPrefix(name));
+  redis.disconnect();
+}
+
+const oneLine = (stderr: string) => assert.equal(stderr.trim().split('\n').length, 1, stderr);
+
+test('a crawl PostgreSQL knows and Redis lost: workers and crawl refuse and name rebuild, before and during a run', { timeout: 180_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 200, latencyMs: 20 });
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  const lost = new RegExp(`^focuscrawl: Redis at ${REDIS_URL.replace(/[./]/g, '\\$&')} holds nothing of crawl '${name}', which PostgreSQL has .*focuscrawl rebuild --name ${name}`);
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '20', '--concurrency', '2', '--lease-ms', '3000']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+
+    // During a run: the keys go while the worker crawls; it must not record the crawl as finished.
+    const worker = runCli(['worker', ...shared]);
+    const redis = await connectTestRedis();
+    while (Number((await redis.hget(`${redisPrefix(name)}:{0}:n`, 'done')) ?? 0) < 20) await new Promise((r) => setTimeout(r, 50));
+    await dropCrawlKeys(redis, redisPrefix(name));
+    redis.disconnect();
+    const during = await worker;
+    assert.equal(during.code, 2, during.stdout + during.stderr);
+    assert.match(during.stderr, /^focuscrawl: (Redis at .* holds nothing of crawl|Redis at .* refused a command)/m, during.stderr);
+    assert.doesNotMatch(during.stderr, /\n\s+at /, 'no stack trace');
+    assert.notEqual(await lastRunReason(name), 'exhausted', 'the crawl is not recorded as finished');
+
+    // Before a run: a worker, and crawl adding seeds, refuse at once.
+    await dropKeys(name);
+    const joining = await runCli(['worker', ...shared]);
+    assert.equal(joining.code, 2, joining.stdout + joining.stderr);
+    oneLine(joining.stderr);
+    assert.match(joining.stderr, lost);
+    const adding = await runCli(['crawl', ...shared, '--seed-only', '--seeds', web.roots[0]!]);
+    assert.equal(adding.code, 2, adding.stdout + adding.stderr);
+    assert.match(adding.stderr, lost);
+
+    // rebuild is the way back.
+    const rebuilt = await runCli(['rebuild', ...shared]);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    const again = await runCli(['worker', ...shared]);
+    assert.equal(again.code, 0, again.stderr);
+  } finally {
+    await web.close();
+    await dropKeys(name);
+    await dropSchema(name);
+  }
+});
+
+test('a new crawl whose name Redis still holds keys for (its schema dropped) is refused; --force drops them', { timeout: 120_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 1, pagesPerHost: 20, latencyMs: 0 });
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  const seed = ['--seed-only', '--seeds', web.roots[0]!, '--hosts', web.hosts.join(',')];
+  try {
+    assert.equal((await runCli(['crawl', ...shared, ...seed])).code, 0);
+    await dropSchema(name);
+    const stale = await runCli(['crawl', ...shared, ...seed]);
+    assert.equal(stale.code, 2, stale.stdout + stale.stderr);
+    oneLine(stale.stderr);
+    assert.match(stale.stderr, new RegExp(`holds keys of a crawl named '${name}' that PostgreSQL does not know .*give --force to drop them`));
+    const forced = await runCli(['crawl', ...shared, ...seed, '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stderr, /dropped the Redis keys of an earlier crawl named/);
+    const status = await runCli(['status', ...shared]);
+    assert.match(status.stdout, /1 URLs waiting/, `the new crawl holds its one seed, not the old frontier: ${status.stdout}${status.stderr}`);
+  } finally {
+    await web.close();
+    await dropKeys(name);
+    await dropSchema(name);
+  }
+});
