@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema } from '../../src/distributed/shared-crawl.js';
 import { freePort } from '../helpers/free-port.js';
@@ -72,6 +73,48 @@ test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is
     // Only the requests in flight when Redis died (the worker's concurrency, 4) may be fetched twice.
     assert.ok(fetches >= 300 && fetches <= 304, `${fetches} page requests for 300 pages`);
   } finally {
+    redis.kill('SIGKILL');
+    await web.close();
+    const c = new pg.Client(PG_URL);
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+    await c.end();
+  }
+});
+
+test('Redis refuses writes mid-crawl (OOM under maxmemory, noeviction): the worker exits 2 naming Redis, no URL is failed for it; once Redis has room a worker finishes the crawl', { timeout: 180_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 100, latencyMs: 30 });
+  const port = await freePort();
+  const redis = await startRedis(port);
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const url = `redis://127.0.0.1:${port}`;
+  const shared = ['--redis', url, '--pg', PG_URL, '--name', name];
+  const admin = new Redis(url);
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--concurrency', '4', '--lease-ms', '3000']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = runCli(['worker', ...shared]);
+    while ((await pageUrls(name)).length < 30) await new Promise((r) => setTimeout(r, 100));
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', '1');
+    const full = await worker;
+    assert.equal(full.code, 2, full.stdout + full.stderr);
+    assert.match(full.stderr, new RegExp(`^focuscrawl: Redis at redis://127\\.0\\.0\\.1:${port}/? refused a command: OOM .*return to waiting`, 'm'));
+    assert.doesNotMatch(full.stderr, /\n\s+at /, 'no stack trace');
+    const c = new pg.Client(PG_URL);
+    await c.connect();
+    const failed = (await c.query(`SELECT url, error FROM ${pgSchema(name)}.crawl_log WHERE state = 'error'`)).rows as { url: string; error: string }[];
+    await c.end();
+    assert.deepEqual(failed, [], 'no URL ended as an error because Redis was full');
+
+    await admin.config('SET', 'maxmemory', '0');
+    const rest = await runCli(['worker', ...shared]);
+    assert.equal(rest.code, 0, rest.stderr);
+    const stored = await pageUrls(name);
+    assert.equal(stored.length, 200, 'every page stored once');
+    assert.deepEqual(new Set(stored), new Set(web.pages()));
+  } finally {
+    admin.disconnect();
     redis.kill('SIGKILL');
     await web.close();
     const c = new pg.Client(PG_URL);
