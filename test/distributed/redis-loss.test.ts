@@ -29,6 +29,13 @@ async function startRedis(port: number): Promise<ChildProcess> {
   throw new Error('redis-server did not start (apt-get install redis-server)');
 }
 
+async function dropSchema(name: string): Promise<void> {
+  const c = new pg.Client(PG_URL);
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
+  await c.end();
+}
+
 async function pageUrls(name: string): Promise<string[]> {
   const c = new pg.Client(PG_URL);
   await c.connect();
@@ -75,10 +82,7 @@ test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is
   } finally {
     redis.kill('SIGKILL');
     await web.close();
-    const c = new pg.Client(PG_URL);
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-    await c.end();
+    await dropSchema(name);
   }
 });
 
@@ -117,9 +121,6 @@ test('Redis refuses writes mid-crawl (OOM under maxmemory, noeviction): the work
     admin.disconnect();
     redis.kill('SIGKILL');
     await web.close();
-    const c = new pg.Client(PG_URL);
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-    await c.end();
+    await dropSchema(name);
   }
 });
