@@ -72,6 +72,8 @@ export class RedisFrontier implements Frontier {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #shards: number;
+  /** layoutMatches() found or left the layout mark: the crawl's presence in Redis can be checked. */
+  #marked = false;
   readonly #perHost: number;
   readonly #delayMs: number;
   readonly #worker: string;
@@ -160,10 +162,10 @@ export class RedisFrontier implements Frontier {
   async layoutMatches(): Promise<boolean> {
     this.roundTrips++;
     const found = await Promise.all(this.#shardList().map((s) => Promise.all([this.#redis.hget(shardBase(this.#prefix, s) + 'cfg', 'layout'), this.#redis.exists(this.#key(s))])));
-    if (found.every(([layout]) => layout === LAYOUT)) return true;
+    if (found.every(([layout]) => layout === LAYOUT)) return (this.#marked = true);
     if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return false;
     await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', LAYOUT)));
-    return true;
+    return (this.#marked = true);
   }
 
   /**
@@ -469,7 +471,8 @@ export class RedisFrontier implements Frontier {
    * its data mid-crawl looks empty too, and a worker would record the crawl as finished.
    */
   async #finishedIfPresent(): Promise<true> {
-    if (await this.present()) return true;
+    // Only a frontier that found or left its layout mark (every shared crawl's, layoutMatches) can tell.
+    if (!this.#marked || (await this.present())) return true;
     throw new FocusCrawlError('STORE', `${LOST_FRONTIER} (${this.#prefix}): it lost its data (restarted without persistence, or flushed)`);
   }
 
