@@ -9,6 +9,7 @@ import { isHttpUrl } from '../parse/normalize-url.js';
 import { quotedSeed, seedProblem } from './seeds.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
 import { headerValueProblem, requestHeadersSchema } from '../fetch/request-headers.js';
+import { redact } from '../distributed/shared-target.js';
 
 /**
  * Why `s` is not a usable regular expression, or null. V8 compiles a pattern when it first runs,
@@ -232,15 +233,11 @@ export function proxyFor(setting: string | null, env: NodeJS.ProcessEnv = proces
 export function proxyNote(setting: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
   if (proxyFor(setting, env) !== 'env') return null;
   const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].filter((k) => env[k]);
-  const shown = names.map((k) => `${k}=${hidePassword(env[k]!)}`).join(', ');
+  const shown = names.map((k) => `${k}=${redact(env[k]!)}`).join(', ');
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   return `requests go through the proxy of the environment (${shown}${noProxy ? `; NO_PROXY=${noProxy}` : ''}): --proxy direct ignores it`;
 }
 
-/** A URL with its password, if any, shown as ***. */
-function hidePassword(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
-}
 
 /**
  * The config as a crawl stores it (the SQLite meta table, PostgreSQL's crawl row): without the

@@ -119,8 +119,17 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-function headerValue(h: string | string[] | undefined): string {
-  return Array.isArray(h) ? h.join(', ') : (h ?? '');
+/**
+ * Headers whose copies are kept one a line (joined by a line feed) rather than folded with commas:
+ * X-Robots-Tag, whose leading user agent scopes the rest of that copy only (robots-header.ts), and
+ * Set-Cookie, never folded (RFC 6265 3: an Expires date holds a comma). The recorder writes and
+ * the replayer reads them the same way.
+ */
+export const LINE_JOINED_HEADERS: ReadonlySet<string> = new Set(['x-robots-tag', 'set-cookie']);
+
+/** A header's copies as one value: by line for LINE_JOINED_HEADERS, else folded with commas as HTTP allows. */
+function headerValue(h: string | string[] | undefined, name: string): string {
+  return Array.isArray(h) ? h.join(LINE_JOINED_HEADERS.has(name) ? '\n' : ', ') : (h ?? '');
 }
 
 /** Fetches over HTTP(S) with undici's `request` (about half the CPU per page of its `fetch`). */
@@ -276,17 +285,11 @@ export class HttpFetcher implements Fetcher {
     cutAt: number | undefined,
   ): Promise<FetchResult> {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v);
+    for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v, k);
     const status = res.statusCode;
     // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
     const types = res.headers['content-type'];
     if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
-    // A user agent leading an X-Robots-Tag header scopes the rest of that header only (robots-header.ts).
-    const robots = res.headers['x-robots-tag'];
-    if (Array.isArray(robots)) headers['x-robots-tag'] = robots.join('\n');
-    // Set-Cookie is never folded with commas (RFC 6265 3; an Expires date holds one): one line each, as recorded.
-    const cookies = res.headers['set-cookie'];
-    if (Array.isArray(cookies)) headers['set-cookie'] = cookies.join('\n');
     const contentType = headers['content-type'] ?? '';
     if (isTransientStatus(status)) {
       await res.body.dump();

@@ -6,17 +6,16 @@ import { normalizeUrl } from '../parse/normalize-url.js';
 import { readWebSpec, origin } from '../bench/topical-web.js';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
-import { isHtmlType } from './http-fetcher.js';
+import { isHtmlType, LINE_JOINED_HEADERS } from './http-fetcher.js';
 
 /**
- * Header lines by lower-case name: repeated X-Robots-Tag and Set-Cookie lines joined by a line
- * feed, as http-fetcher.ts joins them, any other repeated header by a comma, as HTTP folds it.
+ * Header lines by lower-case name, repeated ones joined as http-fetcher.ts joins them (headerValue).
  */
 function lowerCased(lines: Iterable<[string, string]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of lines) {
     const k = name.toLowerCase();
-    out[k] = out[k] === undefined ? value : `${out[k]}${k === 'x-robots-tag' || k === 'set-cookie' ? '\n' : ', '}${value}`;
+    out[k] = out[k] === undefined ? value : `${out[k]}${LINE_JOINED_HEADERS.has(k) ? '\n' : ', '}${value}`;
   }
   return out;
 }

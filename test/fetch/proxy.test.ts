@@ -90,7 +90,7 @@ test('HTTP_PROXY from the environment is used, NO_PROXY sends a host direct, and
   const viaEnv = await runCli(['crawl', `http://${siteHost}/`, '--db', join(dir, 'env.db'), '--delay-ms', '0'], { env });
   assert.equal(viaEnv.code, 0, viaEnv.stderr);
   assert.ok(proxied.some((p) => p.startsWith(`CONNECT ${siteHost}`)), 'the crawl went through the proxy');
-  assert.match(viaEnv.stderr, new RegExp(`focuscrawl: requests go through the proxy of the environment \\(HTTP_PROXY=http://${proxyHost.replace(/\./g, '\\.')}\\): --proxy direct ignores it`));
+  assert.match(viaEnv.stderr, new RegExp(`focuscrawl: requests go through the proxy of the environment \\(HTTP_PROXY=http://${proxyHost.replace(/\./g, '\\.')}/?\\): --proxy direct ignores it`));
   assert.equal((await log(join(dir, 'env.db'))).get(`http://${siteHost}/a`)?.state, 'done');
 
   proxied.length = 0;
