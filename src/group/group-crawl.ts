@@ -203,9 +203,13 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
         // (a focused round can fetch so many targets that they set the group's noise level),
         // the source's own reading: the most similar new pages, the best of each site that stands
         // out on its site.
+        // A site's start page never joins, in the fallback either (the selection never picks
+        // one): it links and summarises the whole site, so as a sample it would make every other
+        // site's start page, changelog and overview look like the kind (bench/group-real's FAQ
+        // set 2 drifted so in its second round).
         const pick = (ok: (x: (typeof scored)[number]) => boolean) => {
           const best = new Map<string, { d: RankedDoc; score: number }>();
-          for (const x of scored) if (!x.sample && ok(x) && x.score > (best.get(x.d.host)?.score ?? 0)) best.set(x.d.host, { d: x.d, score: x.score });
+          for (const x of scored) if (!x.sample && !x.entry && ok(x) && x.score > (best.get(x.d.host)?.score ?? 0)) best.set(x.d.host, { d: x.d, score: x.score });
           return best;
         };
         let best = pick((x) => x.target);
@@ -325,7 +329,7 @@ function coherenceOf(library: SampleLibrary, vs: SampleView[]): number {
 }
 
 /** bfc's ranking (nearest sample) and selection step over every fetched page. */
-function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, bridge: TopicBridge | null): { d: RankedDoc; site: string; score: number; sample: boolean; target: boolean }[] {
+function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, bridge: TopicBridge | null): { d: RankedDoc; site: string; score: number; sample: boolean; entry: boolean; target: boolean }[] {
   const samples = sampleVectors(library, ranked);
   const namers = samples.filter((_s, i) => library.samples[i]!.example === true);
   const keywords = bridge?.keywordVector(ranked.space);
@@ -341,7 +345,7 @@ function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, 
     const bySamples = sample ? 1 : nearestSampleScore(d, samples, o.shapeWeight, o.nameWeight, namers);
     // The keywords score beside the samples, at most topicWeight: what lets English examples
     // reach a first Chinese target, after which Chinese samples rank its language (topic-bridge.ts).
-    return { d, site: d.host, score: keywords ? Math.max(bySamples, bridge!.pageScore(d.vector, keywords, exampleLevel) * shapeFactor(d)) : bySamples, sample };
+    return { d, site: d.host, score: keywords ? Math.max(bySamples, bridge!.pageScore(d.vector, keywords, exampleLevel) * shapeFactor(d)) : bySamples, sample, entry: d.path.length === 0 };
   });
   const coherence = coherenceOf(library, samples);
   const targets = o.threshold !== undefined ? scored.map((x) => x.sample || x.score >= o.threshold!) : selectTargets(scored, o.selection, coherence);

@@ -89,3 +89,11 @@ test('near copies of a sample are targets where targets are so many that they se
   const template = Array.from({ length: 6 }, (_x, i) => ({ site: 't', score: 0.91 + i / 100 }));
   assert.deepEqual(selected([...pages, ...template], { ...RULE, nearCopy: 0.9 }).filter((s) => s.startsWith('t:')), []);
 });
+
+test("a site's start page is never selected on its score, only as a sample", () => {
+  // The start page links and summarises its whole site: it stands out like a target (0.42).
+  const pages = [...site('a', 30, 0, 0.12), { site: 'a', score: 0.42, entry: true }, ...site('b', 30, 0, 0.1, [0.31])];
+  assert.deepEqual(selected(pages), ['b:0.31']);
+  const t = selectTargets(pages.map((p) => ('entry' in p ? { ...p, sample: true } : p)), RULE);
+  assert.equal(t[30], true, 'a start page given as an example stays selected');
+});
