@@ -59,7 +59,8 @@ export async function connectRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${lastError || (err as Error).message}`);
+    const reason = lastError || (err as Error).message;
+    throw refusedCredentials(url, reason) ?? new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${reason}`);
   }
   // A SELECT the server refuses (a database past its count) leaves the connection on database 0.
   const wanted = redisDatabase(url);
@@ -68,10 +69,21 @@ export async function connectRedis(url: string): Promise<Redis> {
     const selected = typeof info === 'string' ? /\bdb=(\d+)/.exec(info)?.[1] : undefined;
     if (selected !== undefined && Number(selected) !== wanted) {
       redis.disconnect();
-      throw new FocusCrawlError('STORE', `Redis at ${redact(url)} has no database ${wanted}${lastError ? ` (${lastError})` : ''}`);
+      throw new FocusCrawlError('CONFIG', `Redis at ${redact(url)} has no database ${wanted}${lastError ? ` (${lastError})` : ''}`);
     }
   }
   return redis;
+}
+
+/**
+ * Redis answered and refused who we said we are: a configuration error (CONFIG, exit 2), not an
+ * unreachable service, so that readers that carry on without Redis do not carry on past it.
+ */
+function refusedCredentials(url: string, reason: string): FocusCrawlError | null {
+  const line = reason.replace(/\.$/, '');
+  if (/^NOAUTH\b/.test(line)) return new FocusCrawlError('CONFIG', `Redis at ${redact(url)} asks for a password (${line}): give it in the URL, redis://:PASSWORD@host:port (--redis or FOCUSCRAWL_REDIS)`);
+  if (/^(WRONGPASS|NOPERM)\b|invalid password/i.test(line)) return new FocusCrawlError('CONFIG', `Redis at ${redact(url)} refused the user or password in the URL (${line}): check --redis or FOCUSCRAWL_REDIS`);
+  return null;
 }
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */

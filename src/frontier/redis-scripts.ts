@@ -30,6 +30,7 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B deep:<b>  SET   the seen members discarded as too deep, which add revives (frontier.ts isTooDeep)
  *   B n         HASH  counters: waiting fetching done error discarded seen
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget)
+ *   B workers   ZSET  worker name -> when it last reaped (its heartbeat; shard 0 only, a day kept)
  *
  * Ids wrap after 2^32 admissions in a shard; a wrapped id only orders equal priorities
  * differently (it is no identity), so nothing is lost.
@@ -302,11 +303,17 @@ return out
 `;
 
 /**
- * ARGV: now, limit, perHost. Returns leases that expired before `now` (at most `limit`) to waiting
- * with their priority and discovery order, frees their hosts' slots; returns how many.
+ * ARGV: now, limit, perHost, worker ('' for none). Returns leases that expired before `now` (at
+ * most `limit`) to waiting with their priority and discovery order, frees their hosts' slots;
+ * returns how many. A worker named is recorded as alive at `now` (B workers): every worker reaps
+ * every few seconds whatever it is doing, so the heartbeat costs no round trip of its own.
  */
 const REAP = `
 local now = tonumber(ARGV[1])
+if ARGV[4] and ARGV[4] ~= '' then
+  call('ZADD', B .. 'workers', now, ARGV[4])
+  call('ZREMRANGEBYSCORE', B .. 'workers', '-inf', now - 86400000)
+end
 local due = call('ZRANGEBYSCORE', B .. 'lease', '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local order, touched = {}, {}
 local n = 0
