@@ -11,13 +11,16 @@ export async function crawlStatus(reader: CrawlReader) {
   const counts = await reader.urlCounts();
   const config = (await reader.config()) ?? {};
   const threshold = config.topic?.threshold;
+  const strategy = await reader.strategy();
   return {
     urls: counts,
     pages: await reader.pageCount(),
     unindexed: await reader.unindexed(),
     relevant: threshold !== undefined ? await reader.countRelevant(threshold) : null,
     topic: config.topic?.name ?? null,
-    strategy: config.strategy ?? null,
+    strategy: strategy?.name ?? null,
+    /** Why that strategy: named when the crawl was started, the default, or a group crawl's (CrawlStrategy). */
+    strategySource: strategy?.source ?? null,
     maxPages: config.maxPages ?? null,
     finished: counts.waiting === 0 && counts.fetching === 0,
     lastRun: await reader.lastRun(),
@@ -26,6 +29,13 @@ export async function crawlStatus(reader: CrawlReader) {
     sitemaps: await reader.sitemapCounts(),
     topErrors: await reader.topErrors(5),
   };
+}
+
+/** What the strategy line adds after the name: why this one. */
+function strategyWhy(source: string | null, name: string, topic: boolean): string {
+  if (source === 'default') return ` (the default ${topic ? 'with' : 'without'} a topic)`;
+  if (source === 'group') return name === 'group' ? " (the group crawler's; this database does not record its --method)" : ` (the group crawler's, --method ${name === 'knn-focused' ? 'fc' : 'bfc'})`;
+  return '';
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -81,6 +91,7 @@ export function registerStatus(program: Command): void {
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${!embedded && !live ? ' or being fetched' : ''}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),
+          ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),
           `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
           ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
         ];

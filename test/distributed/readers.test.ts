@@ -43,8 +43,9 @@ test('Redis down: search, export and services read PostgreSQL without a word abo
   try {
     const crawled = await cli(['crawl', ...up, '--seeds', web.roots[0]!, '--hosts', web.hosts[0]!, '--delay-ms', '0', '--max-pages', '15']);
     assert.equal(crawled.code, 0, crawled.stderr);
-    const truth = JSON.parse((await cli(['status', ...up, '--json'])).stdout) as { urls: { waiting: number; done: number } };
+    const truth = JSON.parse((await cli(['status', ...up, '--json'])).stdout) as { urls: { waiting: number; done: number }; strategy: string; strategySource: string };
     assert.ok(truth.urls.waiting > 0, 'URLs are left waiting at the budget');
+    assert.deepEqual([truth.strategy, truth.strategySource], ['bfs', 'default'], 'the strategy the crawl ran, not null');
 
     for (const services of [down, ['--pg', PG_URL, '--name', name]]) {
       for (const args of [['search', 'crawler', '--limit', '3'], ['export'], ['export', '--what', 'pages'], ['services']]) {
