@@ -160,6 +160,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   if (!(await frontier.layoutMatches())) {
     throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds crawl '${target.name}' in the layout of an earlier focuscrawl: stop its workers and run focuscrawl rebuild --name ${target.name} --force, which recreates it from PostgreSQL`);
   }
+  // Every worker sets it from the stored config: the one resume --max-pages raised.
+  await frontier.setPageBudget(config.maxPages);
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const guards = crawlGuards(config, network);
   // Every worker feeds the labels to its own strategy: each learns all of them.

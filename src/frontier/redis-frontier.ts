@@ -296,9 +296,10 @@ export class RedisFrontier implements Frontier {
       out.push(...decodeClaimReply(reply));
       if (reply.length % 4 === 1) {
         short++;
-        const [w, fetching] = reply[reply.length - 1]!.toString().split(' ');
+        const [w, fetching, capped] = reply[reply.length - 1]!.toString().split(' ');
         if (w) next = Math.min(next ?? Infinity, Math.max(now, Number(w)));
-        if (w || Number(fetching) > 0) open = true;
+        // Cut short by the page budget: URLs wait, so the crawl is not over; it ends at the budget (Crawler.run).
+        if (w || Number(fetching) > 0 || capped) open = true;
       }
     }
     // Every shard answered short: the claim saw when the next host opens, and whether anything is
@@ -372,6 +373,17 @@ export class RedisFrontier implements Frontier {
     // Stored as given; the scripts take the larger of it and the configured delay.
     this.roundTrips++;
     await this.#redis.hset(`${shardBase(this.#prefix, shardOfHost(host, this.#shards))}h:${host}`, 'd', Math.max(this.#delayMs, delayMs));
+  }
+
+  /**
+   * The crawl's page budget (maxPages), kept by the claim script for every worker at once: a URL
+   * is leased only while done + error + leased is below it, so workers together never have more
+   * requests out than the budget has left. Per shard: with several shards each holds it on its own.
+   */
+  async setPageBudget(pages: number): Promise<void> {
+    this.#readyHint = null;
+    this.roundTrips++;
+    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'pages', String(Math.max(0, Math.floor(pages))))));
   }
 
   async setHostBudget(budget: number): Promise<void> {
