@@ -39,6 +39,8 @@ export interface RunnableCrawl {
   close(): Promise<void>;
   /** Hands buffered writes over at once: a second Ctrl-C exits right after. */
   flushNow(): void;
+  /** What stopping (Ctrl-C, SIGTERM) does to the URLs in flight, as the stop message says it. */
+  onStop: string;
   /** Lines the summary adds for this kind of crawl (a shared worker's Redis figures). */
   summaryNotes?(summary: CrawlSummary): string[];
 }
@@ -114,6 +116,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
     config,
     where: db.path,
     flushNow: () => db.flush(),
+    onStop: 'requests in flight are abandoned and wait for resume',
     crawler,
     strategy,
     db,

@@ -187,6 +187,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
     services: pg.services,
     notes,
     flushNow: () => void pg.flush(),
+    // The aborted requests' URLs are released in Redis before the run ends (Crawler.#start), not left to their leases.
+    onStop: 'requests in flight are abandoned and their URLs wait again at once, for any worker (pages already fetched are stored first)',
     summaryNotes: (summary) => {
       const fetched = summary.stats.fetched;
       const w = pg.writes;
