@@ -4,6 +4,7 @@ import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { topicChange } from '../config/topic-change.js';
+import { joinedSeeds, restartNote } from '../config/restart.js';
 import type { RunnableCrawl } from '../crawl.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan } from '../crawl-parts.js';
 import type { CrawlSummary } from '../engine/crawler.js';
@@ -248,10 +249,18 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   try {
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
-    const notes = stored ? topicChange(label, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
-    const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
+    const previous = stored ? (JSON.parse(stored) as Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[]; seenBucketBits?: number | null }) : null;
+    const notes = previous ? topicChange(label, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
-    const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
+    // Seeds join the stored ones: the earlier seeds' hosts stay in scope and their private addresses allowed.
+    const full = {
+      ...config,
+      seeds: previous ? joinedSeeds(Array.isArray(previous.seeds) ? previous.seeds : [], config.seeds) : config.seeds,
+      topic: topicFile,
+      seenBucketBits: previous?.seenBucketBits ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages),
+    };
+    const restarted = previous ? restartNote(label, previous, storableConfig(full), input) : null;
+    if (restarted) notes.push(restarted);
     await checkRedisAgrees(redis, full, target, stored !== null, opts.force === true, notes);
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
