@@ -107,4 +107,3 @@ export function registerStatus(program: Command): void {
       }
     });
 }
-
