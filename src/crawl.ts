@@ -17,6 +17,7 @@ import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact } from './store/db-integrity.js';
 import { checkDbFile, sameFile } from './store/db-files.js';
 import { topicChange } from './config/topic-change.js';
+import { joinedSeeds, restartNote } from './config/restart.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { SqliteServiceRegistry } from './store/sqlite-service-registry.js';
 import { LabelFeed } from './engine/label-feed.js';
@@ -39,6 +40,8 @@ export interface RunnableCrawl {
   close(): Promise<void>;
   /** Hands buffered writes over at once: a second Ctrl-C exits right after. */
   flushNow(): void;
+  /** What stopping (Ctrl-C, SIGTERM) does to the URLs in flight, as the stop message says it. */
+  onStop: string;
   /** Lines the summary adds for this kind of crawl (a shared worker's Redis figures). */
   summaryNotes?(summary: CrawlSummary): string[];
 }
@@ -114,6 +117,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
     config,
     where: db.path,
     flushNow: () => db.flush(),
+    onStop: 'requests in flight are abandoned and wait for resume',
     crawler,
     strategy,
     db,
@@ -210,7 +214,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   checkSeedLengths(config);
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
   const topicFile = resolveTopic(config.topic);
-  const planned = plan({ ...config, topic: topicFile }, topicFile, opts);
+  let planned = plan({ ...config, topic: topicFile }, topicFile, opts);
   checkFiles(config);
   const existed = existsSync(config.db);
   const lock = CrawlLock.acquire(config.db, opts.command ?? 'crawl');
@@ -219,12 +223,16 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     if (existed) checkIntact(config.db);
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
-    const previous = stored ? (JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number }) : null;
+    const previous = stored ? (JSON.parse(stored) as Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[] }) : null;
     const notes = previous ? topicChange(config.db, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
-    // Starting again takes the options given now, the budget included: said, since a budget left
-    // to its default can replace a smaller one the crawl was started with.
-    if (previous && typeof previous.maxPages === 'number' && previous.maxPages !== config.maxPages) {
-      notes.push(`the crawl's page budget is now ${config.maxPages}, was ${previous.maxPages}${input.maxPages === undefined ? ' (--max-pages not given: the default)' : ''}; focuscrawl resume continues a crawl with its own options`);
+    const given = config.seeds;
+    // Starting again takes the options given now, the budget included, and adds the seeds to the
+    // stored ones: the earlier seeds' hosts stay in scope and their private addresses allowed.
+    if (previous) {
+      config.seeds = joinedSeeds(Array.isArray(previous.seeds) ? previous.seeds : [], given);
+      planned = plan({ ...config, topic: topicFile }, topicFile, opts);
+      const note = restartNote(config.db, previous, storableConfig({ ...config, topic: topicFile }), input);
+      if (note) notes.push(note);
     }
     // A group crawl and a topic crawl cannot continue each other: each would overwrite the
     // other's config, and resume refuses a database marked as a group crawl.
@@ -238,7 +246,8 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     db.setMetaNow('config', JSON.stringify(storableConfig({ ...config, topic: topicFile })));
     db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
-    await crawl.crawler.addSeeds(config.seeds);
+    // The stored seeds are in the frontier already (resume adds any a killed start left out).
+    await crawl.crawler.addSeeds(given);
     // The seeds are committed before the first request: a crawl killed at once can be resumed.
     await db.settle();
     return crawl;

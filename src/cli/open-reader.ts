@@ -1,6 +1,7 @@
 import { FocusCrawlError } from '../errors.js';
 import { connectRedis, pgSchema, redisPrefix } from '../distributed/shared-crawl.js';
-import { redact, sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
+import type { Redis } from 'ioredis';
+import { redact, sharedRecordTarget, sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { connectPg } from '../store/pg-connect.js';
@@ -12,15 +13,35 @@ import type { LabelStore } from '../store/label-store.js';
 import { SqliteLabelStore } from '../store/sqlite-label-store.js';
 import { PgLabelStore } from '../store/pg-label-store.js';
 import { probeLock } from '../store/crawl-lock.js';
+import { heartbeatWindowMs } from '../crawl-parts.js';
+import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
+
+/** What Redis says of a shared crawl's workers now (RedisFrontier.liveness). */
+export interface SharedLiveness {
+  /** Workers that reported lately (heartbeatWindowMs of the crawl's lease). */
+  workers: string[];
+  /** Leases not expired: URLs being fetched. */
+  leases: number;
+  /** Leases past their expiry that no worker has taken back yet: their worker stopped. */
+  expired: number;
+}
 
 export interface OpenReader {
   reader: CrawlReader;
   /** The crawl as messages name it: the database file, or "crawl 'name'". */
   label: string;
-  /** Set when a process is writing the crawl now (an embedded crawl holding its database), or when the live frontier cannot be read. */
+  /** Set when a process is writing the crawl now (an embedded crawl holding its database). */
   running: string | null;
   /** The process holding an embedded crawl's database (pid, host, command, since), for --json. */
   holder: object | null;
+  /**
+   * A shared crawl whose live frontier was asked for (status, serve, report): the Redis URL
+   * (password hidden) and, when it did not answer, why; the figures are then PostgreSQL's alone.
+   * Null for an embedded crawl, and for readers that need PostgreSQL only.
+   */
+  redis: { url: string; error: string | null } | null;
+  /** A shared crawl's workers and leases, from Redis; null when Redis is not asked or did not answer. */
+  liveness(): Promise<SharedLiveness | null>;
   /** Why a search may miss pages stored recently (the embedded index is updated in batches); null when it cannot. */
   searchLag(): Promise<string | null>;
   /** Whether a crawl process holds the crawl now (asked again each time: serve outlives crawls); null when it cannot be told (a shared crawl's workers hold no lock). */
@@ -31,12 +52,24 @@ export interface OpenReader {
 }
 
 /**
- * Opens a crawl for the reading commands: the embedded database named by --db, or the shared
- * crawl named by --name (with --redis/--pg or FOCUSCRAWL_REDIS/FOCUSCRAWL_PG). A shared crawl's
- * waiting and fetching counts come from its live frontier in Redis when Redis answers.
+ * The line for stderr when a reader asked Redis and it did not answer: which Redis, why, and
+ * what the figures then lack. Null when it answered or was not asked.
  */
-export async function openReader(o: SharedFlags & { db?: string }): Promise<OpenReader> {
-  const target = sharedTarget(o);
+export function redisProblem(open: Pick<OpenReader, 'redis'>): string | null {
+  if (!open.redis?.error) return null;
+  return `Redis at ${open.redis.url} did not answer (${open.redis.error}): the figures are PostgreSQL's, in which the URLs being fetched count as waiting, and whether workers are running is not known`;
+}
+
+/**
+ * Opens a crawl for the reading commands: the embedded database named by --db, or the shared
+ * crawl named by --name (with --redis/--pg or FOCUSCRAWL_REDIS/FOCUSCRAWL_PG). `live`: a shared
+ * crawl's waiting and fetching counts come from its live frontier in Redis (status and the
+ * dashboard); without it only PostgreSQL is read, and Redis need not be given (search, export,
+ * services read the record alone). A Redis that does not answer leaves PostgreSQL's figures
+ * (OpenReader.redis says why); one that refuses the credentials is an error (exit 2).
+ */
+export async function openReader(o: SharedFlags & { db?: string }, opts: { live?: boolean } = {}): Promise<OpenReader> {
+  const target = opts.live ? sharedTarget(o) : sharedRecordTarget(o);
   if (!target) {
     const path = o.db ?? 'focuscrawl.db';
     const { db, running } = openExistingDb(path);
@@ -47,6 +80,8 @@ export async function openReader(o: SharedFlags & { db?: string }): Promise<Open
       label: path,
       running: runningLine(path, running),
       holder: running ? (running.holder ?? {}) : null,
+      redis: null,
+      liveness: async () => null,
       searchLag: async () => {
         const pending = running ? await reader.unindexed() : 0;
         return pending ? `${pending} pages stored so far are not yet searchable (the crawl indexes them in batches of ${FTS_BATCH} and at its end)` : null;
@@ -67,14 +102,33 @@ export async function openReader(o: SharedFlags & { db?: string }): Promise<Open
     await pool.end();
     throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}`);
   }
-  const redis = await connectRedis(target.redis).catch(() => null);
+  let redis: Redis | null = null;
+  let problem: string | null = null;
+  if (opts.live && target.redis !== null) {
+    try {
+      redis = await connectRedis(target.redis);
+    } catch (err) {
+      // Refused credentials are the user's to fix: said, not worked around.
+      if (!(err instanceof FocusCrawlError) || err.code !== 'STORE') {
+        await pool.end();
+        throw err;
+      }
+      problem = err.message.replace(/^cannot reach Redis at \S+: /, '');
+    }
+  }
   const live = redis ? new RedisFrontier(redis, { prefix: redisPrefix(target.name), worker: `reader-${process.pid}` }) : null;
   const reader = new PgCrawlReader(pool, schema, live ? () => live.counts() : null, true);
   return {
     reader,
     label: `crawl '${target.name}'`,
     holder: null,
-    running: redis ? null : `Redis at ${redact(target.redis)} does not answer: waiting counts include URLs being fetched`,
+    running: null,
+    redis: opts.live && target.redis !== null ? { url: redact(target.redis), error: problem } : null,
+    liveness: async () => {
+      if (!live) return null;
+      const leaseMs = (await reader.config())?.leaseMs;
+      return live.liveness(Date.now(), heartbeatWindowMs(typeof leaseMs === 'number' ? leaseMs : DEFAULT_LEASE_MS));
+    },
     searchLag: async () => null,
     runningNow: () => null,
     labels: () => new PgLabelStore(pool, schema),

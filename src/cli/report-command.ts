@@ -3,7 +3,7 @@ import type { SharedFlags } from '../distributed/shared-target.js';
 import { writeReport } from '../dashboard/write-report.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
 import { loadTruth } from '../dashboard/truth-file.js';
-import { openReader } from './open-reader.js';
+import { openReader, redisProblem } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 
 export function registerReport(program: Command): void {
@@ -14,7 +14,9 @@ export function registerReport(program: Command): void {
     .action(async (o: SharedFlags & { db?: string; out: string; truth?: string }) => {
       const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
-      const open = await openReader(o);
+      const open = await openReader(o, { live: true });
+      const problem = redisProblem(open);
+      if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       try {
         const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), truth }, o.out);
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);

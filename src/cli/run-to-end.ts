@@ -3,9 +3,10 @@ import { showProgress, summaryText } from './progress.js';
 import { startHeapTrim } from './heap-trim.js';
 
 /**
- * Runs an open crawl with a progress display. Ctrl-C aborts the requests in flight, whose URLs wait
- * again for resume, and ends the run; a second Ctrl-C exits at once (everything accepted is
- * already journaled, and resume picks it up).
+ * Runs an open crawl with a progress display. Ctrl-C or SIGTERM aborts the requests in flight,
+ * whose URLs wait again (for resume; a shared crawl's at once, for any worker), and ends the run;
+ * a second signal exits at once (everything accepted is already journaled, and resume picks it
+ * up; a shared crawl's URLs not yet given back wait for their leases to expire).
  */
 export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
   for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
@@ -14,12 +15,13 @@ export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
   const stopProgress = showProgress({ stats: crawl.crawler.stats, counts: () => crawl.crawler.stats.frontier }, { topic, maxPages: crawl.config.maxPages });
   let interrupts = 0;
   let stopped = false;
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (++interrupts > 1) {
       crawl.flushNow();
       process.exit(130);
     }
-    process.stderr.write('\nstopping: requests in flight are abandoned and wait for resume (Ctrl-C again to quit now)\n');
+    // systemd and container runtimes stop a worker with SIGTERM: the line names what arrived.
+    process.stderr.write(`\nstopping${signal === 'SIGINT' ? '' : ` (${signal})`}: ${crawl.onStop} (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit now)\n`);
     crawl.crawler.stop();
   };
   process.on('SIGINT', onSignal);

@@ -4,7 +4,7 @@ import { dashboardToken, isLoopback } from '../dashboard/access.js';
 import { startDashboard } from '../dashboard/dashboard-server.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
 import { loadTruth } from '../dashboard/truth-file.js';
-import { openReader } from './open-reader.js';
+import { openReader, redisProblem } from './open-reader.js';
 import { tcpPort } from './option-parsers.js';
 import { withSharedOptions } from './shared-options.js';
 
@@ -20,7 +20,9 @@ export function registerServe(program: Command): void {
       const token = dashboardToken(o.host, o.token);
       const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
-      const open = await openReader(o);
+      const open = await openReader(o, { live: true });
+      const problem = redisProblem(open);
+      if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       let dash: Awaited<ReturnType<typeof startDashboard>>;
       try {
         dash = await startDashboard(open, { host: o.host, port: o.port, token, truth });

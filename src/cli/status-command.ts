@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { discardSummary } from '../engine/discard-reasons.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
-import { openReader } from './open-reader.js';
+import { openReader, redisProblem, type SharedLiveness } from './open-reader.js';
 import { stopReasonText } from './progress.js';
 import { withSharedOptions } from './shared-options.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
@@ -11,13 +11,16 @@ export async function crawlStatus(reader: CrawlReader) {
   const counts = await reader.urlCounts();
   const config = (await reader.config()) ?? {};
   const threshold = config.topic?.threshold;
+  const strategy = await reader.strategy();
   return {
     urls: counts,
     pages: await reader.pageCount(),
     unindexed: await reader.unindexed(),
     relevant: threshold !== undefined ? await reader.countRelevant(threshold) : null,
     topic: config.topic?.name ?? null,
-    strategy: config.strategy ?? null,
+    strategy: strategy?.name ?? null,
+    /** Why that strategy: named when the crawl was started, the default, or a group crawl's (CrawlStrategy). */
+    strategySource: strategy?.source ?? null,
     maxPages: config.maxPages ?? null,
     finished: counts.waiting === 0 && counts.fetching === 0,
     lastRun: await reader.lastRun(),
@@ -28,17 +31,52 @@ export async function crawlStatus(reader: CrawlReader) {
   };
 }
 
+/** What the strategy line adds after the name: why this one. */
+function strategyWhy(source: string | null, name: string, topic: boolean): string {
+  if (source === 'default') return ` (the default ${topic ? 'with' : 'without'} a topic)`;
+  if (source === 'group') return name === 'group' ? " (the group crawler's; this database does not record its --method)" : ` (the group crawler's, --method ${name === 'knn-focused' ? 'fc' : 'bfc'})`;
+  return '';
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A shared crawl's first line: waiting, being fetched and by whom, and leases whose worker is gone;
+ * without Redis, PostgreSQL's open URLs, which it cannot split.
+ */
+function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null): string[] {
+  if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting or being fetched (Redis did not answer)`}`];
+  const who = live.workers.length ? `${plural(live.workers.length, 'worker', 'workers')} running (${live.workers.join(', ')})` : 'no worker running';
+  const head = finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
+  return [
+    `${label}: ${head}; ${who}`,
+    ...(live.expired ? [`${plural(live.expired, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${live.expired === 1 ? 'it' : 'them'}); they return to waiting when a worker runs`] : []),
+  ];
+}
+
 export function registerStatus(program: Command): void {
   withSharedOptions(program.command('status').description('show the state of a crawl (a database, or a shared crawl)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
     .option('--json', 'print JSON')
     .action(async (o: SharedFlags & { db?: string; json?: boolean }) => {
-      const open = await openReader(o);
+      const open = await openReader(o, { live: true });
       try {
         const s = await crawlStatus(open.reader);
         const embedded = !o.name;
+        const live = embedded ? null : await open.liveness();
+        const problem = redisProblem(open);
+        if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
         if (o.json) {
-          process.stdout.write(JSON.stringify({ [embedded ? 'db' : 'crawl']: embedded ? open.label : o.name, running: embedded ? open.holder : open.running, ...s }, null, 2) + '\n');
+          // Shared: running while a worker reported lately or a lease is live; null when not, or when Redis did not say.
+          const running = embedded ? open.holder : live && (live.workers.length || live.leases) ? { workers: live.workers, leases: live.leases } : null;
+          const shared = embedded
+            ? {}
+            : {
+                redis: { url: open.redis!.url, answered: open.redis!.error === null, ...(open.redis!.error ? { error: open.redis!.error } : {}) },
+                expiredLeases: live ? live.expired : null,
+              };
+          const urls = live || embedded ? { ...s.urls, ...(live ? { fetching: live.leases } : {}) } : { ...s.urls, fetching: null };
+          process.stdout.write(JSON.stringify({ [embedded ? 'db' : 'crawl']: embedded ? open.label : o.name, running, ...shared, ...s, urls }, null, 2) + '\n');
           return;
         }
         const c = s.urls;
@@ -47,10 +85,13 @@ export function registerStatus(program: Command): void {
         const interrupted = embedded && !running && c.fetching > 0;
         const lines = [
           ...(open.running ? [open.running] : []),
-          `${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : !embedded ? 'being fetched by its workers' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`,
-          `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting`,
+          ...(embedded
+            ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
+            : sharedLines(open.label, c, s.finished, live)),
+          `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${!embedded && !live ? ' or being fetched' : ''}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),
+          ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),
           `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
           ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),
         ];

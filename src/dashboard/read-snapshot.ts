@@ -40,7 +40,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const relevantPages = threshold === null ? [] : await listPages(r, await r.relevantPages(threshold, pageLimit), labelOf);
   return {
     at: new Date().toISOString(),
-    crawl: { label: src.label, topic: config.topic?.name ?? null, strategy: config.strategy ?? null, threshold, maxPages: config.maxPages ?? null },
+    crawl: { label: src.label, topic: config.topic?.name ?? null, strategy: (await r.strategy())?.name ?? null, threshold, maxPages: config.maxPages ?? null },
     state,
     pagesPerSecond,
     urls,

@@ -4,6 +4,7 @@ import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { topicChange } from '../config/topic-change.js';
+import { joinedSeeds, restartNote } from '../config/restart.js';
 import type { RunnableCrawl } from '../crawl.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan } from '../crawl-parts.js';
 import type { CrawlSummary } from '../engine/crawler.js';
@@ -59,7 +60,8 @@ export async function connectRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${lastError || (err as Error).message}`);
+    const reason = lastError || (err as Error).message;
+    throw refusedCredentials(url, reason) ?? new FocusCrawlError('STORE', `cannot reach Redis at ${redact(url)}: ${reason}`);
   }
   // A SELECT the server refuses (a database past its count) leaves the connection on database 0.
   const wanted = redisDatabase(url);
@@ -68,10 +70,21 @@ export async function connectRedis(url: string): Promise<Redis> {
     const selected = typeof info === 'string' ? /\bdb=(\d+)/.exec(info)?.[1] : undefined;
     if (selected !== undefined && Number(selected) !== wanted) {
       redis.disconnect();
-      throw new FocusCrawlError('STORE', `Redis at ${redact(url)} has no database ${wanted}${lastError ? ` (${lastError})` : ''}`);
+      throw new FocusCrawlError('CONFIG', `Redis at ${redact(url)} has no database ${wanted}${lastError ? ` (${lastError})` : ''}`);
     }
   }
   return redis;
+}
+
+/**
+ * Redis answered and refused who we said we are: a configuration error (CONFIG, exit 2), not an
+ * unreachable service, so that readers that carry on without Redis do not carry on past it.
+ */
+function refusedCredentials(url: string, reason: string): FocusCrawlError | null {
+  const line = reason.replace(/\.$/, '');
+  if (/^NOAUTH\b/.test(line)) return new FocusCrawlError('CONFIG', `Redis at ${redact(url)} asks for a password (${line}): give it in the URL, redis://:PASSWORD@host:port (--redis or FOCUSCRAWL_REDIS)`);
+  if (/^(WRONGPASS|NOPERM)\b|invalid password/i.test(line)) return new FocusCrawlError('CONFIG', `Redis at ${redact(url)} refused the user or password in the URL (${line}): check --redis or FOCUSCRAWL_REDIS`);
+  return null;
 }
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
@@ -148,6 +161,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   if (!(await frontier.layoutMatches())) {
     throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds crawl '${target.name}' in the layout of an earlier focuscrawl: stop its workers and run focuscrawl rebuild --name ${target.name} --force, which recreates it from PostgreSQL`);
   }
+  // Every worker sets it from the stored config: the one resume --max-pages raised.
+  await frontier.setPageBudget(config.maxPages);
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
   const guards = crawlGuards(config, network);
   // Every worker feeds the labels to its own strategy: each learns all of them.
@@ -173,6 +188,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
     services: pg.services,
     notes,
     flushNow: () => void pg.flush(),
+    // The aborted requests' URLs are released in Redis before the run ends (Crawler.#start), not left to their leases.
+    onStop: 'requests in flight are abandoned and their URLs wait again at once, for any worker (pages already fetched are stored first)',
     summaryNotes: (summary) => {
       const fetched = summary.stats.fetched;
       const w = pg.writes;
@@ -232,10 +249,18 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   try {
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
-    const notes = stored ? topicChange(label, (JSON.parse(stored) as { topic?: TopicFile | null }).topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
-    const previous = stored ? (JSON.parse(stored) as { seenBucketBits?: number | null }).seenBucketBits : null;
+    const previous = stored ? (JSON.parse(stored) as Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[]; seenBucketBits?: number | null }) : null;
+    const notes = previous ? topicChange(label, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
-    const full = { ...config, topic: topicFile, seenBucketBits: previous ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages) };
+    // Seeds join the stored ones: the earlier seeds' hosts stay in scope and their private addresses allowed.
+    const full = {
+      ...config,
+      seeds: previous ? joinedSeeds(Array.isArray(previous.seeds) ? previous.seeds : [], config.seeds) : config.seeds,
+      topic: topicFile,
+      seenBucketBits: previous?.seenBucketBits ?? config.seenBucketBits ?? seenBucketBitsFor(config.maxPages),
+    };
+    const restarted = previous ? restartNote(label, previous, storableConfig(full), input) : null;
+    if (restarted) notes.push(restarted);
     await checkRedisAgrees(redis, full, target, stored !== null, opts.force === true, notes);
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));

@@ -54,17 +54,29 @@ export function redisDatabase(url: string, flag = '--redis'): number | null {
  * either without --name, is an error that says what is missing.
  */
 export function sharedTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = process.env): SharedTarget | null {
+  return resolveTarget(flags, env, true) as SharedTarget | null;
+}
+
+/**
+ * As sharedTarget, for the readers that need PostgreSQL only (search, export, services): Redis
+ * may be left out, and a Redis URL given is checked but never connected to.
+ */
+export function sharedRecordTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = process.env): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
+  return resolveTarget(flags, env, false);
+}
+
+function resolveTarget(flags: SharedFlags, env: NodeJS.ProcessEnv, needsRedis: boolean): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
   const redis = flags.redis ?? env.FOCUSCRAWL_REDIS;
   const pg = flags.pg ?? env.FOCUSCRAWL_PG;
   // The environment supplies the services, --name picks the crawl: without any of the three flags the crawl is embedded.
   const fromFlags = flags.redis !== undefined || flags.pg !== undefined || flags.name !== undefined;
   if (!fromFlags) return null;
-  if (redis === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs Redis for its frontier: pass --redis URL or set FOCUSCRAWL_REDIS');
+  if (redis === undefined && needsRedis) throw new FocusCrawlError('USAGE', 'a shared crawl needs Redis for its frontier: pass --redis URL or set FOCUSCRAWL_REDIS');
   if (pg === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs PostgreSQL for its repository: pass --pg URL or set FOCUSCRAWL_PG');
   if (flags.name === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs a name: pass --name NAME (the same on every worker)');
   if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' must be 1-40 lower-case letters, digits or _, starting with a letter`);
   return {
-    redis: checkRedisUrl(redis),
+    redis: redis === undefined ? null : checkRedisUrl(redis),
     pg: checkUrl(pg, 'PostgreSQL', '--pg', ['postgres:', 'postgresql:']),
     name: flags.name,
   };

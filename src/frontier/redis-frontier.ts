@@ -74,6 +74,8 @@ export class RedisFrontier implements Frontier {
   readonly #shards: number;
   /** layoutMatches() found or left the layout mark: the crawl's presence in Redis can be checked. */
   #marked = false;
+  /** This worker has reaped, and so left its heartbeat (close() takes it back). */
+  #announced = false;
   readonly #perHost: number;
   readonly #delayMs: number;
   readonly #worker: string;
@@ -294,9 +296,10 @@ export class RedisFrontier implements Frontier {
       out.push(...decodeClaimReply(reply));
       if (reply.length % 4 === 1) {
         short++;
-        const [w, fetching] = reply[reply.length - 1]!.toString().split(' ');
+        const [w, fetching, capped] = reply[reply.length - 1]!.toString().split(' ');
         if (w) next = Math.min(next ?? Infinity, Math.max(now, Number(w)));
-        if (w || Number(fetching) > 0) open = true;
+        // Cut short by the page budget: URLs wait, so the crawl is not over; it ends at the budget (Crawler.run).
+        if (w || Number(fetching) > 0 || capped) open = true;
       }
     }
     // Every shard answered short: the claim saw when the next host opens, and whether anything is
@@ -315,11 +318,12 @@ export class RedisFrontier implements Frontier {
 
   async reap(now: number): Promise<number> {
     this.#readyHint = null;
+    this.#announced = true;
     let total = 0;
     for (let shard = 0; shard < this.#shards; shard++) {
-      for (;;) {
+      for (let first = true; ; first = false) {
         this.roundTrips++;
-        const n = Number(await this.#scripts.reap(this.#key(shard), now, REAP_CHUNK, this.#perHost));
+        const n = Number(await this.#scripts.reap(this.#key(shard), now, REAP_CHUNK, this.#perHost, shard === 0 && first ? this.#worker : ''));
         total += n;
         if (n < REAP_CHUNK) break;
       }
@@ -369,6 +373,17 @@ export class RedisFrontier implements Frontier {
     // Stored as given; the scripts take the larger of it and the configured delay.
     this.roundTrips++;
     await this.#redis.hset(`${shardBase(this.#prefix, shardOfHost(host, this.#shards))}h:${host}`, 'd', Math.max(this.#delayMs, delayMs));
+  }
+
+  /**
+   * The crawl's page budget (maxPages), kept by the claim script for every worker at once: a URL
+   * is leased only while done + error + leased is below it, so workers together never have more
+   * requests out than the budget has left. Per shard: with several shards each holds it on its own.
+   */
+  async setPageBudget(pages: number): Promise<void> {
+    this.#readyHint = null;
+    this.roundTrips++;
+    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'pages', String(Math.max(0, Math.floor(pages))))));
   }
 
   async setHostBudget(budget: number): Promise<void> {
@@ -501,8 +516,30 @@ export class RedisFrontier implements Frontier {
     return busy.some(Boolean) ? false : this.#finishedIfPresent();
   }
 
-  /** Nothing to release: leases live in Redis, and the client belongs to the caller. */
-  async close(): Promise<void> {}
+  /**
+   * The workers that reaped (their heartbeat, see reap()) within `withinMs` of `now`, and the
+   * leases now held: live ones, and expired ones that no worker has reaped yet (their worker
+   * stopped, or no worker runs). For status: a few round trips, never on a worker's path.
+   */
+  async liveness(now: number, withinMs: number): Promise<{ workers: string[]; leases: number; expired: number }> {
+    this.roundTrips++;
+    const workers = await this.#redis.zrangebyscore(shardBase(this.#prefix, 0) + 'workers', now - withinMs, '+inf');
+    const per = await Promise.all(
+      this.#shardList().map(async (s) => {
+        const base = shardBase(this.#prefix, s);
+        const [live, expired] = await Promise.all([this.#redis.zcount(base + 'lease', now, '+inf'), this.#redis.zcount(base + 'lease', '-inf', `(${now}`)]);
+        return { live, expired };
+      }),
+    );
+    return { workers: workers.sort(), leases: per.reduce((t, p) => t + p.live, 0), expired: per.reduce((t, p) => t + p.expired, 0) };
+  }
+
+  /** Leases live in Redis and the client belongs to the caller: a worker that stopped cleanly only takes its heartbeat back. */
+  async close(): Promise<void> {
+    // A Redis that is gone would hold this call through the client's retries: nothing to take back then.
+    if (!this.#announced || this.#redis.status !== 'ready') return;
+    await this.#redis.zrem(shardBase(this.#prefix, 0) + 'workers', this.#worker).catch(() => {});
+  }
 
   #shardList(): number[] {
     return Array.from({ length: this.#shards }, (_, s) => s);

@@ -29,7 +29,9 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
  *   B deep:<b>  SET   the seen members discarded as too deep, which add revives (frontier.ts isTooDeep)
  *   B n         HASH  counters: waiting fetching done error discarded seen
- *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget)
+ *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget: the
+ *                     per-host page budget; pages: the crawl's page budget, see CLAIM)
+ *   B workers   ZSET  worker name -> when it last reaped (its heartbeat; shard 0 only, a day kept)
  *
  * Ids wrap after 2^32 admissions in a shard; a wrapped id only orders equal priorities
  * differently (it is no identity), so nothing is lost.
@@ -130,17 +132,30 @@ return out
  * state buckets per shard.
  * Returns key, host, score, u value for each URL leased, flat; when fewer than max, one more
  * element: the time the next host in wait opens ('' when none waits), a space, and the shard's
- * URLs in flight.
+ * URLs in flight, and ' b' when the page budget (cfg pages) cut the claim short.
+ * The page budget holds across workers here, where every claim is serialised: a URL is leased
+ * only while fetched (done + error) + leased < pages.
  */
 const CLAIM = `
 local now = tonumber(ARGV[1])
-local max = tonumber(ARGV[2])
+local want = tonumber(ARGV[2])
+local max = want
 local expiry = ARGV[3]
 local perHost = tonumber(ARGV[4])
 local delay = tonumber(ARGV[5])
 local worker = ARGV[7]
 local nb = tonumber(ARGV[8])
-local bud = budget()
+local cfg = call('HMGET', B .. 'cfg', 'budget', 'pages')
+local bud = num(cfg[1], nil)
+local capped = false
+if cfg[2] then
+  local c = call('HMGET', B .. 'n', 'done', 'error', 'fetching')
+  local room = tonumber(cfg[2]) - num(c[1], 0) - num(c[2], 0) - num(c[3], 0)
+  if room < max then
+    max = math.max(room, 0)
+    capped = true
+  end
+end
 local due = call('ZRANGEBYSCORE', B .. 'wait', '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[6]))
 for _, host in ipairs(due) do place(host, now, perHost, bud) end
 local out = {}
@@ -180,9 +195,9 @@ end
 -- Fewer than asked: ready is empty; the next host to open is the head of wait ('' if none) and,
 -- with the URLs in flight, that is what the caller would otherwise ask in round trips of its own
 -- (nextReadyAt, isFinished), read here in the same atomic step.
-if n < max then
+if n < want then
   local w = call('ZRANGE', B .. 'wait', 0, 0, 'WITHSCORES')
-  out[#out + 1] = (w[2] or '') .. ' ' .. (call('HGET', B .. 'n', 'fetching') or '0')
+  out[#out + 1] = (w[2] or '') .. ' ' .. (call('HGET', B .. 'n', 'fetching') or '0') .. ((capped and n >= max) and ' b' or '')
 end
 return out
 `;
@@ -302,11 +317,17 @@ return out
 `;
 
 /**
- * ARGV: now, limit, perHost. Returns leases that expired before `now` (at most `limit`) to waiting
- * with their priority and discovery order, frees their hosts' slots; returns how many.
+ * ARGV: now, limit, perHost, worker ('' for none). Returns leases that expired before `now` (at
+ * most `limit`) to waiting with their priority and discovery order, frees their hosts' slots;
+ * returns how many. A worker named is recorded as alive at `now` (B workers): every worker reaps
+ * every few seconds whatever it is doing, so the heartbeat costs no round trip of its own.
  */
 const REAP = `
 local now = tonumber(ARGV[1])
+if ARGV[4] and ARGV[4] ~= '' then
+  call('ZADD', B .. 'workers', now, ARGV[4])
+  call('ZREMRANGEBYSCORE', B .. 'workers', '-inf', now - 86400000)
+end
 local due = call('ZRANGEBYSCORE', B .. 'lease', '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local order, touched = {}, {}
 local n = 0

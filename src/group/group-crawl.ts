@@ -172,6 +172,8 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
     // library): it refuses a database marked so, instead of crawling every site breadth-first.
     db.setMetaNow('driver', 'group');
+    // Its stored config names no strategy (the group crawler brings its own): readers say which from this.
+    db.setMetaNow('groupMethod', 'bfc');
     const graph = new SqliteCrawlGraphReader(db.db);
     // Running again on the same database: examples fetched before need no search.
     const fetchedBefore = new Set((await graph.discoveryTree()).filter((u) => u.state === 'done').map((u) => u.url));
@@ -264,6 +266,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   try {
     const db = crawl.db;
     db.setMetaNow('driver', 'group');
+    db.setMetaNow('groupMethod', 'fc');
     // The examples alone: a budget of as many pages a site as it has examples.
     const perHost = new Map<string, number>();
     for (const e of o.examples) perHost.set(e.site.host, (perHost.get(e.site.host) ?? 0) + 1);

@@ -3,6 +3,7 @@ import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import type { StopReason } from '../engine/crawler.js';
 import type { LogEntry, SearchHit } from './store.js';
+import { defaultStrategyName } from '../strategies/registry.js';
 
 /** How the last run of a crawl ended, as `status` reports it after the process is gone. */
 export interface LastRun {
@@ -18,6 +19,29 @@ export interface StoredConfig {
   topic?: { name?: string; threshold?: number } | null;
   maxPages?: number;
   [field: string]: unknown;
+}
+
+/**
+ * The strategy that orders a crawl, as its next run would build it: `named`, the one it was
+ * started with; `default`, the one the crawl resolved when none was named (adaptive with a topic,
+ * bfs without: the same choice crawl-parts.ts plan() makes); `group`, a group database's, whose
+ * stored config names none (the group crawler brings its own: bootstrap-group for --method bfc,
+ * knn-focused for fc; 'group' when the database predates the method being recorded).
+ */
+export interface CrawlStrategy {
+  name: string;
+  source: 'named' | 'default' | 'group';
+}
+
+/** The group crawler's strategy for its --method (group-crawl.ts records it as the meta groupMethod). */
+const GROUP_STRATEGY: Record<string, string> = { bfc: 'bootstrap-group', fc: 'knn-focused' };
+
+/** CrawlReader.strategy() from what a crawl stores: its config, and for a group database its driver and method. */
+export function crawlStrategy(config: StoredConfig | null, driver: string | null, groupMethod: string | null): CrawlStrategy | null {
+  if (driver === 'group') return { name: (groupMethod && GROUP_STRATEGY[groupMethod]) || 'group', source: 'group' };
+  if (!config) return null;
+  if (config.strategy) return { name: config.strategy, source: 'named' };
+  return { name: defaultStrategyName(!!config.topic), source: 'default' };
 }
 
 /** A point of the harvest curve: after `fetched` fetches, `relevant` relevant pages. */
@@ -130,6 +154,8 @@ export interface LabelledPage extends PageLabel {
 export interface CrawlReader {
   /** The stored crawl config; null when the database holds no crawl. */
   config(): Promise<StoredConfig | null>;
+  /** The strategy the crawl runs (the stored config's, its default, or a group crawl's); null when the database holds no crawl. */
+  strategy(): Promise<CrawlStrategy | null>;
   lastRun(): Promise<LastRun | null>;
   /** URLs by state. */
   urlCounts(): Promise<FrontierCounts>;

@@ -12,6 +12,30 @@ const CONNECT_ATTEMPTS = 4;
  */
 export const RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000, 4000];
 
+/** The URL each pool was given, for messages: not the one handed to the driver (libpqSemantics). */
+const shownUrl = new WeakMap<pg.Pool, string>();
+
+/**
+ * The PostgreSQL URL as the driver must read it for `sslmode` to mean what PostgreSQL's own
+ * clients (libpq: psql, pg_dump) make of it: `require` and `prefer` encrypt without checking the
+ * server's certificate, `verify-ca` checks the CA, `verify-full` the CA and the host name.
+ * node-postgres 8 reads prefer, require and verify-ca as verify-full, and says so in a ten-line
+ * warning on every start; `uselibpqcompat=true` is its documented way to read them as libpq does,
+ * and what its next major version does by default. A URL that sets uselibpqcompat itself is the
+ * user's choice and is left alone.
+ */
+export function libpqSemantics(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const params = new URL(url).searchParams;
+  const mode = params.get('sslmode');
+  if (params.has('uselibpqcompat') || !(mode === 'prefer' || mode === 'require' || mode === 'verify-ca')) return url;
+  // libpq looks for ~/.postgresql/root.crt; node-postgres has no such default and would refuse in a multi-line error.
+  if (mode === 'verify-ca' && !params.has('sslrootcert')) {
+    throw new FocusCrawlError('USAGE', `PostgreSQL at ${redact(url)}: sslmode=verify-ca needs sslrootcert=FILE, the CA that signed the server's certificate (sslmode=verify-full checks it against the system's CAs and the host name)`);
+  }
+  return `${url}${url.includes('?') ? '&' : '?'}uselibpqcompat=true`;
+}
+
 /**
  * A connection pool that has answered once. Unreachable after the retries: a one-line error that
  * names PostgreSQL, the address (password hidden) and the reason.
@@ -20,9 +44,10 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
   // Prepared statements (the group commit's) are planned for each execution's arrays: a generic
   // plan, which PostgreSQL may settle on while a crawl's tables are still empty, is kept for the
   // connection's life and is not re-planned as the tables grow.
-  const pool = new pg.Pool({ connectionString: url, max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
+  const pool = new pg.Pool({ connectionString: libpqSemantics(url), max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
   // An idle client that loses its server emits here; the next query reports it where it is awaited.
   pool.on('error', () => {});
+  shownUrl.set(pool, url);
   let last: unknown = null;
   for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
     try {
@@ -52,7 +77,7 @@ export async function pgQuery(pool: pg.Pool, sql: string, params: unknown[] = []
     } catch (err) {
       if (!isTransient(err) && !isConflict(err)) throw err;
       if (attempt >= delays.length) {
-        const where = redact(pool.options.connectionString ?? `${pool.options.host ?? 'localhost'}:${pool.options.port ?? 5432}`);
+        const where = redact(shownUrl.get(pool) ?? pool.options.connectionString ?? `${pool.options.host ?? 'localhost'}:${pool.options.port ?? 5432}`);
         throw new FocusCrawlError('STORE', `lost PostgreSQL at ${where}: ${reason(err)} (${attempt + 1} attempt${attempt ? 's' : ''})`, { cause: err });
       }
       await sleep(delays[attempt]!);

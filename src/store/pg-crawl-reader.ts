@@ -3,8 +3,8 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
-import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
+import { crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
@@ -40,6 +40,11 @@ export class PgCrawlReader implements CrawlReader {
   async config(): Promise<StoredConfig | null> {
     const v = await this.#meta('config');
     return v ? (JSON.parse(v) as StoredConfig) : null;
+  }
+
+  /** A shared crawl is never a group crawl (group is embedded only). */
+  async strategy(): Promise<CrawlStrategy | null> {
+    return crawlStrategy(await this.config(), null, null);
   }
 
   async lastRun(): Promise<LastRun | null> {

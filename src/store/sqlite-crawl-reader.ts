@@ -3,8 +3,8 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import { PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
+import { crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
 import { crawlLogRows, SqliteStore } from './sqlite-store.js';
@@ -36,6 +36,10 @@ export class SqliteCrawlReader implements CrawlReader {
   async config(): Promise<StoredConfig | null> {
     const v = this.#sql.getMeta('config');
     return v ? (JSON.parse(v) as StoredConfig) : null;
+  }
+
+  async strategy(): Promise<CrawlStrategy | null> {
+    return crawlStrategy(await this.config(), this.#sql.getMeta('driver'), this.#sql.getMeta('groupMethod'));
   }
 
   async lastRun(): Promise<LastRun | null> {

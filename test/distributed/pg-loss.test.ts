@@ -1,68 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { freePort } from '../helpers/free-port.js';
+import { OwnPostgres } from '../helpers/own-postgres.js';
 import { runCli } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
-
-/**
- * A PostgreSQL of this test's own (Debian's server binaries, a fresh cluster in a temporary
- * directory), so that killing it disturbs no other test. PostgreSQL refuses to run as root: as
- * root the cluster belongs to the postgres user and its programs run as that user.
- */
-class OwnPostgres {
-  readonly dir = mkdtempSync(`${tmpdir()}/fc-pg-`);
-  readonly bin = `/usr/lib/postgresql/${readdirSync('/usr/lib/postgresql').sort().at(-1)}/bin`;
-  #child: ChildProcess | null = null;
-  constructor(readonly port: number) {
-    if (process.getuid?.() === 0) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-    this.#run('initdb', ['-D', this.dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  }
-
-  get url(): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
-  }
-
-  #run(program: string, args: string[]): void {
-    const [cmd, all] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', `${this.bin}/${program}`, ...args]] : [`${this.bin}/${program}`, args];
-    execFileSync(cmd as string, all as string[], { stdio: 'ignore' });
-  }
-
-  async start(): Promise<void> {
-    const args = ['-D', this.dir, '-p', String(this.port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${this.dir}`, '-c', 'fsync=off'];
-    this.#child = process.getuid?.() === 0 ? spawn('runuser', ['-u', 'postgres', '--', `${this.bin}/postgres`, ...args], { stdio: 'ignore' }) : spawn(`${this.bin}/postgres`, args, { stdio: 'ignore' });
-    for (let i = 0; i < 200; i++) {
-      const c = new pg.Client(this.url);
-      try {
-        await c.connect();
-        await c.end();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    throw new Error(`PostgreSQL in ${this.dir} did not start`);
-  }
-
-  /** As a crash: no shutdown checkpoint, the next start recovers from the WAL. */
-  crash(): void {
-    this.#run('pg_ctl', ['-D', this.dir, 'stop', '-m', 'immediate']);
-    this.#child = null;
-  }
-
-  stop(): void {
-    if (this.#child) this.#run('pg_ctl', ['-D', this.dir, 'stop', '-m', 'fast']);
-    this.#child = null;
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 async function pageUrls(url: string, name: string): Promise<string[]> {
   const c = new pg.Client(url);

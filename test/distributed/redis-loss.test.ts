@@ -1,33 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema } from '../../src/distributed/shared-crawl.js';
 import { freePort } from '../helpers/free-port.js';
+import { startRedis } from '../helpers/own-redis.js';
 import { runCli } from '../helpers/run-cli.js';
 import { PG_URL } from '../helpers/test-pg.js';
-
-/** A Redis of this test's own (Debian's redis-server, no persistence), answering when this resolves. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(`${tmpdir()}/fc-redis-`)], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(true)); // the port is taken: Redis listens
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
-    });
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start (apt-get install redis-server)');
-}
 
 async function dropSchema(name: string): Promise<void> {
   const c = new pg.Client(PG_URL);

@@ -137,7 +137,7 @@ test('starting a crawl again on its database with another page budget says so', 
   assert.match(spent.stdout + spent.stderr, /0 fetched this run[^\n]*\n(.*\n)*the page budget was spent before this run: focuscrawl resume --max-pages N raises it/);
   const again = await startCrawl({ seeds: [origin + '/'], strategy: 'bfs', concurrency: 1, delayMs: 0, sitemaps: false, db });
   await again.close();
-  assert.ok(again.notes.includes("the crawl's page budget is now 10000, was 3 (--max-pages not given: the default); focuscrawl resume continues a crawl with its own options"), again.notes.join('\n'));
+  assert.ok(again.notes.includes(`${db} starts again with options changed since its last start (old → new): maxPages 3 → 10000 (not given: the default); focuscrawl resume continues a crawl with its own options`), again.notes.join('\n'));
 });
 
 test('seeds given on the command line replace a config file\'s, and the crawl says so', async () => {
