@@ -48,3 +48,37 @@ test('resumeCrawl names a bad option as the caller\'s, not as the database\'s', 
     await assert.rejects(resumeCrawl(join(dir, 'twice.db'), overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message.startsWith(`resume option '${field}'`));
   }
 });
+
+test('an async event listener that rejects is reported as a warning, not an unhandled rejection that ends the process', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'async-listener.db'), delayMs: 0, maxPages: 4, sitemaps: false });
+    let calls = 0;
+    c.crawler.events.on('fetched', async (e) => {
+      calls++;
+      await Promise.resolve();
+      throw new Error(`could not save ${e.url}`);
+    });
+    const summary = await c.run();
+    await c.close();
+    // The rejections are handled in microtasks and the warnings emitted on the next tick: one turn of the event loop has them all.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(summary.reason, 'max-pages');
+    assert.equal(calls, 4);
+    const reported = warnings.filter((w) => /a 'fetched' listener failed: could not save http/.test(w));
+    assert.equal(reported.length, 4, warnings.join('\n'));
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
+
+test('events.on refuses an event name that does not exist, which would never fire', async () => {
+  const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'event-name.db'), delayMs: 0, maxPages: 1, sitemaps: false });
+  try {
+    assert.throws(() => c.crawler.events.on('fetch' as never, () => {}), (err: unknown) => err instanceof TypeError && err.message === "no crawl event 'fetch': the events are fetched, discarded, retried, probe, backlog");
+  } finally {
+    await c.close();
+  }
+});
