@@ -11,7 +11,7 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
-import { loadTopicFile, type TopicFile } from './relevance/topic.js';
+import { loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact } from './store/db-integrity.js';
@@ -269,25 +269,62 @@ async function addLostSeeds(crawl: OpenCrawl): Promise<void> {
 /** What resume may change besides the stored config: a topic for a crawl that has none (or, with force, another). */
 export interface ResumeParts {
   fetcher?: Fetcher;
-  /** A topic file: given to a crawl that has none; replacing a different one needs `force`. */
-  topic?: string;
+  /** A topic file, or a topic as startCrawl takes one inline: given to a crawl that has none; replacing a different one needs `force`. */
+  topic?: string | TopicFileInput;
   force?: boolean;
 }
 
-/** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
-export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+/**
+ * What resumeCrawl's overrides may change: any crawl option but those a crawl is started with
+ * (RESUME_FIXED says where each of those goes instead).
+ */
+export type ResumeOverrides = Partial<Omit<CrawlConfigInput, keyof typeof RESUME_FIXED>>;
+
+/**
+ * Options resume does not take as overrides. Taken as they were, a topic replaced the crawl's
+ * without `force` (null removed it and the strategy fell back to bfs), seeds were added under a
+ * note that they had been lost, and a preset or a db was stored but never applied.
+ */
+const RESUME_FIXED = {
+  topic: "a new topic is resumeCrawl's third argument, resumeCrawl(db, overrides, { topic }), where one different from the crawl's needs force: true",
+  db: "the database is resumeCrawl's first argument",
+  seeds: 'a crawl keeps the seeds it was started with: startCrawl on the same db adds seeds to it',
+  preset: 'a preset applies when a crawl starts (startCrawl)',
+} as const;
+
+/** The overrides the caller gave: a key set to undefined is not given (it reset the stored value to the default). */
+function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOverrides {
+  const given = Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)) as ResumeOverrides;
+  for (const key of Object.keys(given)) {
+    if (Object.hasOwn(RESUME_FIXED, key)) throw new FocusCrawlError('CONFIG', `resume option '${key}': ${RESUME_FIXED[key as keyof typeof RESUME_FIXED]}`);
+  }
   // The caller's options are checked on their own, so that a bad one is named as the caller's,
-  // not as a fault of the stored config.
-  const given = crawlConfigSchema.partial().safeParse(overrides ?? {});
-  if (!given.success) {
-    const i = given.error.issues[0]!;
+  // not as a fault of the stored config. The check's output is not used: .partial() still fills in every default.
+  const checked = crawlConfigSchema.partial().safeParse(given);
+  if (!checked.success) {
+    const i = checked.error.issues[0]!;
     throw new FocusCrawlError('CONFIG', `resume option '${i.path.join('.') || '(top level)'}': ${i.message}`);
   }
-  // The check's output is not used: .partial() still fills in every default.
-  overrides ??= {};
+  return given;
+}
+
+/** A topic given to resume: a file, or a topic inline (checked here, so that its fault is named as the caller's). */
+function resumeTopic(topic: string | TopicFileInput): TopicFile {
+  if (typeof topic === 'string') return loadTopicFile(topic);
+  const parsed = topicFileSchema.safeParse(topic);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new FocusCrawlError('CONFIG', `resume topic field '${i.path.join('.') || '(top level)'}': ${i.message}`);
+  }
+  return parsed.data;
+}
+
+/** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
+export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+  overrides = givenOverrides(overrides);
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   checkDbFile(dbPath, { existing: true });
-  const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
+  const newTopic = opts.topic !== undefined ? resumeTopic(opts.topic) : undefined;
   const lock = CrawlLock.acquire(dbPath, 'resume');
   let db: SqliteDb | null = null;
   try {

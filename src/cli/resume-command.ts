@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { resumeCrawl } from '../crawl.js';
-import type { CrawlConfig } from '../config/crawl-config.js';
+import { resumeCrawl, type ResumeOverrides } from '../crawl.js';
 import { positiveInt, proxySetting, requestHeader } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { FocusCrawlError } from '../errors.js';
@@ -25,7 +24,7 @@ export function registerResume(program: Command): void {
         await runToEnd(await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.maxPages ? { maxPages: o.maxPages } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) }));
         return;
       }
-      const overrides: Partial<CrawlConfig> = {};
+      const overrides: ResumeOverrides = {};
       if (o.maxPages) overrides.maxPages = o.maxPages;
       if (o.concurrency) overrides.concurrency = o.concurrency;
       if (o.allowPrivate) overrides.allowPrivate = true;

@@ -82,3 +82,42 @@ test('events.on refuses an event name that does not exist, which would never fir
     await c.close();
   }
 });
+
+test('resumeCrawl: an override set to undefined is not given (it reset the stored budget and robots to their defaults)', async () => {
+  const db = join(dir, 'undefined-overrides.db');
+  const first = await startCrawl({ seeds: [site.origin + '/'], db, delayMs: 0, maxPages: 3, robots: false, sitemaps: false });
+  await first.run();
+  await first.close();
+  const again = await resumeCrawl(db, { maxPages: undefined, robots: undefined, concurrency: 2 });
+  try {
+    assert.equal(again.config.maxPages, 3);
+    assert.equal(again.config.robots, false);
+    assert.equal(again.config.concurrency, 2);
+  } finally {
+    await again.close();
+  }
+});
+
+test('resumeCrawl refuses as overrides the options a crawl is started with, saying where each goes', async () => {
+  const db = join(dir, 'fixed-overrides.db');
+  const first = await startCrawl({ seeds: [site.origin + '/'], db, delayMs: 0, maxPages: 2, sitemaps: false, topic: { name: 'solar', keywords: { solar: 1 } } });
+  await first.run();
+  await first.close();
+  const cases: [object, RegExp][] = [
+    [{ topic: null }, /^resume option 'topic': a new topic is resumeCrawl's third argument, resumeCrawl\(db, overrides, \{ topic \}\), where one different from the crawl's needs force: true$/],
+    [{ topic: { name: 'cooking', keywords: { pasta: 1 } } }, /^resume option 'topic': /],
+    [{ topic: 'solar.yaml' }, /^resume option 'topic': /],
+    [{ seeds: ['http://127.0.0.9/'] }, /^resume option 'seeds': a crawl keeps the seeds it was started with: startCrawl on the same db adds seeds to it$/],
+    [{ db: join(dir, 'other.db') }, /^resume option 'db': the database is resumeCrawl's first argument$/],
+    [{ preset: 'wms' }, /^resume option 'preset': a preset applies when a crawl starts \(startCrawl\)$/],
+  ];
+  for (const [overrides, message] of cases) {
+    await assert.rejects(resumeCrawl(db, overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && message.test(err.message), JSON.stringify(overrides));
+  }
+  // The topic the crawl has is still there, and the third argument changes it (an inline topic too).
+  const same = await resumeCrawl(db, {}, { topic: { name: 'solar', keywords: { solar: 1 } } });
+  assert.equal((same.config.topic as { name: string }).name, 'solar');
+  await same.close();
+  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keywords: { pasta: 1 } } }), (err: unknown) => err instanceof FocusCrawlError && /--force/.test(err.message));
+  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keyword: { pasta: 1 } } as never }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume topic field 'keywords': /.test(err.message));
+});
