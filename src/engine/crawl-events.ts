@@ -28,8 +28,11 @@ export interface CrawlEvents {
   backlog: { congested: boolean };
 }
 
-/** A listener may be async: the crawl does not wait for it, and a rejection is reported as a throw is. */
-type Listener<K extends keyof CrawlEvents> = (e: CrawlEvents[K]) => void | Promise<void>;
+/**
+ * A listener may be async: the crawl does not wait for it, and a rejection is reported as a throw
+ * is. What it returns is otherwise ignored (`(e) => list.push(e)` is a listener too).
+ */
+type Listener<K extends keyof CrawlEvents> = (e: CrawlEvents[K]) => unknown;
 
 const EVENT_NAMES: readonly (keyof CrawlEvents)[] = ['fetched', 'discarded', 'retried', 'probe', 'backlog'];
 
@@ -60,7 +63,7 @@ export class CrawlEventBus {
     for (const fn of this.#emitter.listeners(name) as Listener<K>[]) {
       try {
         const done = fn(e);
-        if (done && typeof (done as Promise<void>).then === 'function') (done as Promise<void>).then(undefined, failed);
+        if (typeof (done as PromiseLike<unknown> | null)?.then === 'function') (done as PromiseLike<unknown>).then(undefined, failed);
       } catch (err) {
         failed(err);
       }
