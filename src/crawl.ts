@@ -236,6 +236,8 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     }
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify(storableConfig({ ...config, topic: topicFile })));
+    // A strategy object cannot be stored: resume asks for it again rather than order the crawl another way.
+    if (opts.strategy || db.getMeta(STRATEGY_OBJECT)) db.setMetaNow(STRATEGY_OBJECT, opts.strategy?.name ?? '');
     db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     await crawl.crawler.addSeeds(config.seeds);
@@ -266,9 +268,14 @@ async function addLostSeeds(crawl: OpenCrawl): Promise<void> {
   await crawl.db.settle();
 }
 
+/** Where a crawl records the name of the strategy object it was started with (empty: none). */
+const STRATEGY_OBJECT = 'strategyObject';
+
 /** What resume may change besides the stored config: a topic for a crawl that has none (or, with force, another). */
 export interface ResumeParts {
   fetcher?: Fetcher;
+  /** The strategy object the crawl was started with (startCrawl's `strategy`), which a database cannot hold. */
+  strategy?: Strategy;
   /** A topic file, or a topic as startCrawl takes one inline: given to a crawl that has none; replacing a different one needs `force`. */
   topic?: string | TopicFileInput;
   force?: boolean;
@@ -335,6 +342,10 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     if (db.getMeta('driver') === 'group') {
       throw new FocusCrawlError('USAGE', `${dbPath} holds a group crawl: run 'focuscrawl group' again with the same --db, --sites and --examples to continue it`);
     }
+    const object = db.getMeta(STRATEGY_OBJECT);
+    if (object && !opts.strategy && overrides.strategy === undefined) {
+      throw new FocusCrawlError('CONFIG', `${dbPath} was crawled with the strategy object '${object}' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy)`);
+    }
     const previous = JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number };
     // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.
     if (overrides.maxPages !== undefined && typeof previous.maxPages === 'number' && overrides.maxPages < previous.maxPages) {
@@ -350,7 +361,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     const topicFile = config.topic as TopicFile | null;
     let planned: ReturnType<typeof plan>;
     try {
-      planned = plan(config, topicFile, {});
+      planned = plan(config, topicFile, opts.strategy ? { strategy: opts.strategy } : {});
     } catch (err) {
       if (topicFile === null && err instanceof FocusCrawlError && /needs a topic/.test(err.message)) {
         throw new FocusCrawlError('USAGE', `${dbPath} holds a crawl with no topic and its strategy '${config.strategy}' needs one: resume --db ${dbPath} --topic FILE`);
@@ -361,6 +372,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     if (headersNote) notes.push(headersNote);
     else if (overrides.headers) db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     db.setMetaNow('config', JSON.stringify(storableConfig(config)));
+    if (opts.strategy || object) db.setMetaNow(STRATEGY_OBJECT, opts.strategy?.name ?? '');
     const crawl = await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
     await addLostSeeds(crawl).catch(async (err: unknown) => {
       await crawl.close().catch(() => {});
