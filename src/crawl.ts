@@ -4,6 +4,7 @@ import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
+import { optionMessage } from './config/option-issue.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { Store } from './store/store.js';
@@ -24,6 +25,9 @@ import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 import { normalizeUrl } from './parse/normalize-url.js';
+
+/** The crawl options' names, for the suggestion beside an unknown one. */
+const OPTION_NAMES = Object.keys(crawlConfigSchema.shape);
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -201,14 +205,11 @@ function checkFiles(config: CrawlConfig): void {
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
-  }
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, OPTION_NAMES));
   const config = parsed.data;
-  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
+  if (!config.seeds.length) throw new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
   checkSeedLengths(config);
-  if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
+  if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('CONFIG', '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)');
   const topicFile = resolveTopic(config.topic);
   const planned = plan({ ...config, topic: topicFile }, topicFile, opts);
   checkFiles(config);
@@ -308,10 +309,7 @@ function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOv
   // The caller's options are checked on their own, so that a bad one is named as the caller's,
   // not as a fault of the stored config. The check's output is not used: .partial() still fills in every default.
   const checked = crawlConfigSchema.partial().safeParse(given);
-  if (!checked.success) {
-    const i = checked.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `resume option '${i.path.join('.') || '(top level)'}': ${i.message}`);
-  }
+  if (!checked.success) throw new FocusCrawlError('CONFIG', optionMessage('resume option', checked.error, OPTION_NAMES));
   return given;
 }
 
@@ -319,10 +317,7 @@ function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOv
 function resumeTopic(topic: string | TopicFileInput): TopicFile {
   if (typeof topic === 'string') return loadTopicFile(topic);
   const parsed = topicFileSchema.safeParse(topic);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `resume topic field '${i.path.join('.') || '(top level)'}': ${i.message}`);
-  }
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape)));
   return parsed.data;
 }
 
@@ -349,7 +344,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     const previous = JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number };
     // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.
     if (overrides.maxPages !== undefined && typeof previous.maxPages === 'number' && overrides.maxPages < previous.maxPages) {
-      throw new FocusCrawlError('USAGE', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
+      throw new FocusCrawlError('CONFIG', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
     }
     const notes = newTopic !== undefined ? topicChange(dbPath, previous.topic ?? null, newTopic, { force: opts.force === true, resume: true }) : [];
     const parsed = crawlConfigSchema.safeParse({ ...previous, ...overrides, ...(newTopic !== undefined ? { topic: newTopic } : {}), db: dbPath });

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resumeCrawl, startCrawl } from '../../src/crawl.js';
@@ -44,7 +44,7 @@ test('close() twice is one close; run() after close() is a FocusCrawlError; two 
 });
 
 test('resumeCrawl names a bad option as the caller\'s, not as the database\'s', async () => {
-  for (const [overrides, field] of [[{ maxPages: NaN }, 'maxPages'], [{ concurrency: -1 }, 'concurrency'], [{ foo: 1 }, '(top level)']] as const) {
+  for (const [overrides, field] of [[{ maxPages: NaN }, 'maxPages'], [{ concurrency: -1 }, 'concurrency'], [{ foo: 1 }, 'foo']] as const) {
     await assert.rejects(resumeCrawl(join(dir, 'twice.db'), overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message.startsWith(`resume option '${field}'`));
   }
 });
@@ -120,4 +120,23 @@ test('resumeCrawl refuses as overrides the options a crawl is started with, sayi
   await same.close();
   await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keywords: { pasta: 1 } } }), (err: unknown) => err instanceof FocusCrawlError && /--force/.test(err.message));
   await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keyword: { pasta: 1 } } as never }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume topic field 'keywords': /.test(err.message));
+});
+
+test('startCrawl names the field at fault, inside an inline topic too, with code CONFIG for every bad option', async () => {
+  const seeds = [site.origin + '/'];
+  const db = join(dir, 'never-made.db');
+  const cases: [object, string][] = [
+    [{ seeds, db, maxPage: 5 }, "crawl option 'maxPage': unknown (did you mean 'maxPages'?)"],
+    [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keywords': is missing"],
+    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': Too big: expected number to be <=1"],
+    [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],
+    [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned)"],
+    [{ seeds, db, strategy: 'shark' }, "strategy 'shark' needs a topic: pass --topic FILE"],
+    [{ db }, 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)'],
+    [{ seeds, db, stopWhenStalled: 3 }, '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)'],
+  ];
+  for (const [options, message] of cases) {
+    await assert.rejects(startCrawl(options as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message, JSON.stringify(options));
+  }
+  assert.equal(existsSync(db), false);
 });
