@@ -5,6 +5,9 @@ export { startSharedCrawl, openSharedWorker, type SharedCrawl } from './distribu
 export { rebuildFrontier } from './distributed/rebuild-frontier.js';
 export { sharedTarget, type SharedTarget } from './distributed/shared-target.js';
 export { CrawlEventBus, type CrawlEvents } from './engine/crawl-events.js';
+export { crawlMetrics, type MetricsSource } from './metrics/crawl-metrics.js';
+export { readerMetrics } from './metrics/reader-metrics.js';
+export { serveMetrics } from './metrics/metrics-server.js';
 export type { CrawlReader, HarvestPoint, HostSummary, LastRun } from './store/crawl-reader.js';
 export { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 export { PgStore } from './store/pg-store.js';
