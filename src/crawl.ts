@@ -12,7 +12,7 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
-import { loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from './relevance/topic.js';
+import { compiledTopicProblem, loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact } from './store/db-integrity.js';
@@ -204,6 +204,8 @@ function checkFiles(config: CrawlConfig): void {
  * (see CrawlLock), and a damaged database is reported, not written to.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
+  const compiled = compiledTopicProblem(input?.topic);
+  if (compiled) throw new FocusCrawlError('CONFIG', `crawl option 'topic' ${compiled}`);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
   if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, OPTION_NAMES));
   const config = parsed.data;
@@ -316,6 +318,8 @@ function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOv
 /** A topic given to resume: a file, or a topic inline (checked here, so that its fault is named as the caller's). */
 function resumeTopic(topic: string | TopicFileInput): TopicFile {
   if (typeof topic === 'string') return loadTopicFile(topic);
+  const compiled = compiledTopicProblem(topic);
+  if (compiled) throw new FocusCrawlError('CONFIG', `resume topic ${compiled}`);
   const parsed = topicFileSchema.safeParse(topic);
   if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape)));
   return parsed.data;

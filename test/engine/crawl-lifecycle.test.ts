@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resumeCrawl, startCrawl } from '../../src/crawl.js';
 import { FocusCrawlError } from '../../src/errors.js';
+import { topicFromFile } from '../../src/relevance/topic.js';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 
 /** A library caller's ways of using a crawl object: what each gets, and that none hangs. */
@@ -130,6 +131,7 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
     [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keywords': is missing"],
     [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': Too big: expected number to be <=1"],
     [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],
+    [{ seeds, db, topic: topicFromFile({ name: 'solar', keywords: { solar: 1 } }) }, "crawl option 'topic' is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }"],
     [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned)"],
     [{ seeds, db, strategy: 'shark' }, "strategy 'shark' needs a topic: pass --topic FILE"],
     [{ db }, 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)'],
