@@ -4,7 +4,7 @@ import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
-import { optionMessage } from './config/option-issue.js';
+import { didYouMean, optionMessage } from './config/option-issue.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { Store } from './store/store.js';
@@ -176,6 +176,20 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   }
 }
 
+/** The second (resume: third) argument's keys: a misspelt one (`forse: true`) was ignored in silence. */
+function checkParts(fn: string, parts: object | null | undefined, known: readonly string[]): void {
+  const unknown = Object.keys(parts ?? {}).find((k) => !known.includes(k));
+  if (unknown !== undefined) throw new FocusCrawlError('CONFIG', `${fn} part '${unknown}': unknown${didYouMean(unknown, known)}; the parts are ${known.join(', ')}`);
+}
+
+/** What belongs in startCrawl's second argument, given among the options instead (where zod's words would not say so). */
+function misplacedPart(input: CrawlConfigInput | null | undefined): string | null {
+  const given = (input ?? {}) as Record<string, unknown>;
+  if ('force' in given) return "crawl option 'force': not an option but a part, startCrawl(options, { force: true })";
+  if (typeof given.strategy === 'object' && given.strategy !== null) return "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one";
+  return null;
+}
+
 /** The crawl database's files, for removing one this call created and could not start. */
 function removeDatabase(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
@@ -204,6 +218,9 @@ function checkFiles(config: CrawlConfig): void {
  * (see CrawlLock), and a damaged database is reported, not written to.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
+  checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force', 'command']);
+  const misplaced = misplacedPart(input);
+  if (misplaced) throw new FocusCrawlError('CONFIG', misplaced);
   const compiled = compiledTopicProblem(input?.topic);
   if (compiled) throw new FocusCrawlError('CONFIG', `crawl option 'topic' ${compiled}`);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
@@ -308,6 +325,8 @@ function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOv
   for (const key of Object.keys(given)) {
     if (Object.hasOwn(RESUME_FIXED, key)) throw new FocusCrawlError('CONFIG', `resume option '${key}': ${RESUME_FIXED[key as keyof typeof RESUME_FIXED]}`);
   }
+  if ('force' in given) throw new FocusCrawlError('CONFIG', "resume option 'force': not an option but a part, resumeCrawl(db, overrides, { topic, force: true })");
+  if (typeof given.strategy === 'object' && given.strategy !== null) throw new FocusCrawlError('CONFIG', "resume option 'strategy': a strategy object is a part, resumeCrawl(db, overrides, { strategy }); the option names a built-in one");
   // The caller's options are checked on their own, so that a bad one is named as the caller's,
   // not as a fault of the stored config. The check's output is not used: .partial() still fills in every default.
   const checked = crawlConfigSchema.partial().safeParse(given);
@@ -327,6 +346,7 @@ function resumeTopic(topic: string | TopicFileInput): TopicFile {
 
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
 export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+  checkParts('resumeCrawl', opts, ['fetcher', 'strategy', 'topic', 'force']);
   overrides = givenOverrides(overrides);
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   checkDbFile(dbPath, { existing: true });

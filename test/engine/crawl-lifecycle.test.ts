@@ -140,5 +140,11 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
   for (const [options, message] of cases) {
     await assert.rejects(startCrawl(options as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message, JSON.stringify(options));
   }
+  // What belongs in the second argument, given among the options, and a misspelt part, which was ignored in silence.
+  await assert.rejects(startCrawl({ seeds, db, force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'force': not an option but a part, startCrawl(options, { force: true })");
+  await assert.rejects(startCrawl({ seeds, db, strategy: { name: 'mine' } } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one");
+  await assert.rejects(startCrawl({ seeds, db }, { forse: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "startCrawl part 'forse': unknown (did you mean 'force'?); the parts are fetcher, strategy, force, command");
+  await assert.rejects(resumeCrawl(join(dir, 'twice.db'), {}, { strategey: {} } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "resumeCrawl part 'strategey': unknown (did you mean 'strategy'?); the parts are fetcher, strategy, topic, force");
+  await assert.rejects(resumeCrawl(join(dir, 'twice.db'), { force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume option 'force': not an option but a part/.test(err.message));
   assert.equal(existsSync(db), false);
 });
