@@ -148,3 +148,18 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
   await assert.rejects(resumeCrawl(join(dir, 'twice.db'), { force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume option 'force': not an option but a part/.test(err.message));
   assert.equal(existsSync(db), false);
 });
+
+test('crawler.stop() before run() is kept: run() ends at once as stopped (a stop asked while the seeds were added was lost), and the next run() goes on', async () => {
+  const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'stop-first.db'), delayMs: 0, maxPages: 5, sitemaps: false });
+  try {
+    c.crawler.stop();
+    const stopped = await c.run();
+    assert.equal(stopped.reason, 'stopped');
+    assert.equal(stopped.stats.fetched, 0);
+    const next = await c.run();
+    assert.equal(next.reason, 'max-pages');
+    assert.equal(next.stats.fetched, 5);
+  } finally {
+    await c.close();
+  }
+});
