@@ -15,7 +15,7 @@ import { RobotsCache, ROBOTS_AGENT } from './fetch/robots-cache.js';
 import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
-import { topicFromFile, type TopicFile } from './relevance/topic.js';
+import { topicFromFile, type Topic, type TopicFile } from './relevance/topic.js';
 import { parseServiceTypes, ServiceDetection } from './services/service-detection.js';
 import { createStrategy, defaultStrategyName } from './strategies/registry.js';
 import type { LabelFeed } from './engine/label-feed.js';
@@ -78,7 +78,11 @@ function seedHosts(seeds: readonly string[]): string[] {
 export interface CrawlParts {
   /** Replaces the network fetcher (tests, replay). */
   fetcher?: Fetcher;
-  /** A strategy object instead of `config.strategy` (one that needs more than a topic, such as the group crawler's). */
+  /**
+   * A strategy object instead of `config.strategy` (one that needs more than a topic, such as the
+   * group crawler's). Pages are scored with the crawl's topic when it has one (the object sees
+   * that score as PageView.relevance), else with the object's own `topic`.
+   */
   strategy?: Strategy;
   /** Lets a crawl into an existing database replace the topic stored there with a different one (or none). */
   force?: boolean;
@@ -94,10 +98,29 @@ function hostEntry(entry: string): string {
   return new URL(e).host;
 }
 
+/**
+ * A strategy object given by the caller, scoring pages with the crawl's topic. The crawl scores
+ * with its strategy's topic: an object written with `topic: null` made a crawl given a topic store
+ * every page without a relevance (and count none relevant), the topic silently unused.
+ */
+function scoringWith(strategy: Strategy, topic: Topic | null): Strategy {
+  if (topic === null || strategy.topic === topic) return strategy;
+  return new Proxy(strategy, {
+    get(target, key) {
+      if (key === 'topic') return topic;
+      const value: unknown = Reflect.get(target, key, target);
+      // Called on the object itself: a class with #private fields refuses a proxy as `this`.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The parts of a crawl that need no database: built first, so that invalid options create no file. */
 export function plan(config: CrawlConfig, topicFile: TopicFile | null, parts: CrawlParts) {
   const topic = topicFile ? topicFromFile(topicFile) : null;
-  const strategy = parts.strategy ?? createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
+  const strategy = parts.strategy
+    ? scoringWith(parts.strategy, topic)
+    : createStrategy(config.strategy ?? defaultStrategyName(topic !== null), topic, config.strategyOptions);
   const scope = new CrawlScope(seedHosts(config.seeds), {
     mode: config.scope,
     hosts: config.hosts.map(hostEntry),

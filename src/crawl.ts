@@ -4,6 +4,7 @@ import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
+import { didYouMean, optionMessage } from './config/option-issue.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { Store } from './store/store.js';
@@ -11,7 +12,7 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
-import { loadTopicFile, type TopicFile } from './relevance/topic.js';
+import { compiledTopicProblem, loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact } from './store/db-integrity.js';
@@ -25,6 +26,9 @@ import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 import { normalizeUrl } from './parse/normalize-url.js';
+
+/** The crawl options' names, for the suggestion beside an unknown one. */
+const OPTION_NAMES = Object.keys(crawlConfigSchema.shape);
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -176,6 +180,20 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   }
 }
 
+/** The second (resume: third) argument's keys: a misspelt one (`forse: true`) was ignored in silence. */
+function checkParts(fn: string, parts: object | null | undefined, known: readonly string[]): void {
+  const unknown = Object.keys(parts ?? {}).find((k) => !known.includes(k));
+  if (unknown !== undefined) throw new FocusCrawlError('CONFIG', `${fn} part '${unknown}': unknown${didYouMean(unknown, known)}; the parts are ${known.join(', ')}`);
+}
+
+/** What belongs in startCrawl's second argument, given among the options instead (where zod's words would not say so). */
+function misplacedPart(input: CrawlConfigInput | null | undefined): string | null {
+  const given = (input ?? {}) as Record<string, unknown>;
+  if ('force' in given) return "crawl option 'force': not an option but a part, startCrawl(options, { force: true })";
+  if (typeof given.strategy === 'object' && given.strategy !== null) return "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one";
+  return null;
+}
+
 /** The crawl database's files, for removing one this call created and could not start. */
 function removeDatabase(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
@@ -204,15 +222,17 @@ function checkFiles(config: CrawlConfig): void {
  * (see CrawlLock), and a damaged database is reported, not written to.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
+  checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force', 'command']);
+  const misplaced = misplacedPart(input);
+  if (misplaced) throw new FocusCrawlError('CONFIG', misplaced);
+  const compiled = compiledTopicProblem(input?.topic);
+  if (compiled) throw new FocusCrawlError('CONFIG', `crawl option 'topic' ${compiled}`);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
-  }
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, OPTION_NAMES));
   const config = parsed.data;
-  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
+  if (!config.seeds.length) throw new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
   checkSeedLengths(config);
-  if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('USAGE', '--stop-when-stalled needs a topic: pass --topic FILE');
+  if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('CONFIG', '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)');
   const topicFile = resolveTopic(config.topic);
   let planned = plan({ ...config, topic: topicFile }, topicFile, opts);
   checkFiles(config);
@@ -244,6 +264,8 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     }
     // Stored inline so that resume needs neither the config nor the topic file.
     db.setMetaNow('config', JSON.stringify(storableConfig({ ...config, topic: topicFile })));
+    // A strategy object cannot be stored: resume asks for it again rather than order the crawl another way.
+    if (opts.strategy || db.getMeta(STRATEGY_OBJECT)) db.setMetaNow(STRATEGY_OBJECT, opts.strategy?.name ?? '');
     db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await build({ ...config, topic: topicFile }, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), opts, notes);
     // The stored seeds are in the frontier already (resume adds any a killed start left out).
@@ -275,28 +297,69 @@ async function addLostSeeds(crawl: OpenCrawl): Promise<void> {
   await crawl.db.settle();
 }
 
+/** Where a crawl records the name of the strategy object it was started with (empty: none). */
+const STRATEGY_OBJECT = 'strategyObject';
+
 /** What resume may change besides the stored config: a topic for a crawl that has none (or, with force, another). */
 export interface ResumeParts {
   fetcher?: Fetcher;
-  /** A topic file: given to a crawl that has none; replacing a different one needs `force`. */
-  topic?: string;
+  /** The strategy object the crawl was started with (startCrawl's `strategy`), which a database cannot hold. */
+  strategy?: Strategy;
+  /** A topic file, or a topic as startCrawl takes one inline: given to a crawl that has none; replacing a different one needs `force`. */
+  topic?: string | TopicFileInput;
   force?: boolean;
 }
 
-/** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
-export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig> = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
-  // The caller's options are checked on their own, so that a bad one is named as the caller's,
-  // not as a fault of the stored config.
-  const given = crawlConfigSchema.partial().safeParse(overrides ?? {});
-  if (!given.success) {
-    const i = given.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `resume option '${i.path.join('.') || '(top level)'}': ${i.message}`);
+/**
+ * What resumeCrawl's overrides may change: any crawl option but those a crawl is started with
+ * (RESUME_FIXED says where each of those goes instead).
+ */
+export type ResumeOverrides = Partial<Omit<CrawlConfigInput, keyof typeof RESUME_FIXED>>;
+
+/**
+ * Options resume does not take as overrides. Taken as they were, a topic replaced the crawl's
+ * without `force` (null removed it and the strategy fell back to bfs), seeds were added under a
+ * note that they had been lost, and a preset or a db was stored but never applied.
+ */
+const RESUME_FIXED = {
+  topic: "a new topic is resumeCrawl's third argument, resumeCrawl(db, overrides, { topic }), where one different from the crawl's needs force: true",
+  db: "the database is resumeCrawl's first argument",
+  seeds: 'a crawl keeps the seeds it was started with: startCrawl on the same db adds seeds to it',
+  preset: 'a preset applies when a crawl starts (startCrawl)',
+} as const;
+
+/** The overrides the caller gave: a key set to undefined is not given (it reset the stored value to the default). */
+function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOverrides {
+  const given = Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)) as ResumeOverrides;
+  for (const key of Object.keys(given)) {
+    if (Object.hasOwn(RESUME_FIXED, key)) throw new FocusCrawlError('CONFIG', `resume option '${key}': ${RESUME_FIXED[key as keyof typeof RESUME_FIXED]}`);
   }
-  // The check's output is not used: .partial() still fills in every default.
-  overrides ??= {};
+  if ('force' in given) throw new FocusCrawlError('CONFIG', "resume option 'force': not an option but a part, resumeCrawl(db, overrides, { topic, force: true })");
+  if (typeof given.strategy === 'object' && given.strategy !== null) throw new FocusCrawlError('CONFIG', "resume option 'strategy': a strategy object is a part, resumeCrawl(db, overrides, { strategy }); the option names a built-in one");
+  // The caller's options are checked on their own, so that a bad one is named as the caller's,
+  // not as a fault of the stored config. The check's output is not used: .partial() still fills in every default.
+  const checked = crawlConfigSchema.partial().safeParse(given);
+  if (!checked.success) throw new FocusCrawlError('CONFIG', optionMessage('resume option', checked.error, OPTION_NAMES));
+  return given;
+}
+
+/** A topic given to resume: a file, or a topic inline (checked here, so that its fault is named as the caller's). */
+function resumeTopic(topic: string | TopicFileInput): TopicFile {
+  if (typeof topic === 'string') return loadTopicFile(topic);
+  const compiled = compiledTopicProblem(topic);
+  if (compiled) throw new FocusCrawlError('CONFIG', `resume topic ${compiled}`);
+  const parsed = topicFileSchema.safeParse(topic);
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape)));
+  return parsed.data;
+}
+
+/** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
+export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
+  checkParts('resumeCrawl', opts, ['fetcher', 'strategy', 'topic', 'force']);
+  overrides = givenOverrides(overrides);
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   checkDbFile(dbPath, { existing: true });
-  const newTopic = opts.topic !== undefined ? loadTopicFile(opts.topic) : undefined;
+  const newTopic = opts.topic !== undefined ? resumeTopic(opts.topic) : undefined;
   const lock = CrawlLock.acquire(dbPath, 'resume');
   let db: SqliteDb | null = null;
   try {
@@ -307,10 +370,14 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     if (db.getMeta('driver') === 'group') {
       throw new FocusCrawlError('USAGE', `${dbPath} holds a group crawl: run 'focuscrawl group' again with the same --db, --sites and --examples to continue it`);
     }
+    const object = db.getMeta(STRATEGY_OBJECT);
+    if (object && !opts.strategy && overrides.strategy === undefined) {
+      throw new FocusCrawlError('CONFIG', `${dbPath} was crawled with the strategy object '${object}' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy)`);
+    }
     const previous = JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number };
     // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.
     if (overrides.maxPages !== undefined && typeof previous.maxPages === 'number' && overrides.maxPages < previous.maxPages) {
-      throw new FocusCrawlError('USAGE', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
+      throw new FocusCrawlError('CONFIG', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
     }
     const notes = newTopic !== undefined ? topicChange(dbPath, previous.topic ?? null, newTopic, { force: opts.force === true, resume: true }) : [];
     const parsed = crawlConfigSchema.safeParse({ ...previous, ...overrides, ...(newTopic !== undefined ? { topic: newTopic } : {}), db: dbPath });
@@ -322,7 +389,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     const topicFile = config.topic as TopicFile | null;
     let planned: ReturnType<typeof plan>;
     try {
-      planned = plan(config, topicFile, {});
+      planned = plan(config, topicFile, opts.strategy ? { strategy: opts.strategy } : {});
     } catch (err) {
       if (topicFile === null && err instanceof FocusCrawlError && /needs a topic/.test(err.message)) {
         throw new FocusCrawlError('USAGE', `${dbPath} holds a crawl with no topic and its strategy '${config.strategy}' needs one: resume --db ${dbPath} --topic FILE`);
@@ -333,6 +400,7 @@ export async function resumeCrawl(dbPath: string, overrides: Partial<CrawlConfig
     if (headersNote) notes.push(headersNote);
     else if (overrides.headers) db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     db.setMetaNow('config', JSON.stringify(storableConfig(config)));
+    if (opts.strategy || object) db.setMetaNow(STRATEGY_OBJECT, opts.strategy?.name ?? '');
     const crawl = await build(config, planned, db, lock, opts.fetcher ?? (await makeFetcher(config)), {}, notes);
     await addLostSeeds(crawl).catch(async (err: unknown) => {
       await crawl.close().catch(() => {});

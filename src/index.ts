@@ -1,10 +1,13 @@
 /** The library API: start or resume a crawl, and the parts to build your own. */
-export { startCrawl, resumeCrawl, type OpenCrawl, type RunnableCrawl } from './crawl.js';
+export { startCrawl, resumeCrawl, type OpenCrawl, type RunnableCrawl, type ResumeOverrides, type ResumeParts } from './crawl.js';
 export { makeCrawler } from './crawl-parts.js';
 export { startSharedCrawl, openSharedWorker, type SharedCrawl } from './distributed/shared-crawl.js';
 export { rebuildFrontier } from './distributed/rebuild-frontier.js';
 export { sharedTarget, type SharedTarget } from './distributed/shared-target.js';
 export { CrawlEventBus, type CrawlEvents } from './engine/crawl-events.js';
+export { crawlMetrics, type MetricsSource } from './metrics/crawl-metrics.js';
+export { readerMetrics } from './metrics/reader-metrics.js';
+export { serveMetrics } from './metrics/metrics-server.js';
 export type { CrawlReader, HarvestPoint, HostSummary, LastRun } from './store/crawl-reader.js';
 export { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 export { PgStore } from './store/pg-store.js';
@@ -28,7 +31,7 @@ export { FetchError } from './fetch/fetcher.js';
 export { HttpFetcher } from './fetch/http-fetcher.js';
 export { parseHtml } from './parse/html-page.js';
 export { normalizeUrl } from './parse/normalize-url.js';
-export { loadTopic, loadTopicFile, topicFromFile, topicFileSchema, type Topic, type TopicFile } from './relevance/topic.js';
+export { loadTopic, loadTopicFile, topicFromFile, topicFileSchema, type Topic, type TopicFile, type TopicFileInput } from './relevance/topic.js';
 export { pageRelevance, vsmScore } from './relevance/vsm-scorer.js';
 export { levelScore, levelOf } from './relevance/level-scorer.js';
 export { anchorScore, contextScore, linkLevel } from './relevance/link-scorers.js';

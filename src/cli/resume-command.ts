@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { resumeCrawl } from '../crawl.js';
-import type { CrawlConfig } from '../config/crawl-config.js';
-import { positiveInt, proxySetting, requestHeader } from './option-parsers.js';
+import { resumeCrawl, type ResumeOverrides } from '../crawl.js';
+import { positiveInt, proxySetting, requestHeader, tcpPort } from './option-parsers.js';
+import { metricsEndpoint } from './metrics-endpoint.js';
 import { runToEnd } from './run-to-end.js';
 import { FocusCrawlError } from '../errors.js';
 import { openSharedWorker } from '../distributed/shared-crawl.js';
@@ -18,19 +18,31 @@ export function registerResume(program: Command): void {
     .option('--allow-private', 'from now on also fetch private, loopback and link-local addresses (see crawl --allow-private)')
     .option('--proxy <url>', "this run's proxy, as crawl --proxy (a proxy is never stored with the crawl)", proxySetting)
     .option('--header <header>', "this run's request headers, as crawl --header (headers are never stored with the crawl)", requestHeader)
-    .action(async (o: SharedFlags & { db?: string; maxPages?: number; concurrency?: number; topic?: string; force?: boolean; allowPrivate?: boolean; proxy?: string; header?: Record<string, string> }) => {
+    .option('--metrics-port <n>', 'serve Prometheus metrics at http://127.0.0.1:N/metrics while the crawl runs, as crawl --metrics-port', tcpPort(false))
+    .action(async (o: SharedFlags & { db?: string; maxPages?: number; concurrency?: number; topic?: string; force?: boolean; allowPrivate?: boolean; proxy?: string; header?: Record<string, string>; metricsPort?: number }) => {
       const target = sharedTarget(o);
-      if (target) {
-        if (o.db || o.topic !== undefined || o.allowPrivate) throw new FocusCrawlError('USAGE', 'resume of a shared crawl takes --max-pages and --concurrency; --db, --topic and --allow-private are for the embedded crawl');
-        await runToEnd(await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.maxPages ? { maxPages: o.maxPages } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) }));
-        return;
+      if (target && (o.db || o.topic !== undefined || o.allowPrivate)) throw new FocusCrawlError('USAGE', 'resume of a shared crawl takes --max-pages and --concurrency; --db, --topic and --allow-private are for the embedded crawl');
+      // Bound before the crawl opens, so a port in use fails with the database untouched. A crawl
+      // resumed after kill -9 (the usual way to continue one) had no way to its metrics.
+      const metrics = o.metricsPort !== undefined ? await metricsEndpoint(o.metricsPort) : null;
+      try {
+        if (target) {
+          const worker = await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.maxPages ? { maxPages: o.maxPages } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) });
+          metrics?.attach(worker.crawler);
+          await runToEnd(worker);
+          return;
+        }
+        const overrides: ResumeOverrides = {};
+        if (o.maxPages) overrides.maxPages = o.maxPages;
+        if (o.concurrency) overrides.concurrency = o.concurrency;
+        if (o.allowPrivate) overrides.allowPrivate = true;
+        if (o.proxy) overrides.proxy = o.proxy;
+        if (o.header) overrides.headers = o.header;
+        const crawl = await resumeCrawl(o.db ?? 'focuscrawl.db', overrides, { ...(o.topic !== undefined ? { topic: o.topic } : {}), force: o.force === true });
+        metrics?.attach(crawl.crawler);
+        await runToEnd(crawl);
+      } finally {
+        await metrics?.close();
       }
-      const overrides: Partial<CrawlConfig> = {};
-      if (o.maxPages) overrides.maxPages = o.maxPages;
-      if (o.concurrency) overrides.concurrency = o.concurrency;
-      if (o.allowPrivate) overrides.allowPrivate = true;
-      if (o.proxy) overrides.proxy = o.proxy;
-      if (o.header) overrides.headers = o.header;
-      await runToEnd(await resumeCrawl(o.db ?? 'focuscrawl.db', overrides, { ...(o.topic !== undefined ? { topic: o.topic } : {}), force: o.force === true }));
     });
 }

@@ -2,6 +2,7 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { readBounded } from './read-bounded.js';
+import { optionIssue } from './option-issue.js';
 
 /**
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
@@ -58,7 +59,8 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const path = issue.path.map(String);
+    // An inline topic's fault is named inside it, not as the union's "Invalid input".
+    const { path, message } = issue.code === 'unrecognized_keys' ? { path: issue.path.map(String), message: issue.message } : optionIssue(parsed.error);
     // An unknown key is reported at its own line, not at the line of the map holding it.
     const keys = (issue as { keys?: string[] }).keys;
     const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
@@ -70,7 +72,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     }
     const where = line !== null ? `${file}:${line}` : file;
     const field = path.length ? path.join('.') : '(top level)';
-    throw new FocusCrawlError('CONFIG', `${where}: ${what} field '${field}': ${issue.message}`);
+    throw new FocusCrawlError('CONFIG', `${where}: ${what} field '${field}': ${message}`);
   }
   return parsed.data;
 }

@@ -28,9 +28,19 @@ export interface CrawlEvents {
   backlog: { congested: boolean };
 }
 
-type Listener<K extends keyof CrawlEvents> = (e: CrawlEvents[K]) => void;
+/**
+ * A listener may be async: the crawl does not wait for it, and a rejection is reported as a throw
+ * is. What it returns is otherwise ignored (`(e) => list.push(e)` is a listener too).
+ */
+type Listener<K extends keyof CrawlEvents> = (e: CrawlEvents[K]) => unknown;
 
-/** A typed event emitter over CrawlEvents; a listener that throws is reported, not fatal to the crawl. */
+const EVENT_NAMES: readonly (keyof CrawlEvents)[] = ['fetched', 'discarded', 'retried', 'probe', 'backlog'];
+
+/**
+ * A typed event emitter over CrawlEvents; a listener that throws, or whose promise rejects, is
+ * reported as a process warning, not fatal to the crawl (an async listener's rejection was an
+ * unhandled rejection, which ends a Node process mid-crawl).
+ */
 export class CrawlEventBus {
   readonly #emitter = new EventEmitter();
 
@@ -38,18 +48,24 @@ export class CrawlEventBus {
     this.#emitter.setMaxListeners(50);
   }
 
+  /** Subscribes to one event; returns the function that unsubscribes. */
   on<K extends keyof CrawlEvents>(name: K, fn: Listener<K>): () => void {
+    // JavaScript callers have no type check: a misspelt name ('fetch') would never fire.
+    if (!EVENT_NAMES.includes(name)) throw new TypeError(`no crawl event '${String(name)}': the events are ${EVENT_NAMES.join(', ')}`);
+    if (typeof fn !== 'function') throw new TypeError(`the '${name}' listener is not a function`);
     this.#emitter.on(name, fn);
     return () => this.#emitter.off(name, fn);
   }
 
   emit<K extends keyof CrawlEvents>(name: K, e: CrawlEvents[K]): void {
     if (this.#emitter.listenerCount(name) === 0) return;
+    const failed = (err: unknown) => process.emitWarning(`focuscrawl: a '${name}' listener failed: ${err instanceof Error ? err.message : String(err)}`);
     for (const fn of this.#emitter.listeners(name) as Listener<K>[]) {
       try {
-        fn(e);
+        const done = fn(e);
+        if (typeof (done as PromiseLike<unknown> | null)?.then === 'function') (done as PromiseLike<unknown>).then(undefined, failed);
       } catch (err) {
-        process.emitWarning(`focuscrawl: a '${name}' listener failed: ${(err as Error).message}`);
+        failed(err);
       }
     }
   }

@@ -112,6 +112,9 @@ export class Crawler {
   readonly #slots: RequestSlots;
   #finalBefore = 0;
   #stopping = false;
+  #running = false;
+  /** stop() was called while no run() was going: the next one ends at once, reason 'stopped'. */
+  #stopBeforeRun = false;
   /** Pages scored since the last relevant one (the stall rule). */
   #sinceRelevant = 0;
   #stalled = false;
@@ -190,6 +193,9 @@ export class Crawler {
    * slow server); `finishInFlight` lets them complete instead.
    */
   stop(opts: { finishInFlight?: boolean } = {}): void {
+    // Before run(), or between rounds: the next run() ends at once. A stop asked while seeds were
+    // still being added (a signal handler, a timer) was lost, and the crawl then ran to its end.
+    if (!this.#running) this.#stopBeforeRun = true;
     this.#stopping = true;
     if (!opts.finishInFlight) this.#abort.abort();
     this.#wake?.();
@@ -197,7 +203,17 @@ export class Crawler {
 
   /** Runs until finished, the page budget, or stop(); may be called again (a next round). */
   async run(): Promise<CrawlSummary> {
-    this.#stopping = false;
+    this.#running = true;
+    try {
+      return await this.#run();
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #run(): Promise<CrawlSummary> {
+    this.#stopping = this.#stopBeforeRun;
+    this.#stopBeforeRun = false;
     this.#stalled = false;
     this.#sinceRelevant = 0;
     this.#abort = new AbortController();

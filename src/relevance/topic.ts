@@ -1,6 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { loadFile } from '../config/load-file.js';
+import { optionMessage } from '../config/option-issue.js';
+import { FocusCrawlError } from '../errors.js';
 import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
 import type { Position } from '../text/position-terms.js';
 
@@ -100,9 +102,23 @@ function resolveRef(ref: string, base: string | null): string {
   return /^https?:\/\//i.test(ref) || base === null ? ref : resolve(base, ref);
 }
 
-/** Compiles a topic file (already validated, or an input object that is validated here). */
+/**
+ * Why `topic` is a compiled Topic (loadTopic, topicFromFile) where a topic file's form is wanted,
+ * or null. The compiled form cannot be stored with a crawl, and checked as a file it was only
+ * "topic.keywords: is missing".
+ */
+export function compiledTopicProblem(topic: unknown): string | null {
+  if (typeof topic !== 'object' || topic === null || !((topic as { vector?: unknown }).vector instanceof Map)) return null;
+  return "is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }";
+}
+
+/** Compiles a topic file (already validated, or an input object that is validated here: a fault is a CONFIG error naming the field). */
 export function topicFromFile(input: TopicFileInput, baseDir: string | null = null): Topic {
-  const t = topicFileSchema.parse(input);
+  const compiled = compiledTopicProblem(input);
+  if (compiled) throw new FocusCrawlError('CONFIG', `topic ${compiled}`);
+  const parsed = topicFileSchema.safeParse(input);
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('topic field', parsed.error, Object.keys(topicFileSchema.shape)));
+  const t = parsed.data;
   const tokenizeOptions = { stem: t.stem, cjk: t.cjk };
   const vector = new Map<string, number>();
   for (const [term, w] of Object.entries(t.keywords)) {

@@ -1,4 +1,4 @@
-import type { FingerprintCache } from './fingerprint-cache.js';
+import { checkCapacity, type FingerprintCache } from './fingerprint-cache.js';
 
 /**
  * CLOCK: each slot has a mark bit, set on a hit. On a miss with the cache full, the hand sweeps
@@ -21,7 +21,7 @@ export class ClockCache implements FingerprintCache {
   #used = 0;
 
   constructor(capacity: number) {
-    if (!(capacity >= 1)) throw new RangeError('cache capacity must be at least 1');
+    checkCapacity(capacity);
     this.capacity = capacity;
     this.#keys = new Float64Array(capacity);
     this.#marks = new Uint8Array(capacity);
@@ -40,6 +40,8 @@ export class ClockCache implements FingerprintCache {
   }
 
   access(key: number): boolean {
+    // A string key (the URL itself) is stored as NaN, which equals nothing: every access a silent miss.
+    if (typeof key !== 'number') throw new TypeError(`cache keys are numbers, fingerprintKey(url), not ${typeof key}`);
     const s = this.slotOf(key);
     if (s >= 0) {
       this.#marks[s] = 1;

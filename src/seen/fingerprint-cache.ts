@@ -11,3 +11,8 @@ export interface FingerprintCache {
   /** Looks without admitting or counting as a use. */
   has(key: number): boolean;
 }
+
+/** A cache's capacity: a fraction (1.5) made CLOCK write past its slots and sweep by a fractional hand. */
+export function checkCapacity(capacity: number): void {
+  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`cache capacity must be a whole number, at least 1 (got ${typeof capacity === 'string' ? `'${capacity}'` : String(capacity)})`);
+}

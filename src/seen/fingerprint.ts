@@ -15,6 +15,8 @@ const SEED = 0x2f6b_1c3d;
 
 /** Writes the fingerprint halves into `out` and returns it (no allocation when `out` is reused). */
 export function fingerprintInto(url: string, out: Fingerprint): Fingerprint {
+  // Anything else has no length here and hashed as '': every URL object (new URL(...)) had one fingerprint, so all but the first were "seen".
+  if (typeof url !== 'string') throw new TypeError(`a URL to fingerprint is a string, not ${(url as unknown) instanceof URL ? 'a URL object (pass url.href)' : typeof url}`);
   let h1 = 0xdeadbeef ^ SEED;
   let h2 = 0x41c6ce57 ^ SEED;
   for (let i = 0; i < url.length; i++) {

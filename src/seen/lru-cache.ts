@@ -1,4 +1,4 @@
-import type { FingerprintCache } from './fingerprint-cache.js';
+import { checkCapacity, type FingerprintCache } from './fingerprint-cache.js';
 
 /** Least recently used: a Map kept in use order (a hit moves the key to the end). */
 export class LruCache implements FingerprintCache {
@@ -6,7 +6,7 @@ export class LruCache implements FingerprintCache {
   readonly #map = new Map<number, true>();
 
   constructor(capacity: number) {
-    if (!(capacity >= 1)) throw new RangeError('cache capacity must be at least 1');
+    checkCapacity(capacity);
     this.capacity = capacity;
   }
 

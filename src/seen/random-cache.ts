@@ -1,5 +1,5 @@
 import { seededRandom } from '../bench/seeded-random.js';
-import type { FingerprintCache } from './fingerprint-cache.js';
+import { checkCapacity, type FingerprintCache } from './fingerprint-cache.js';
 
 /** Random replacement: a miss with the cache full evicts a uniformly chosen entry (seeded PRNG). */
 export class RandomCache implements FingerprintCache {
@@ -9,7 +9,7 @@ export class RandomCache implements FingerprintCache {
   readonly #random01: () => number;
 
   constructor(capacity: number, seed = 1) {
-    if (!(capacity >= 1)) throw new RangeError('cache capacity must be at least 1');
+    checkCapacity(capacity);
     this.capacity = capacity;
     this.#keys = new Float64Array(capacity);
     this.#random01 = seededRandom(seed);

@@ -6,6 +6,7 @@ import { urlStateName } from '../types.js';
 import { crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
+import { openExistingDb } from '../cli/open-existing-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
 import { crawlLogRows, SqliteStore } from './sqlite-store.js';
 import type { LogEntry, SearchHit } from './store.js';
@@ -23,6 +24,14 @@ export class SqliteCrawlReader implements CrawlReader {
   constructor(sql: SqliteDb, owned = false) {
     this.#sql = sql;
     this.#owned = owned;
+  }
+
+  /**
+   * Opens a crawl database to read as `status` does: a missing or damaged file is an error naming
+   * it, and while a crawl holds the database it is opened read-only. close() closes it.
+   */
+  static open(path: string): SqliteCrawlReader {
+    return new SqliteCrawlReader(openExistingDb(path).db, true);
   }
 
   #all<T>(query: string, ...params: unknown[]): T[] {

@@ -43,8 +43,8 @@ export const defaultStrategyName = (hasTopic: boolean): string => (hasTopic ? 'a
 /** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
 export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {
   const entry = STRATEGIES[name];
-  if (!entry) throw new FocusCrawlError('USAGE', `unknown strategy '${name}' (known: ${strategyNames().join(', ')})`);
-  if (entry.needsTopic && !topic) throw new FocusCrawlError('USAGE', `strategy '${name}' needs a topic: pass --topic FILE`);
+  if (!entry) throw new FocusCrawlError('CONFIG', `unknown strategy '${name}' (known: ${strategyNames().join(', ')})`);
+  if (entry.needsTopic && !topic) throw new FocusCrawlError('CONFIG', `strategy '${name}' needs a topic: pass --topic FILE`);
   const parsed = entry.options.safeParse(options);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;

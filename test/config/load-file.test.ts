@@ -56,3 +56,11 @@ test('JSON files: a byte order mark is skipped, a duplicate key is named as JSON
   const dupYaml = file('dup.yaml', 'maxPages: 5\nmaxPages: 6\n');
   refuses(() => loadCrawlConfigFile(dupYaml), /dup\.yaml:2: invalid YAML: Map keys must be unique/);
 });
+
+test("a config file's inline topic is named at the field at fault, not as the union's 'Invalid input'; a missing field is said to be missing", () => {
+  const noKeywords = file('inline-topic.yaml', 'seeds: [http://127.0.0.1:9/]\ntopic:\n  name: solar\n  keyword:\n    solar: 1\n');
+  refuses(() => loadCrawlConfigFile(noKeywords), /^.*inline-topic\.yaml:3: config field 'topic\.keywords': is missing$/);
+  const threshold = file('inline-threshold.yaml', 'topic:\n  name: solar\n  keywords: {solar: 1}\n  threshold: 2\n');
+  refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': Too big: expected number to be <=1$/);
+  refuses(() => loadTopicFile(file('no-name.yaml', 'keywords: {solar: 1}\n')), /^.*no-name\.yaml:1: topic field 'name': is missing$/);
+});

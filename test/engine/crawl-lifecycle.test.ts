@@ -1,10 +1,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resumeCrawl, startCrawl } from '../../src/crawl.js';
 import { FocusCrawlError } from '../../src/errors.js';
+import { topicFromFile } from '../../src/relevance/topic.js';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 
 /** A library caller's ways of using a crawl object: what each gets, and that none hangs. */
@@ -44,7 +45,121 @@ test('close() twice is one close; run() after close() is a FocusCrawlError; two 
 });
 
 test('resumeCrawl names a bad option as the caller\'s, not as the database\'s', async () => {
-  for (const [overrides, field] of [[{ maxPages: NaN }, 'maxPages'], [{ concurrency: -1 }, 'concurrency'], [{ foo: 1 }, '(top level)']] as const) {
+  for (const [overrides, field] of [[{ maxPages: NaN }, 'maxPages'], [{ concurrency: -1 }, 'concurrency'], [{ foo: 1 }, 'foo']] as const) {
     await assert.rejects(resumeCrawl(join(dir, 'twice.db'), overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message.startsWith(`resume option '${field}'`));
+  }
+});
+
+test('an async event listener that rejects is reported as a warning, not an unhandled rejection that ends the process', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'async-listener.db'), delayMs: 0, maxPages: 4, sitemaps: false });
+    let calls = 0;
+    c.crawler.events.on('fetched', async (e) => {
+      calls++;
+      await Promise.resolve();
+      throw new Error(`could not save ${e.url}`);
+    });
+    const summary = await c.run();
+    await c.close();
+    // The rejections are handled in microtasks and the warnings emitted on the next tick: one turn of the event loop has them all.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(summary.reason, 'max-pages');
+    assert.equal(calls, 4);
+    const reported = warnings.filter((w) => /a 'fetched' listener failed: could not save http/.test(w));
+    assert.equal(reported.length, 4, warnings.join('\n'));
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
+
+test('events.on refuses an event name that does not exist, which would never fire', async () => {
+  const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'event-name.db'), delayMs: 0, maxPages: 1, sitemaps: false });
+  try {
+    assert.throws(() => c.crawler.events.on('fetch' as never, () => {}), (err: unknown) => err instanceof TypeError && err.message === "no crawl event 'fetch': the events are fetched, discarded, retried, probe, backlog");
+  } finally {
+    await c.close();
+  }
+});
+
+test('resumeCrawl: an override set to undefined is not given (it reset the stored budget and robots to their defaults)', async () => {
+  const db = join(dir, 'undefined-overrides.db');
+  const first = await startCrawl({ seeds: [site.origin + '/'], db, delayMs: 0, maxPages: 3, robots: false, sitemaps: false });
+  await first.run();
+  await first.close();
+  const again = await resumeCrawl(db, { maxPages: undefined, robots: undefined, concurrency: 2 });
+  try {
+    assert.equal(again.config.maxPages, 3);
+    assert.equal(again.config.robots, false);
+    assert.equal(again.config.concurrency, 2);
+  } finally {
+    await again.close();
+  }
+});
+
+test('resumeCrawl refuses as overrides the options a crawl is started with, saying where each goes', async () => {
+  const db = join(dir, 'fixed-overrides.db');
+  const first = await startCrawl({ seeds: [site.origin + '/'], db, delayMs: 0, maxPages: 2, sitemaps: false, topic: { name: 'solar', keywords: { solar: 1 } } });
+  await first.run();
+  await first.close();
+  const cases: [object, RegExp][] = [
+    [{ topic: null }, /^resume option 'topic': a new topic is resumeCrawl's third argument, resumeCrawl\(db, overrides, \{ topic \}\), where one different from the crawl's needs force: true$/],
+    [{ topic: { name: 'cooking', keywords: { pasta: 1 } } }, /^resume option 'topic': /],
+    [{ topic: 'solar.yaml' }, /^resume option 'topic': /],
+    [{ seeds: ['http://127.0.0.9/'] }, /^resume option 'seeds': a crawl keeps the seeds it was started with: startCrawl on the same db adds seeds to it$/],
+    [{ db: join(dir, 'other.db') }, /^resume option 'db': the database is resumeCrawl's first argument$/],
+    [{ preset: 'wms' }, /^resume option 'preset': a preset applies when a crawl starts \(startCrawl\)$/],
+  ];
+  for (const [overrides, message] of cases) {
+    await assert.rejects(resumeCrawl(db, overrides as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && message.test(err.message), JSON.stringify(overrides));
+  }
+  // The topic the crawl has is still there, and the third argument changes it (an inline topic too).
+  const same = await resumeCrawl(db, {}, { topic: { name: 'solar', keywords: { solar: 1 } } });
+  assert.equal((same.config.topic as { name: string }).name, 'solar');
+  await same.close();
+  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keywords: { pasta: 1 } } }), (err: unknown) => err instanceof FocusCrawlError && /--force/.test(err.message));
+  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keyword: { pasta: 1 } } as never }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume topic field 'keywords': /.test(err.message));
+});
+
+test('startCrawl names the field at fault, inside an inline topic too, with code CONFIG for every bad option', async () => {
+  const seeds = [site.origin + '/'];
+  const db = join(dir, 'never-made.db');
+  const cases: [object, string][] = [
+    [{ seeds, db, maxPage: 5 }, "crawl option 'maxPage': unknown (did you mean 'maxPages'?)"],
+    [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keywords': is missing"],
+    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': Too big: expected number to be <=1"],
+    [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],
+    [{ seeds, db, topic: topicFromFile({ name: 'solar', keywords: { solar: 1 } }) }, "crawl option 'topic' is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }"],
+    [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned)"],
+    [{ seeds, db, strategy: 'shark' }, "strategy 'shark' needs a topic: pass --topic FILE"],
+    [{ db }, 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)'],
+    [{ seeds, db, stopWhenStalled: 3 }, '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)'],
+  ];
+  for (const [options, message] of cases) {
+    await assert.rejects(startCrawl(options as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message, JSON.stringify(options));
+  }
+  // What belongs in the second argument, given among the options, and a misspelt part, which was ignored in silence.
+  await assert.rejects(startCrawl({ seeds, db, force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'force': not an option but a part, startCrawl(options, { force: true })");
+  await assert.rejects(startCrawl({ seeds, db, strategy: { name: 'mine' } } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one");
+  await assert.rejects(startCrawl({ seeds, db }, { forse: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "startCrawl part 'forse': unknown (did you mean 'force'?); the parts are fetcher, strategy, force, command");
+  await assert.rejects(resumeCrawl(join(dir, 'twice.db'), {}, { strategey: {} } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "resumeCrawl part 'strategey': unknown (did you mean 'strategy'?); the parts are fetcher, strategy, topic, force");
+  await assert.rejects(resumeCrawl(join(dir, 'twice.db'), { force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume option 'force': not an option but a part/.test(err.message));
+  assert.equal(existsSync(db), false);
+});
+
+test('crawler.stop() before run() is kept: run() ends at once as stopped (a stop asked while the seeds were added was lost), and the next run() goes on', async () => {
+  const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, 'stop-first.db'), delayMs: 0, maxPages: 5, sitemaps: false });
+  try {
+    c.crawler.stop();
+    const stopped = await c.run();
+    assert.equal(stopped.reason, 'stopped');
+    assert.equal(stopped.stats.fetched, 0);
+    const next = await c.run();
+    assert.equal(next.reason, 'max-pages');
+    assert.equal(next.stats.fetched, 5);
+  } finally {
+    await c.close();
   }
 });

@@ -150,3 +150,31 @@ test('crawl --metrics-port: Prometheus scrapes the running CLI crawl', async () 
     await gated.close();
   }
 });
+
+test('resume --metrics-port: Prometheus scrapes the resumed crawl (the way on after kill -9 had no metrics)', async () => {
+  const { serveGatedSite } = await import('../helpers/gated-site.js');
+  const gate = 9;
+  const gated = await serveGatedSite({ pages: 40, seed: 3, words: [80, 160], links: [4, 8] }, [gate]);
+  const resumed = join(dir, 'resumed.db');
+  const first = await startCrawl({ seeds: [gated.origin + '/'], topic: DEMO_TOPIC, db: resumed, maxPages: 5, delayMs: 0, perHost: 1, concurrency: 1, sitemaps: false });
+  await first.run();
+  await first.close();
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  try {
+    const done = runCli(['resume', '--db', resumed, '--max-pages', '20', '--metrics-port', String(port)]);
+    await Promise.race([gated.reached(gate), done.then((r) => assert.fail(`resume ended before the gate: ${r.stderr}`))]);
+    // Five requests in the first run; the ninth, the resumed run's fourth, is held: three of its own ended.
+    const m = parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    assert.equal(m.value('focuscrawl_fetches_total', { outcome: 'done' }), gate - 1 - 5);
+    gated.open(gate);
+    const r = await done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`));
+  } finally {
+    gated.open(gate);
+    await gated.close();
+  }
+});

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cosine } from '../../src/relevance/cosine.js';
 import { loadTopicFile, topicFromFile } from '../../src/relevance/topic.js';
+import { FocusCrawlError } from '../../src/errors.js';
 import { pageRelevance, vsmScore } from '../../src/relevance/vsm-scorer.js';
 import { positionTerms } from '../../src/text/position-terms.js';
 import { tokenize, urlTokens } from '../../src/text/tokenize.js';
@@ -101,4 +102,12 @@ test('a keyword that gives no term is refused, naming it; levels must not cross'
   writeFileSync(join(dir, 'ok.yaml'), 'name: t\nkeywords:\n  光伏: 3\n  the solar panel: 2\n  éolienne: 1\n');
   const t = topicFromFile(loadTopicFile(join(dir, 'ok.yaml')));
   assert.deepEqual([...t.vector.keys()].sort(), ['panel', 'solar', 'éolienne', '光伏'].sort());
+});
+
+test('topicFromFile, as the library exports it, refuses a bad topic with a one-line FocusCrawlError naming the field (it threw a raw ZodError)', () => {
+  const refused = (input: object, message: string) => assert.throws(() => topicFromFile(input as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message);
+  refused({ name: 't', keywords: { solar: 1 }, threshhold: 0.3 }, "topic field 'threshhold': unknown (did you mean 'threshold'?)");
+  refused({ keywords: { solar: 1 } }, "topic field 'name': is missing");
+  refused({ name: 't', keywords: { the: 1 } }, "topic field 'keywords.the': keyword 'the' gives no term (a stopword or punctuation)");
+  refused(topicFromFile({ name: 't', keywords: { solar: 1 } }), "topic is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }");
 });

@@ -106,3 +106,14 @@ test('the infinite cache misses each distinct key once; miss rates are shares of
   assert.deepEqual([r.misses, r.accesses], [3, 6]);
   assert.equal(r.missRate, 0.5);
 });
+
+test('what a JavaScript caller may pass by mistake is refused, not counted wrong', () => {
+  // A fractional capacity made CLOCK write past its slots; a string key (the URL itself) was a miss every time.
+  for (const make of [(n: number) => new ClockCache(n), (n: number) => new LruCache(n), (n: number) => new RandomCache(n), (n: number) => new StaticCache(n, [])]) {
+    for (const bad of [0, 1.5, NaN]) assert.throws(() => make(bad), new RangeError(`cache capacity must be a whole number, at least 1 (got ${bad})`));
+  }
+  const clock = new ClockCache(4);
+  assert.throws(() => clock.access('https://example.org/a' as never), new TypeError('cache keys are numbers, fingerprintKey(url), not string'));
+  assert.equal(clock.size, 0);
+  assert.throws(() => new (StaticCache as unknown as new (n: number) => StaticCache)(4), /^TypeError: StaticCache\(capacity, training\): training is the key sequence/);
+});

@@ -58,3 +58,12 @@ test('fingerprint forms: signed 64-bit, hex, 53-bit key', () => {
   assert.ok(Number.isSafeInteger(key));
   assert.equal(key, fp.hi * 2 ** 21 + (fp.lo >>> 11));
 });
+
+test('a URL object is refused with the way to pass it: it hashed as the empty string, so a second URL object counted as seen', () => {
+  const seen = new FingerprintSet();
+  assert.equal(seen.add('https://example.org/a'), true);
+  assert.throws(() => seen.add(new URL('https://example.org/b') as never), new TypeError('a URL to fingerprint is a string, not a URL object (pass url.href)'));
+  assert.throws(() => seen.has(42 as never), new TypeError('a URL to fingerprint is a string, not number'));
+  assert.equal(seen.add(new URL('https://example.org/b').href), true);
+  assert.equal(seen.size, 2);
+});

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+
+/** The first problem zod found in some options, as a message names it: the field's path and what is wrong. */
+export interface OptionIssue {
+  /** Path segments of the field ('topic', 'keywords'); empty for the options as a whole. */
+  path: string[];
+  message: string;
+  /** The unknown key, when the problem is one. */
+  unknownKey?: string;
+}
+
+/**
+ * The issue a person can act on. A union (`topic`: a file name or a topic inline) that fails
+ * reports only "Invalid input": the branch the value was meant for (the one whose type it has)
+ * says what is wrong in it. A missing field is said to be missing, not "expected record,
+ * received undefined".
+ */
+export function optionIssue(error: z.ZodError): OptionIssue {
+  return describe(error.issues[0]!, []);
+}
+
+function describe(issue: Issue, base: string[]): OptionIssue {
+  const path = [...base, ...issue.path.map(String)];
+  if (issue.code === 'invalid_union' && 'errors' in issue) {
+    // A branch whose first issue is about the value's own type was not the branch the value was meant for.
+    const meant = issue.errors.find((branch) => branch.length && !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0));
+    if (meant) return describe(meant[0]!, path);
+  }
+  if (issue.code === 'unrecognized_keys' && issue.keys.length) {
+    return { path: [...path, issue.keys[0]!], message: 'unknown', unknownKey: issue.keys[0]! };
+  }
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+    return { path, message: 'is missing' };
+  }
+  return { path, message: issue.message };
+}
+
+/** "did you mean 'maxPages'?" for a key one or two edits away from a known one, else ''. */
+export function didYouMean(key: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best !== null ? ` (did you mean '${best}'?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_x, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** "crawl option 'maxPage': unknown (did you mean 'maxPages'?)": `what` names the kind of field. */
+export function optionMessage(what: string, error: z.ZodError, known: readonly string[] = []): string {
+  const i = optionIssue(error);
+  const hint = i.unknownKey !== undefined && i.path.length === 1 ? didYouMean(i.unknownKey, known) : '';
+  return `${what} '${i.path.join('.') || '(top level)'}': ${i.message}${hint}`;
+}
