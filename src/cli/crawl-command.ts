@@ -10,6 +10,7 @@ import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js'
 import { startSharedCrawl } from '../distributed/shared-crawl.js';
 import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
 import { readSeedsFile, seedProblem } from '../config/seeds.js';
+import { count } from './progress.js';
 
 interface CrawlFlags {
   /** Seed URLs given as arguments (`focuscrawl crawl URL ...`). */
@@ -78,9 +79,9 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   }
   const given = [...(o.urls ?? []), ...(o.seeds ?? [])];
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
-  if (given.length && o.seedsFile) notes.push(`crawling the ${given.length} seeds given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
+  if (given.length && o.seedsFile) notes.push(`crawling the ${count(given.length, 'seed')} given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
   const seeds = [...given, ...fromFile];
-  if (seeds.length && cfg.seeds?.length) notes.push(`the ${seeds.length} seeds given replace the ${cfg.seeds.length} of --config ${o.config}`);
+  if (seeds.length && cfg.seeds?.length) notes.push(`the ${count(seeds.length, 'seed')} given ${seeds.length === 1 ? 'replaces' : 'replace'} the ${cfg.seeds.length} of --config ${o.config}`);
   if (seeds.length) cfg.seeds = seeds;
   const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
     if (v !== undefined) cfg[k] = v;
@@ -187,7 +188,7 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
     const crawl = await startSharedCrawl(config, target, { force: o.force === true });
     if (o.seedOnly) {
       for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
-      process.stdout.write(`${crawl.where}: ${config.seeds?.length ?? 0} seeds added; start workers with focuscrawl worker --name ${target.name}\n`);
+      process.stdout.write(`${crawl.where}: ${count(config.seeds?.length ?? 0, 'seed')} added; start workers with focuscrawl worker --name ${target.name}\n`);
       await crawl.close();
       return;
     }

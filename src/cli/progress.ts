@@ -66,7 +66,8 @@ export function stopReasonText(reason: StopReason, discardedBy: Record<string, n
 }
 
 /** "1 error", "2 errors". */
-const count = (n: number, one: string, many = one + 's'): string => `${n} ${n === 1 ? one : many}`;
+/** "1 seed", "2 seeds": a count with its noun agreeing. */
+export const count = (n: number, one: string, many = one + 's'): string => `${n} ${n === 1 ? one : many}`;
 
 export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null, services: ServiceTotals | null = null): string {
   const s = summary.stats;

@@ -28,7 +28,7 @@ test('--seeds with --seeds-file: both are crawled and the merge is said', async 
     const db = join(dir, 'seeds.db');
     const r = await runCli(['crawl', '--seeds', origin + '/a', '--seeds-file', file, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seeds given and the 2 of --seeds-file ${file} together`), r.stderr);
+    assert.ok(r.stderr.includes(`focuscrawl: crawling the 1 seed given and the 2 of --seeds-file ${file} together`), r.stderr);
     const done = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url).sort();
     assert.deepEqual(done, ['/a', '/b', '/c'].map((p) => origin + p));
     assert.deepEqual(hits.sort(), ['/a', '/b', '/c']);

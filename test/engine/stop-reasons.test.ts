@@ -145,7 +145,7 @@ test('seeds given on the command line replace a config file\'s, and the crawl sa
   writeFileSync(join(dir, 'c.yaml'), `seeds: ["${origin}/about", "${origin}/news"]\n`);
   const r = await runCli(['crawl', origin + '/', '--config', join(dir, 'c.yaml'), '--db', join(dir, 'c.db'), '--max-pages', '1', '--delay-ms', '0']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /focuscrawl: the 1 seeds given replace the 2 of --config .*c\.yaml/);
+  assert.match(r.stderr, /focuscrawl: the 1 seed given replaces the 2 of --config .*c\.yaml/);
 });
 
 test('--stop-when-stalled without a topic is refused with one line', async () => {
