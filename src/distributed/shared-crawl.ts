@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
+import { didYouMean, optionMessage } from '../config/option-issue.js';
 import { topicChange } from '../config/topic-change.js';
 import { joinedSeeds, restartNote } from '../config/restart.js';
 import type { RunnableCrawl } from '../crawl.js';
@@ -10,7 +12,7 @@ import { crawlGuards, makeCrawler, makeFetcher, plan } from '../crawl-parts.js';
 import type { CrawlSummary } from '../engine/crawler.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { LOST_FRONTIER, RedisFrontier } from '../frontier/redis-frontier.js';
-import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
+import { compiledTopicProblem, loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
@@ -116,13 +118,35 @@ function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlError {
   );
 }
 
+/** The crawl options' names, for the suggestion beside an unknown one. */
+const OPTION_NAMES = Object.keys(crawlConfigSchema.shape);
+
 function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new FocusCrawlError('CONFIG', `${where}: crawl option '${i.path.join('.') || '(top level)'}': ${i.message}`);
-  }
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', `${where}: ${optionMessage('crawl option', parsed.error, OPTION_NAMES)}`);
   return parsed.data;
+}
+
+/** What a worker may set for itself: checked as crawl options are, so that a typo or a 0 is refused, not ignored. */
+const workerOptionsSchema = z.strictObject({
+  concurrency: crawlConfigSchema.shape.concurrency.optional(),
+  maxPages: crawlConfigSchema.shape.maxPages.optional(),
+  proxy: crawlConfigSchema.shape.proxy.optional(),
+  headers: crawlConfigSchema.shape.headers.optional(),
+  fetcher: z.unknown().optional(),
+  strategy: z.unknown().optional(),
+});
+
+/** The worker options the caller gave (a key set to undefined is not given), or a CONFIG error naming the one at fault. */
+function checkWorkerOptions(opts: WorkerOptions | null | undefined): WorkerOptions {
+  const given = Object.fromEntries(Object.entries(opts ?? {}).filter(([, v]) => v !== undefined)) as WorkerOptions;
+  // The check's output is not used: it would fill in the defaults the stored config must keep.
+  const checked = workerOptionsSchema.safeParse(given);
+  if (!checked.success) throw new FocusCrawlError('CONFIG', optionMessage('worker option', checked.error, Object.keys(workerOptionsSchema.shape)));
+  if (typeof given.strategy !== 'undefined' && (typeof given.strategy !== 'object' || given.strategy === null)) {
+    throw new FocusCrawlError('CONFIG', "worker option 'strategy': a strategy object (the crawl's built-in strategy is the stored one)");
+  }
+  return given;
 }
 
 /** The crawl's frontier as every worker opens it: the same shards, buckets and politeness for all. */
@@ -239,8 +263,12 @@ export async function connectBoth(target: SharedTarget, o: { join?: boolean } = 
  * A different topic for an existing crawl needs `force`, as with a crawl database.
  */
 export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+  const unknownPart = Object.keys(opts ?? {}).find((k) => !['force', 'fetcher'].includes(k));
+  if (unknownPart !== undefined) throw new FocusCrawlError('CONFIG', `startSharedCrawl part '${unknownPart}': unknown${didYouMean(unknownPart, ['force', 'fetcher'])}; the parts are force, fetcher`);
+  const compiled = compiledTopicProblem(input?.topic);
+  if (compiled) throw new FocusCrawlError('CONFIG', `crawl '${target.name}': crawl option 'topic' ${compiled}`);
   const config = parseConfig(input, `crawl '${target.name}'`);
-  if (!config.seeds.length) throw new FocusCrawlError('USAGE', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE');
+  if (!config.seeds.length) throw new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
   checkSeedLengths(config);
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
@@ -276,15 +304,23 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   }
 }
 
+/** What a worker may set for itself; `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
+export interface WorkerOptions {
+  concurrency?: number;
+  maxPages?: number;
+  proxy?: string;
+  headers?: Record<string, string>;
+  fetcher?: Fetcher;
+  strategy?: Strategy;
+}
+
 /**
  * Joins a named crawl as a worker: the config comes from PostgreSQL; `concurrency` overrides this
  * worker's; `maxPages` raises the crawl's budget for every worker (stored, as `resume` does).
  */
-export async function openSharedWorker(
-  target: SharedTarget,
-  /** `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
-  opts: { concurrency?: number; maxPages?: number; proxy?: string; headers?: Record<string, string>; fetcher?: Fetcher; strategy?: Strategy } = {},
-): Promise<SharedCrawl> {
+export async function openSharedWorker(target: SharedTarget, options: WorkerOptions = {}): Promise<SharedCrawl> {
+  // Checked before connecting: a bad option is the caller's fault whatever state the services are in.
+  const opts = checkWorkerOptions(options);
   const { redis, pg } = await connectBoth(target, { join: true });
   try {
     const stored = await pg.getMeta('config');
@@ -299,7 +335,7 @@ export async function openSharedWorker(
       raw.maxPages = opts.maxPages;
       await pg.setMeta('config', JSON.stringify(raw));
     }
-    const config = parseConfig({ ...raw, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.proxy ? { proxy: opts.proxy } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
+    const config = parseConfig({ ...raw, ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.proxy !== undefined ? { proxy: opts.proxy } : {}), ...(opts.headers !== undefined ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
     const headersNote = missingHeadersNote(JSON.parse((await pg.getMeta('headerNames')) ?? '[]') as string[], opts.headers);
     await checkRedisAgrees(redis, config, target, true, false, []);
