@@ -18,7 +18,7 @@ export function registerReport(program: Command): void {
       const problem = redisProblem(open);
       if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       try {
-        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), truth }, o.out);
+        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out);
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);
       } finally {
         await open.close();

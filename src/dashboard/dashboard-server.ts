@@ -72,7 +72,7 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
   checkDashboardFiles();
   // The file's name, not its path: a dashboard off loopback shows it to whoever holds the token.
   const label = open.label.startsWith("crawl '") ? open.label : basename(open.label);
-  const poller = new SnapshotPoller({ reader: open.reader, label, runningNow: () => open.runningNow(), truth: o.truth ?? null }, o.intervalMs ?? 1000);
+  const poller = new SnapshotPoller({ reader: open.reader, label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth: o.truth ?? null }, o.intervalMs ?? 1000);
   const metrics = readerMetrics(open.reader);
   const streams = new Set<ServerResponse>();
 

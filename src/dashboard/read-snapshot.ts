@@ -4,6 +4,7 @@ import type { SearchHit } from '../store/store.js';
 import { stopReasonText } from '../cli/progress.js';
 import type { ListedPage, RecallSeries, ServiceOnMap, Snapshot } from './snapshot.js';
 import type { TruthList } from './truth-file.js';
+import type { SharedLiveness } from '../cli/open-reader.js';
 
 /** The parts of an opened crawl a snapshot needs besides the reader. */
 export interface SnapshotSource {
@@ -11,11 +12,19 @@ export interface SnapshotSource {
   label: string;
   /** True or false when it can be told whether a crawl process runs now (see OpenReader.runningNow). */
   runningNow(): boolean | null;
+  /**
+   * A shared crawl's workers and leases from Redis (OpenReader.liveness), null when Redis did not
+   * answer: running is then what status calls running, a worker's heartbeat or a live lease, not
+   * leases whose worker was killed.
+   */
+  liveness?(): Promise<SharedLiveness | null>;
   /** Ground truth for a recall curve (serve and report --truth). */
   truth?: TruthList | null;
 }
 
 const HARVEST_POINTS = 300;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The dashboard's view of a crawl, read through the CrawlReader only. */
 export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number | null, pageLimit = 50): Promise<Snapshot> {
@@ -24,16 +33,21 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const threshold = config.topic?.threshold ?? null;
   const urls = await r.urlCounts();
   const lastRun = await r.lastRun();
-  const running = src.runningNow();
+  const live = (await src.liveness?.()) ?? null;
+  const running = live ? live.workers.length > 0 || live.leases > 0 : src.runningNow();
+  const fetching = live ? live.leases : urls.fetching;
+  const who = live?.workers.length ? ` by ${plural(live.workers.length, 'worker', 'workers')} (${live.workers.join(', ')})` : '';
+  // Left out, the leases of a killed worker would read as a crawl stopped with nothing in flight, or not started.
+  const expired = live?.expired ? `${plural(live.expired, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${live.expired === 1 ? 'it' : 'them'}); they return to waiting when a worker runs` : null;
   const state: Snapshot['state'] =
-    running === true || (running === null && urls.fetching > 0)
-      ? urls.fetching > 0
-        ? { name: 'running', detail: `${urls.fetching} URLs being fetched` }
-        : { name: 'waiting on politeness', detail: urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now' }
+    running === true || (running === null && fetching > 0)
+      ? fetching > 0
+        ? { name: 'running', detail: `${fetching} URLs being fetched${who}` }
+        : { name: 'waiting on politeness', detail: `${urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now'}${who}` }
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
-        : lastRun
-          ? { name: 'stopped', detail: `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` }
+        : lastRun || expired
+          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired].filter((x) => x !== null).join('; ') }
           : { name: 'not started', detail: urls.waiting ? `${urls.waiting} URLs waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));

@@ -9,6 +9,7 @@ import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { freePort } from '../helpers/free-port.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
+import { startServe, type ServeProcess } from '../helpers/start-serve.js';
 import { startRedis } from '../helpers/own-redis.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
@@ -122,15 +123,25 @@ interface SharedStatus {
   urls: { waiting: number; fetching: number; done: number };
 }
 
-test('status tells the URLs a running worker fetches from the expired leases of a killed one, and names the workers running', { timeout: 120_000 }, async () => {
+/** The dashboard's state as serve's /api/snapshot gives it (read fresh on each request). */
+async function dashboardState(serve: ServeProcess): Promise<{ name: string; detail: string }> {
+  const u = new URL(serve.url);
+  u.pathname = '/api/snapshot';
+  return ((await (await fetch(u)).json()) as { state: { name: string; detail: string } }).state;
+}
+
+test('status and the dashboard tell the URLs a running worker fetches from the expired leases of a killed one, and name the workers running', { timeout: 120_000 }, async () => {
   const site = await serveHoldingSite();
   const name = `t${randomBytes(5).toString('hex')}`;
   const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
   const leaseMs = 1000;
   const redis = await connectTestRedis();
+  let serve: ServeProcess | null = null;
   try {
     const seeded = await cli(['crawl', ...shared, '--seed-only', '--seeds', ...site.urls(4), '--per-host', '4', '--concurrency', '4', '--delay-ms', '0', '--no-sitemaps', '--lease-ms', String(leaseMs)]);
     assert.equal(seeded.code, 0, seeded.stderr);
+    serve = await startServe(shared);
+    assert.deepEqual(await dashboardState(serve), { name: 'not started', detail: '4 URLs waiting' });
     let pid = 0;
     const worker = runCli(['worker', ...shared], { env: bareEnv, onStart: (c) => (pid = c.pid!) });
     await site.holding(4);
@@ -142,6 +153,7 @@ test('status tells the URLs a running worker fetches from the expired leases of 
     const runningJson = JSON.parse((await cli(['status', ...shared, '--json'])).stdout) as SharedStatus;
     assert.deepEqual(runningJson.running, { workers: [`${hostname()}:${pid}`], leases: 4 });
     assert.equal(runningJson.expiredLeases, 0);
+    assert.deepEqual(await dashboardState(serve), { name: 'running', detail: `4 URLs being fetched by 1 worker (${hostname()}:${pid})` });
 
     process.kill(pid, 'SIGKILL');
     assert.equal((await worker).signal, 'SIGKILL');
@@ -160,13 +172,17 @@ test('status tells the URLs a running worker fetches from the expired leases of 
     assert.equal(deadJson.running, null);
     assert.equal(deadJson.expiredLeases, 4);
     assert.equal(deadJson.urls.fetching, 0, 'no lease is live');
+    // Redis still counts the four as being fetched: the dashboard called this running.
+    assert.deepEqual(await dashboardState(serve), { name: 'stopped', detail: '4 URLs have expired leases (a worker stopped without ending them); they return to waiting when a worker runs' });
 
     site.release();
     const next = await cli(['worker', ...shared]);
     assert.equal(next.code, 0, next.stderr);
     const done = await cli(['status', ...shared]);
     assert.match(done.stdout, new RegExp(`^crawl '${name}': nothing left to fetch; no worker running\\nurls: 4 done`), 'the expired leases returned to waiting and were fetched; the worker that ended took its heartbeat back');
+    assert.equal((await dashboardState(serve)).name, 'exhausted');
   } finally {
+    await serve?.stop();
     redis.disconnect();
     await site.close();
     await dropCrawl(name);
