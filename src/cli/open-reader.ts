@@ -1,5 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
-import { connectRedis, pgSchema, redisPrefix } from '../distributed/shared-crawl.js';
+import { connectRedis, lostFrontier, pgSchema, redisPrefix } from '../distributed/shared-crawl.js';
 import type { Redis } from 'ioredis';
 import { redact, sharedRecordTarget, sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
@@ -36,10 +36,11 @@ export interface OpenReader {
   holder: object | null;
   /**
    * A shared crawl whose live frontier was asked for (status, serve, report): the Redis URL
-   * (password hidden) and, when it did not answer, why; the figures are then PostgreSQL's alone.
+   * (password hidden) and, when it did not answer, why; `missing`: it answered and holds nothing
+   * of the crawl (flushed, restarted without persistence). The figures are then PostgreSQL's alone.
    * Null for an embedded crawl, and for readers that need PostgreSQL only.
    */
-  redis: { url: string; error: string | null } | null;
+  redis: { url: string; error: string | null; missing?: boolean } | null;
   /** A shared crawl's workers and leases, from Redis; null when Redis is not asked or did not answer. */
   liveness(): Promise<SharedLiveness | null>;
   /** Why a search may miss pages stored recently (the embedded index is updated in batches); null when it cannot. */
@@ -57,6 +58,7 @@ export interface OpenReader {
  */
 export function redisProblem(open: Pick<OpenReader, 'redis'>): string | null {
   if (!open.redis?.error) return null;
+  if (open.redis.missing) return `${open.redis.error}; the figures are PostgreSQL's, in which the URLs being fetched count as waiting`;
   return `Redis at ${open.redis.url} did not answer (${open.redis.error}): the figures are PostgreSQL's, in which the URLs being fetched count as waiting, and whether workers are running is not known`;
 }
 
@@ -116,14 +118,23 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
       problem = err.message.replace(/^cannot reach Redis at \S+: /, '');
     }
   }
-  const live = redis ? new RedisFrontier(redis, { prefix: redisPrefix(target.name), worker: `reader-${process.pid}` }) : null;
+  let live = redis ? new RedisFrontier(redis, { prefix: redisPrefix(target.name), worker: `reader-${process.pid}` }) : null;
+  let missing = false;
+  // A Redis that lost the crawl answers every count with 0: read as live, the crawl looked finished.
+  if (live && target.redis !== null && !(await live.present())) {
+    problem = lostFrontier({ ...target, redis: target.redis }).message;
+    missing = true;
+    live = null;
+    redis?.disconnect();
+    redis = null;
+  }
   const reader = new PgCrawlReader(pool, schema, live ? () => live.counts() : null, true);
   return {
     reader,
     label: `crawl '${target.name}'`,
     holder: null,
     running: null,
-    redis: opts.live && target.redis !== null ? { url: redact(target.redis), error: problem } : null,
+    redis: opts.live && target.redis !== null ? { url: redact(target.redis), error: problem, ...(missing ? { missing } : {}) } : null,
     liveness: async () => {
       if (!live) return null;
       const leaseMs = (await reader.config())?.leaseMs;

@@ -44,7 +44,9 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * A shared crawl's first line: waiting, being fetched and by whom, and leases whose worker is gone;
  * without Redis, PostgreSQL's open URLs, which it cannot split.
  */
-function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null): string[] {
+function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null, missing: string | null): string[] {
+  // Said even when PostgreSQL's record looks finished: no worker can run until rebuild.
+  if (missing !== null) return [`${label}: the Redis frontier is missing (focuscrawl rebuild --name ${missing} recreates it from PostgreSQL); ${c.waiting} URLs waiting or being fetched in PostgreSQL's record`];
   if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting or being fetched (Redis did not answer)`}`];
   const who = live.workers.length ? `${plural(live.workers.length, 'worker', 'workers')} running (${live.workers.join(', ')})` : 'no worker running';
   const head = finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
@@ -72,7 +74,7 @@ export function registerStatus(program: Command): void {
           const shared = embedded
             ? {}
             : {
-                redis: { url: open.redis!.url, answered: open.redis!.error === null, ...(open.redis!.error ? { error: open.redis!.error } : {}) },
+                redis: { url: open.redis!.url, answered: open.redis!.error === null || open.redis!.missing === true, ...(open.redis!.missing ? { frontier: 'missing' } : {}), ...(open.redis!.error ? { error: open.redis!.error } : {}) },
                 expiredLeases: live ? live.expired : null,
               };
           const urls = live || embedded ? { ...s.urls, ...(live ? { fetching: live.leases } : {}) } : { ...s.urls, fetching: null };
@@ -87,7 +89,7 @@ export function registerStatus(program: Command): void {
           ...(open.running ? [open.running] : []),
           ...(embedded
             ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
-            : sharedLines(open.label, c, s.finished, live)),
+            : sharedLines(open.label, c, s.finished, live, open.redis?.missing && o.name ? o.name : null)),
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${!embedded && !live ? ' or being fetched' : ''}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),

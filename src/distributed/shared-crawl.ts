@@ -110,7 +110,7 @@ function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget })
 }
 
 /** A crawl PostgreSQL knows and Redis holds nothing of: the way back is rebuild. */
-function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlError {
+export function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlError {
   return new FocusCrawlError(
     'STORE',
     `Redis at ${redact(target.redis)} holds nothing of crawl '${target.name}', which PostgreSQL has (Redis lost its data: restarted without persistence or flushed, or this is another Redis database): run focuscrawl rebuild --name ${target.name}, which recreates the frontier from PostgreSQL, then start the workers again`,

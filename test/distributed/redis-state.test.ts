@@ -107,3 +107,36 @@ test('a new crawl whose name Redis still holds keys for (its schema dropped) is 
     await dropSchema(name);
   }
 });
+
+test("status of a crawl whose keys Redis lost (it answers and holds nothing of it) says the frontier is missing and names rebuild, not 'nothing left to fetch'", { timeout: 120_000 }, async () => {
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', 'http://127.0.0.1:9/a', 'http://127.0.0.1:9/b', 'http://127.0.0.1:9/c', '--no-sitemaps']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    // As FLUSHALL would, for this crawl's keys only: the Redis is shared with other tests.
+    await dropKeys(name);
+
+    const status = await runCli(['status', ...shared]);
+    assert.equal(status.code, 0, status.stderr);
+    oneLine(status.stderr);
+    assert.match(status.stderr, new RegExp(`^focuscrawl: Redis at ${REDIS_URL.replace(/[./]/g, '\\$&')} holds nothing of crawl '${name}', which PostgreSQL has .*focuscrawl rebuild --name ${name}.*; the figures are PostgreSQL's`));
+    assert.match(status.stdout, new RegExp(`^crawl '${name}': the Redis frontier is missing \\(focuscrawl rebuild --name ${name} recreates it from PostgreSQL\\); 3 URLs waiting or being fetched in PostgreSQL's record\\n`));
+    assert.doesNotMatch(status.stdout, /nothing left to fetch/);
+    const json = JSON.parse((await runCli(['status', ...shared, '--json'])).stdout) as { running: unknown; redis: { answered: boolean; frontier?: string; error?: string }; urls: { waiting: number; fetching: number | null } };
+    assert.equal(json.redis.answered, true);
+    assert.equal(json.redis.frontier, 'missing');
+    assert.match(json.redis.error ?? '', /focuscrawl rebuild --name/);
+    assert.equal(json.running, null);
+    assert.deepEqual([json.urls.waiting, json.urls.fetching], [3, null]);
+
+    const rebuilt = await runCli(['rebuild', ...shared]);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    const after = await runCli(['status', ...shared]);
+    assert.equal(after.stderr, '');
+    assert.match(after.stdout, new RegExp(`^crawl '${name}': 3 URLs waiting; no worker running\\n`));
+  } finally {
+    await dropKeys(name);
+    await dropSchema(name);
+  }
+});
