@@ -5,12 +5,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
+import { pgSchema } from '../../src/distributed/shared-crawl.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
 import { runCli } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 /**
  * The page budget holds exactly across workers: a URL is claimed only while fetched + leased is
@@ -19,16 +19,6 @@ import { PG_URL } from '../helpers/test-pg.js';
  * budget by what it alone had in flight would have claimed past it.
  */
 const BUDGET = 30;
-
-async function dropCrawl(name: string): Promise<void> {
-  const redis = await connectTestRedis();
-  await dropCrawlKeys(redis, redisPrefix(name));
-  redis.disconnect();
-  const c = new pg.Client(PG_URL);
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
-}
 
 test(`two workers at 20 requests in flight each, a budget of ${BUDGET}: exactly ${BUDGET} pages requested and stored`, { timeout: 120_000 }, async () => {
   const site = await serveHoldingSite({ releaseAt: BUDGET });
@@ -54,7 +44,7 @@ test(`two workers at 20 requests in flight each, a budget of ${BUDGET}: exactly 
     assert.deepEqual([status.urls.done, status.urls.waiting, status.urls.fetching], [BUDGET, BUDGET, 0]);
   } finally {
     await site.close();
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });
 

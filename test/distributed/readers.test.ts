@@ -6,7 +6,6 @@ import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { heartbeatWindowMs } from '../../src/crawl-parts.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { freePort } from '../helpers/free-port.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
 import { startServe, type ServeProcess } from '../helpers/start-serve.js';
@@ -14,22 +13,13 @@ import { startRedis } from '../helpers/own-redis.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 /**
  * The reading commands of a shared crawl and Redis: search, export and services read PostgreSQL
  * only; status reads the live frontier too, says in one line when Redis does not answer, and
  * refuses credentials Redis refused. What status says of workers and their leases.
  */
-async function dropCrawl(name: string): Promise<void> {
-  const redis = await connectTestRedis();
-  await dropCrawlKeys(redis, redisPrefix(name));
-  redis.disconnect();
-  const c = new pg.Client(PG_URL);
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
-}
-
 const oneLine = (r: CliResult) => assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
 /** The environment without the shared crawl's services: only the flags given name them. */
 const { FOCUSCRAWL_REDIS: _r, FOCUSCRAWL_PG: _p, ...bareEnv } = process.env;
@@ -73,7 +63,7 @@ test('Redis down: search, export and services read PostgreSQL without a word abo
     assert.equal(s.urls.waiting, truth.urls.waiting);
   } finally {
     await web.close();
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });
 
@@ -185,6 +175,6 @@ test('status and the dashboard tell the URLs a running worker fetches from the e
     await serve?.stop();
     redis.disconnect();
     await site.close();
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });

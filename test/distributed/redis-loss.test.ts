@@ -9,13 +9,7 @@ import { freePort } from '../helpers/free-port.js';
 import { startRedis } from '../helpers/own-redis.js';
 import { runCli } from '../helpers/run-cli.js';
 import { PG_URL } from '../helpers/test-pg.js';
-
-async function dropSchema(name: string): Promise<void> {
-  const c = new pg.Client(PG_URL);
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
-}
+import { dropTestSchema } from '../helpers/drop-test-crawl.js';
 
 async function pageUrls(name: string): Promise<string[]> {
   const c = new pg.Client(PG_URL);
@@ -63,7 +57,7 @@ test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is
   } finally {
     redis.kill('SIGKILL');
     await web.close();
-    await dropSchema(name);
+    await dropTestSchema(name);
   }
 });
 
@@ -102,6 +96,6 @@ test('Redis refuses writes mid-crawl (OOM under maxmemory, noeviction): the work
     admin.disconnect();
     redis.kill('SIGKILL');
     await web.close();
-    await dropSchema(name);
+    await dropTestSchema(name);
   }
 });

@@ -8,6 +8,7 @@ import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { runCli } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestSchema } from '../helpers/drop-test-crawl.js';
 
 /**
  * Redis and PostgreSQL disagreeing about a crawl: Redis lost its data (a restart without
@@ -15,13 +16,6 @@ import { PG_URL } from '../helpers/test-pg.js';
  * still holds the keys of a crawl whose schema was dropped. Neither may pass for a finished or a
  * new crawl: each is one line naming Redis, exit 2, and the way back.
  */
-async function dropSchema(name: string): Promise<void> {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
-}
-
 async function lastRunReason(name: string): Promise<string | null> {
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
@@ -80,7 +74,7 @@ test('a crawl PostgreSQL knows and Redis lost: workers and crawl refuse and name
   } finally {
     await web.close();
     await dropKeys(name);
-    await dropSchema(name);
+    await dropTestSchema(name);
   }
 });
 
@@ -91,7 +85,7 @@ test('a new crawl whose name Redis still holds keys for (its schema dropped) is 
   const seed = ['--seed-only', '--seeds', web.roots[0]!, '--hosts', web.hosts.join(',')];
   try {
     assert.equal((await runCli(['crawl', ...shared, ...seed])).code, 0);
-    await dropSchema(name);
+    await dropTestSchema(name);
     const stale = await runCli(['crawl', ...shared, ...seed]);
     assert.equal(stale.code, 2, stale.stdout + stale.stderr);
     oneLine(stale.stderr);
@@ -104,7 +98,7 @@ test('a new crawl whose name Redis still holds keys for (its schema dropped) is 
   } finally {
     await web.close();
     await dropKeys(name);
-    await dropSchema(name);
+    await dropTestSchema(name);
   }
 });
 
@@ -137,6 +131,6 @@ test("status of a crawl whose keys Redis lost (it answers and holds nothing of i
     assert.match(after.stdout, new RegExp(`^crawl '${name}': 3 URLs waiting; no worker running\\n`));
   } finally {
     await dropKeys(name);
-    await dropSchema(name);
+    await dropTestSchema(name);
   }
 });

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { FocusCrawlError } from '../../src/errors.js';
-import { openSharedWorker, pgSchema, redisPrefix, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
+import { openSharedWorker, pgSchema, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
 import { topicFromFile } from '../../src/relevance/topic.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
 import { runCli } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 /**
  * The shared crawl's library entry points check what they are given as startCrawl does: the
@@ -25,16 +25,6 @@ async function schemaExists(name: string): Promise<boolean> {
   } finally {
     await c.end();
   }
-}
-
-async function dropCrawl(name: string): Promise<void> {
-  const redis = await connectTestRedis();
-  await dropCrawlKeys(redis, redisPrefix(name));
-  redis.disconnect();
-  const c = new pg.Client(PG_URL);
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
 }
 
 const config = (message: string) => (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message;
@@ -79,7 +69,7 @@ test("openSharedWorker checks its options: a misspelt one is named with the near
   } finally {
     site.release();
     await site.close();
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });
 
@@ -90,6 +80,6 @@ test('crawl --seed-only counts the seeds with the noun agreeing: 1 seed added', 
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /: 1 seed added; start workers with focuscrawl worker --name /);
   } finally {
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });

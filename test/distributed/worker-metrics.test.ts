@@ -3,14 +3,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
-import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { serveGatedSite } from '../helpers/gated-site.js';
 import { parseMetrics } from '../helpers/prom-text.js';
 import { runCli } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 /** A free port: the kernel's pick, released for the worker to take. */
 async function freePort(): Promise<number> {
@@ -32,16 +30,6 @@ async function scrapeOnceEnded(port: number, ended: number): Promise<ReturnType<
     if (m.value('focuscrawl_fetches_total', { outcome: 'done' }) >= ended) return m;
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-async function dropCrawl(name: string): Promise<void> {
-  const redis = await connectTestRedis();
-  await dropCrawlKeys(redis, redisPrefix(name));
-  redis.disconnect();
-  const c = new pg.Client(PG_URL);
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-  await c.end();
 }
 
 test('worker --metrics-port and shared resume --metrics-port: Prometheus scrapes each while a gated request holds it; a port in use is one line, exit 2', { timeout: 120_000 }, async () => {
@@ -95,6 +83,6 @@ test('worker --metrics-port and shared resume --metrics-port: Prometheus scrapes
     gated.open(workerGate);
     gated.open(resumeGate);
     await gated.close();
-    await dropCrawl(name);
+    await dropTestCrawl(name);
   }
 });
