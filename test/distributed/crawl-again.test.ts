@@ -2,12 +2,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
+import { pgSchema } from '../../src/distributed/shared-crawl.js';
 import { serveChainSite, type ChainSite } from '../helpers/chain-site.js';
 import { runCli } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 let a: ChainSite;
 let b: ChainSite;
@@ -41,12 +41,6 @@ test('crawl --name again with another seed adds it to the stored seeds (the firs
     assert.deepEqual(config.seeds, [a.pages[0], b.pages[0]]);
   } finally {
     await c.end().catch(() => {});
-    const redis = await connectTestRedis();
-    await dropCrawlKeys(redis, redisPrefix(name));
-    redis.disconnect();
-    const d = new pg.Client(PG_URL);
-    await d.connect();
-    await d.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-    await d.end();
+    await dropTestCrawl(name);
   }
 });

@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
 import { runCli } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
 test('SIGTERM stops a worker saying what is true: its URLs in flight wait again at once, for any worker, not after their leases and not for resume', { timeout: 120_000 }, async () => {
   const site = await serveHoldingSite();
@@ -31,12 +29,6 @@ test('SIGTERM stops a worker saying what is true: its URLs in flight wait again 
   } finally {
     site.release();
     await site.close();
-    const redis = await connectTestRedis();
-    await dropCrawlKeys(redis, redisPrefix(name));
-    redis.disconnect();
-    const c = new pg.Client(PG_URL);
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-    await c.end();
+    await dropTestCrawl(name);
   }
 });
