@@ -4,7 +4,8 @@ import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
-import { didYouMean, optionMessage } from './config/option-issue.js';
+import { optionMessage } from './config/option-issue.js';
+import { checkParts, checkStartOptions, CRAWL_OPTION_NAMES, noSeeds, resumeOverrides, resumeTopic, type ResumeOverrides } from './config/library-arguments.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { Store } from './store/store.js';
@@ -12,7 +13,7 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { SqliteFrontier } from './frontier/sqlite-frontier.js';
-import { compiledTopicProblem, loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from './relevance/topic.js';
+import { loadTopicFile, type TopicFile, type TopicFileInput } from './relevance/topic.js';
 import { SqliteDb } from './store/sqlite-db.js';
 import { CrawlLock } from './store/crawl-lock.js';
 import { checkIntact } from './store/db-integrity.js';
@@ -27,8 +28,7 @@ import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 import { normalizeUrl } from './parse/normalize-url.js';
 
-/** The crawl options' names, for the suggestion beside an unknown one. */
-const OPTION_NAMES = Object.keys(crawlConfigSchema.shape);
+export type { ResumeOverrides } from './config/library-arguments.js';
 
 /** A crawl ready to run, whatever holds it: what the CLI's progress and summary need. */
 export interface RunnableCrawl {
@@ -180,20 +180,6 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   }
 }
 
-/** The second (resume: third) argument's keys: a misspelt one (`forse: true`) was ignored in silence. */
-function checkParts(fn: string, parts: object | null | undefined, known: readonly string[]): void {
-  const unknown = Object.keys(parts ?? {}).find((k) => !known.includes(k));
-  if (unknown !== undefined) throw new FocusCrawlError('CONFIG', `${fn} part '${unknown}': unknown${didYouMean(unknown, known)}; the parts are ${known.join(', ')}`);
-}
-
-/** What belongs in startCrawl's second argument, given among the options instead (where zod's words would not say so). */
-function misplacedPart(input: CrawlConfigInput | null | undefined): string | null {
-  const given = (input ?? {}) as Record<string, unknown>;
-  if ('force' in given) return "crawl option 'force': not an option but a part, startCrawl(options, { force: true })";
-  if (typeof given.strategy === 'object' && given.strategy !== null) return "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one";
-  return null;
-}
-
 /** The crawl database's files, for removing one this call created and could not start. */
 function removeDatabase(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
@@ -223,14 +209,11 @@ function checkFiles(config: CrawlConfig): void {
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
   checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force', 'command']);
-  const misplaced = misplacedPart(input);
-  if (misplaced) throw new FocusCrawlError('CONFIG', misplaced);
-  const compiled = compiledTopicProblem(input?.topic);
-  if (compiled) throw new FocusCrawlError('CONFIG', `crawl option 'topic' ${compiled}`);
+  checkStartOptions(input);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, OPTION_NAMES));
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES));
   const config = parsed.data;
-  if (!config.seeds.length) throw new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
+  if (!config.seeds.length) throw noSeeds();
   checkSeedLengths(config);
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('CONFIG', '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)');
   const topicFile = resolveTopic(config.topic);
@@ -310,53 +293,10 @@ export interface ResumeParts {
   force?: boolean;
 }
 
-/**
- * What resumeCrawl's overrides may change: any crawl option but those a crawl is started with
- * (RESUME_FIXED says where each of those goes instead).
- */
-export type ResumeOverrides = Partial<Omit<CrawlConfigInput, keyof typeof RESUME_FIXED>>;
-
-/**
- * Options resume does not take as overrides. Taken as they were, a topic replaced the crawl's
- * without `force` (null removed it and the strategy fell back to bfs), seeds were added under a
- * note that they had been lost, and a preset or a db was stored but never applied.
- */
-const RESUME_FIXED = {
-  topic: "a new topic is resumeCrawl's third argument, resumeCrawl(db, overrides, { topic }), where one different from the crawl's needs force: true",
-  db: "the database is resumeCrawl's first argument",
-  seeds: 'a crawl keeps the seeds it was started with: startCrawl on the same db adds seeds to it',
-  preset: 'a preset applies when a crawl starts (startCrawl)',
-} as const;
-
-/** The overrides the caller gave: a key set to undefined is not given (it reset the stored value to the default). */
-function givenOverrides(overrides: ResumeOverrides | null | undefined): ResumeOverrides {
-  const given = Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)) as ResumeOverrides;
-  for (const key of Object.keys(given)) {
-    if (Object.hasOwn(RESUME_FIXED, key)) throw new FocusCrawlError('CONFIG', `resume option '${key}': ${RESUME_FIXED[key as keyof typeof RESUME_FIXED]}`);
-  }
-  if ('force' in given) throw new FocusCrawlError('CONFIG', "resume option 'force': not an option but a part, resumeCrawl(db, overrides, { topic, force: true })");
-  if (typeof given.strategy === 'object' && given.strategy !== null) throw new FocusCrawlError('CONFIG', "resume option 'strategy': a strategy object is a part, resumeCrawl(db, overrides, { strategy }); the option names a built-in one");
-  // The caller's options are checked on their own, so that a bad one is named as the caller's,
-  // not as a fault of the stored config. The check's output is not used: .partial() still fills in every default.
-  const checked = crawlConfigSchema.partial().safeParse(given);
-  if (!checked.success) throw new FocusCrawlError('CONFIG', optionMessage('resume option', checked.error, OPTION_NAMES));
-  return given;
-}
-
-/** A topic given to resume: a file, or a topic inline (checked here, so that its fault is named as the caller's). */
-function resumeTopic(topic: string | TopicFileInput): TopicFile {
-  if (typeof topic === 'string') return loadTopicFile(topic);
-  const compiled = compiledTopicProblem(topic);
-  if (compiled) throw new FocusCrawlError('CONFIG', `resume topic ${compiled}`);
-  const parsed = topicFileSchema.safeParse(topic);
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape)));
-  return parsed.data;
-}
-
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
 export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
   checkParts('resumeCrawl', opts, ['fetcher', 'strategy', 'topic', 'force']);
-  overrides = givenOverrides(overrides);
+  overrides = resumeOverrides(overrides);
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   checkDbFile(dbPath, { existing: true });
   const newTopic = opts.topic !== undefined ? resumeTopic(opts.topic) : undefined;

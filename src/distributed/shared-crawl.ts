@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
-import { didYouMean, optionMessage } from '../config/option-issue.js';
+import { optionMessage } from '../config/option-issue.js';
+import { checkInlineTopic, checkParts, CRAWL_OPTION_NAMES, givenOnly, noSeeds } from '../config/library-arguments.js';
 import { topicChange } from '../config/topic-change.js';
 import { joinedSeeds, restartNote } from '../config/restart.js';
 import type { RunnableCrawl } from '../crawl.js';
@@ -12,7 +13,7 @@ import { crawlGuards, makeCrawler, makeFetcher, plan } from '../crawl-parts.js';
 import type { CrawlSummary } from '../engine/crawler.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { LOST_FRONTIER, RedisFrontier } from '../frontier/redis-frontier.js';
-import { compiledTopicProblem, loadTopicFile, type TopicFile } from '../relevance/topic.js';
+import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
@@ -118,12 +119,9 @@ export function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlE
   );
 }
 
-/** The crawl options' names, for the suggestion beside an unknown one. */
-const OPTION_NAMES = Object.keys(crawlConfigSchema.shape);
-
 function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', `${where}: ${optionMessage('crawl option', parsed.error, OPTION_NAMES)}`);
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', `${where}: ${optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES)}`);
   return parsed.data;
 }
 
@@ -139,7 +137,7 @@ const workerOptionsSchema = z.strictObject({
 
 /** The worker options the caller gave (a key set to undefined is not given), or a CONFIG error naming the one at fault. */
 function checkWorkerOptions(opts: WorkerOptions | null | undefined): WorkerOptions {
-  const given = Object.fromEntries(Object.entries(opts ?? {}).filter(([, v]) => v !== undefined)) as WorkerOptions;
+  const given = givenOnly(opts);
   // The check's output is not used: it would fill in the defaults the stored config must keep.
   const checked = workerOptionsSchema.safeParse(given);
   if (!checked.success) throw new FocusCrawlError('CONFIG', optionMessage('worker option', checked.error, Object.keys(workerOptionsSchema.shape)));
@@ -263,12 +261,10 @@ export async function connectBoth(target: SharedTarget, o: { join?: boolean } = 
  * A different topic for an existing crawl needs `force`, as with a crawl database.
  */
 export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
-  const unknownPart = Object.keys(opts ?? {}).find((k) => !['force', 'fetcher'].includes(k));
-  if (unknownPart !== undefined) throw new FocusCrawlError('CONFIG', `startSharedCrawl part '${unknownPart}': unknown${didYouMean(unknownPart, ['force', 'fetcher'])}; the parts are force, fetcher`);
-  const compiled = compiledTopicProblem(input?.topic);
-  if (compiled) throw new FocusCrawlError('CONFIG', `crawl '${target.name}': crawl option 'topic' ${compiled}`);
+  checkParts('startSharedCrawl', opts, ['force', 'fetcher']);
+  checkInlineTopic(input, `crawl '${target.name}': `);
   const config = parseConfig(input, `crawl '${target.name}'`);
-  if (!config.seeds.length) throw new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
+  if (!config.seeds.length) throw noSeeds();
   checkSeedLengths(config);
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
