@@ -1,33 +1,24 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pgSchema } from '../../src/distributed/shared-crawl.js';
-import { serveChainSite, type ChainSite } from '../helpers/chain-site.js';
+import { twoChainSites } from '../helpers/chain-site.js';
 import { runCli } from '../helpers/run-cli.js';
 import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
 
-let a: ChainSite;
-let b: ChainSite;
-before(async () => {
-  a = await serveChainSite('127.0.0.2', 6);
-  b = await serveChainSite('127.0.0.3', 3);
-});
-after(async () => {
-  await a.close();
-  await b.close();
-});
+const sites = twoChainSites();
 
 test('crawl --name again with another seed adds it to the stored seeds (the first seed\'s private address still allowed) and says what changed', { timeout: 120_000 }, async () => {
   const name = `t${randomBytes(5).toString('hex')}`;
   const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
   const c = new pg.Client(PG_URL);
   try {
-    const first = await runCli(['crawl', ...shared, '--seeds', a.pages[0]!, '--max-pages', '2', '--delay-ms', '0', '--no-sitemaps', '--concurrency', '1']);
+    const first = await runCli(['crawl', ...shared, '--seeds', sites.a.pages[0]!, '--max-pages', '2', '--delay-ms', '0', '--no-sitemaps', '--concurrency', '1']);
     assert.equal(first.code, 0, first.stderr);
-    const second = await runCli(['crawl', ...shared, '--seed-only', '--seeds', b.pages[0]!, '--max-pages', '50', '--delay-ms', '0', '--no-sitemaps']);
+    const second = await runCli(['crawl', ...shared, '--seed-only', '--seeds', sites.b.pages[0]!, '--max-pages', '50', '--delay-ms', '0', '--no-sitemaps']);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(second.stderr.trim().split('\n'), [`focuscrawl: crawl '${name}' starts again with options changed since its last start (old → new): maxPages 2 → 50, concurrency 1 → 16 (not given: the default), seeds 1 → 2 (1 added; the stored ones are kept); focuscrawl resume continues a crawl with its own options`]);
     const worker = await runCli(['worker', ...shared]);
@@ -35,10 +26,10 @@ test('crawl --name again with another seed adds it to the stored seeds (the firs
 
     const log = (await runCli(['export', ...shared])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; state: string; error: string | null });
     assert.deepEqual(log.filter((e) => e.state !== 'done'), [], 'no URL refused: the first seed\'s address is still allowed');
-    assert.deepEqual(new Set(log.map((e) => e.url)), new Set([...a.pages, ...b.pages]));
+    assert.deepEqual(new Set(log.map((e) => e.url)), new Set([...sites.a.pages, ...sites.b.pages]));
     await c.connect();
     const config = JSON.parse(((await c.query(`SELECT value FROM ${pgSchema(name)}.meta WHERE key = 'config'`)).rows[0] as { value: string }).value) as { seeds: string[] };
-    assert.deepEqual(config.seeds, [a.pages[0], b.pages[0]]);
+    assert.deepEqual(config.seeds, [sites.a.pages[0], sites.b.pages[0]]);
   } finally {
     await c.end().catch(() => {});
     await dropTestCrawl(name);

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -28,4 +29,21 @@ export async function serveChainSite(host: string, n: number): Promise<ChainSite
     pages: Array.from({ length: n }, (_, i) => `${origin}/${i ? i : ''}`),
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
+}
+
+/**
+ * Two chain sites, 6 pages on 127.0.0.2 and 3 on 127.0.0.3, started before the file's tests and
+ * closed after them (node:test hooks registered here): read `sites.a` and `sites.b` in a test.
+ */
+export function twoChainSites(): { a: ChainSite; b: ChainSite } {
+  const sites = {} as { a: ChainSite; b: ChainSite };
+  before(async () => {
+    sites.a = await serveChainSite('127.0.0.2', 6);
+    sites.b = await serveChainSite('127.0.0.3', 3);
+  });
+  after(async () => {
+    await sites.a.close();
+    await sites.b.close();
+  });
+  return sites;
 }
