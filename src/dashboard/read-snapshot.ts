@@ -81,7 +81,8 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
  * (its politeness is written when a request reaches it, so a first fetch in flight counts). A
  * host known only from discarded links (out of scope, too deep) was never contacted and would
  * be a row of zeros. Filtered here, not in the readers' SQL, so SQLite and PostgreSQL agree; the
- * readers list hosts with fetches first, so the filter never costs one of them its row.
+ * readers list hosts in play before the others and then apply the limit, so the filter never
+ * costs one of them its row.
  */
 export function wasInPlay(h: HostSummary): boolean {
   return h.fetched > 0 || h.waiting > 0 || h.delayMs !== null || h.nextAllowedAt !== null;

@@ -137,12 +137,17 @@ export class PgCrawlReader implements CrawlReader {
   async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
     const recorded = await this.#hasTable('host_politeness');
     const r = await this.#pool.query(
-      `SELECT g.*, ${recorded ? 'hp.delay_ms AS "delayMs", hp.waited_ms::float8 AS "waitedMs", hp.next_at::float8 AS "nextAt", hp.budget' : 'NULL::int AS "delayMs", NULL::float8 AS "waitedMs", NULL::float8 AS "nextAt", NULL::int AS budget'}
+      // Hosts in play (a URL not discarded, or a request recorded) before hosts known only from
+      // discarded links, then the limit, as in the SQLite reader.
+      `SELECT g.host, g.waiting, g.fetched, g.errors, g.relevant,
+              ${recorded ? 'hp.delay_ms AS "delayMs", hp.waited_ms::float8 AS "waitedMs", hp.next_at::float8 AS "nextAt", hp.budget' : 'NULL::int AS "delayMs", NULL::float8 AS "waitedMs", NULL::float8 AS "nextAt", NULL::int AS budget'}
        FROM (SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE u.state IN (2, 3))::int AS fetched,
-                    count(*) FILTER (WHERE u.state = 3)::int AS errors, count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
+                    count(*) FILTER (WHERE u.state = 3)::int AS errors, count(*) FILTER (WHERE u.state <> 4)::int AS active,
+                    count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
              FROM ${this.#s}.urls u LEFT JOIN ${this.#s}.pages p ON p.fp = u.fp WHERE u.host <> ''
-             GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT $1) g
-       ${recorded ? `LEFT JOIN ${this.#s}.host_politeness hp ON hp.host = g.host` : ''} ORDER BY g.fetched DESC, g.host`,
+             GROUP BY u.host) g
+       ${recorded ? `LEFT JOIN ${this.#s}.host_politeness hp ON hp.host = g.host` : ''}
+       ORDER BY g.fetched DESC, (g.active > 0${recorded ? ' OR hp.host IS NOT NULL' : ''}) DESC, g.host LIMIT $1`,
       [limit, threshold],
     );
     return (r.rows as (Omit<HostSummary, 'nextAllowedAt'> & { nextAt: number | null })[]).map(withNextAllowed);

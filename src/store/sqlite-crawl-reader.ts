@@ -128,12 +128,16 @@ export class SqliteCrawlReader implements CrawlReader {
   async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
     await this.#sql.settle();
     const recorded = this.#hasTable('host_politeness');
+    // Hosts in play (a URL not discarded, or a request recorded) before hosts known only from
+    // discarded links, then the limit: a crawl with many out-of-scope hosts keeps its waiting ones.
     const rows = this.#all<Omit<HostSummary, 'nextAllowedAt'> & { nextAt: number | null }>(
-      `SELECT g.*, ${recorded ? 'hp.delay_ms AS delayMs, hp.waited_ms AS waitedMs, hp.next_at AS nextAt, hp.budget' : 'NULL AS delayMs, NULL AS waitedMs, NULL AS nextAt, NULL AS budget'}
-       FROM (SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state IN (2, 3)) AS fetched, sum(u.state = 3) AS errors,
+      `SELECT g.host, g.waiting, g.fetched, g.errors, g.relevant,
+              ${recorded ? 'hp.delay_ms AS delayMs, hp.waited_ms AS waitedMs, hp.next_at AS nextAt, hp.budget' : 'NULL AS delayMs, NULL AS waitedMs, NULL AS nextAt, NULL AS budget'}
+       FROM (SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state IN (2, 3)) AS fetched, sum(u.state = 3) AS errors, sum(u.state <> 4) AS active,
                     sum(CASE WHEN ? IS NOT NULL AND p.relevance >= ? THEN 1 ELSE 0 END) AS relevant
-             FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host ORDER BY fetched DESC, u.host LIMIT ?) g
-       ${recorded ? 'LEFT JOIN host_politeness hp ON hp.host = g.host' : ''} ORDER BY g.fetched DESC, g.host`,
+             FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host) g
+       ${recorded ? 'LEFT JOIN host_politeness hp ON hp.host = g.host' : ''}
+       ORDER BY g.fetched DESC, (g.active > 0${recorded ? ' OR hp.host IS NOT NULL' : ''}) DESC, g.host LIMIT ?`,
       threshold, threshold, limit,
     );
     return rows.map(withNextAllowed);

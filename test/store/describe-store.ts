@@ -26,6 +26,8 @@ export interface StoreUnderTest {
   store: Store;
   /** The read model over the same backend. */
   reader: CrawlReader;
+  /** Records URLs as the crawl's frontier does on this backend: waiting, or discarded with a reason. */
+  admit(urls: string[], state: 'waiting' | 'discarded'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,21 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       assert.deepEqual((await store.search('solar inverter', 10)).map((h) => [h.url, h.title]), [['http://a.test/2', 'Solar inverter guide']]);
       assert.deepEqual(await store.search('hidden', 10), []);
       assert.equal(await reader.pageCount(), 3);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: the read model's host list keeps hosts in play ahead of hosts known only from discarded links when it is cut`, async () => {
+    const { store, reader, admit, close } = await make();
+    try {
+      // Out-of-scope hosts sort before the waiting ones by name: a limit applied by fetches and name alone cut those off.
+      await admit(['http://b1.test/x', 'http://b2.test/x', 'http://b3.test/x'], 'discarded');
+      await admit(['http://y.test/waiting', 'http://z.test/waiting'], 'waiting');
+      await store.flush();
+      const listed = (await reader.hosts(2, null)).map((h) => [h.host, h.fetched, h.waiting]);
+      assert.deepEqual(listed, [['y.test', 0, 1], ['z.test', 0, 1]]);
+      assert.deepEqual((await reader.hosts(10, null)).map((h) => h.host), ['y.test', 'z.test', 'b1.test', 'b2.test', 'b3.test'], 'the rest after them, by name');
     } finally {
       await close();
     }

@@ -29,14 +29,17 @@ async function open(writer: 'thread' | 'inline' = 'thread'): Promise<{ store: Pg
   return { store, schema, close: async () => { await store.close(); await dropSchema(schema); } };
 }
 
+/** URLs journalled as the Redis frontier journals what it admitted. */
+const admitTo = (store: PgStore) => (urls: string[], state: 'waiting' | 'discarded') => store.added(urls.map((u) => request(u)), state, state === 'discarded' ? 'out of scope' : null);
+
 describeStore('PgStore (writer thread)', async () => {
   const { store, close } = await open();
-  return { store, reader: store.reader(), close };
+  return { store, reader: store.reader(), admit: admitTo(store), close };
 });
 
 describeStore('PgStore (inline writer)', async () => {
   const { store, close } = await open('inline');
-  return { store, reader: store.reader(), close };
+  return { store, reader: store.reader(), admit: admitTo(store), close };
 });
 
 describeServiceRegistry('PgServiceRegistry', async () => {

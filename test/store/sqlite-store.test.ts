@@ -9,6 +9,7 @@ import type { PageRecord } from '../../src/store/store.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { commitPage, describeStore } from './describe-store.js';
 import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
+import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
 
 const record = (n: number, title: string, text: string, extra: Partial<PageRecord> = {}): PageRecord => ({
   key: urlKey(`http://a.test/${n}`), url: `http://a.test/${n}`, finalUrl: `http://a.test/${n}`, status: 200, contentType: 'text/html', headers: {}, redirects: [],
@@ -90,6 +91,11 @@ let contractDb = 0;
 for (const writer of ['inline', 'thread'] as const) {
   describeStore(`SqliteStore (${writer} writer)`, async () => {
     const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-store-contract-')), `c${contractDb++}.db`), { create: true, writer });
-    return { store: new SqliteStore(db), reader: new SqliteCrawlReader(db), close: () => db.close() };
+    const frontier = new SqliteFrontier(db, { delayMs: 0 });
+    const admit = async (urls: string[], state: 'waiting' | 'discarded') => {
+      const reqs = urls.map((url) => ({ url, host: new URL(url).host, depth: 1, parent: null, anchor: '', priority: 0.5, data: null }));
+      await (state === 'waiting' ? frontier.add(reqs, Date.now()) : frontier.discard(reqs, 'out of scope'));
+    };
+    return { store: new SqliteStore(db), reader: new SqliteCrawlReader(db), admit, close: () => db.close() };
   });
 }
