@@ -41,26 +41,46 @@ export function libpqSemantics(url: string): string {
  * names PostgreSQL, the address (password hidden) and the reason.
  */
 export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
-  // Prepared statements (the group commit's) are planned for each execution's arrays: a generic
-  // plan, which PostgreSQL may settle on while a crawl's tables are still empty, is kept for the
-  // connection's life and is not re-planned as the tables grow.
-  const pool = new pg.Pool({ connectionString: libpqSemantics(url), max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
-  // An idle client that loses its server emits here; the next query reports it where it is awaited.
-  pool.on('error', () => {});
-  shownUrl.set(pool, url);
-  let last: unknown = null;
-  for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
-    try {
-      await pool.query('SELECT 1');
-      return pool;
-    } catch (err) {
-      last = err;
-      if (!isTransient(err)) break;
-      await sleep(250 * 2 ** attempt);
+  let driverUrl = libpqSemantics(url);
+  for (;;) {
+    // Prepared statements (the group commit's) are planned for each execution's arrays: a generic
+    // plan, which PostgreSQL may settle on while a crawl's tables are still empty, is kept for the
+    // connection's life and is not re-planned as the tables grow.
+    const pool = new pg.Pool({ connectionString: driverUrl, max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
+    // An idle client that loses its server emits here; the next query reports it where it is awaited.
+    pool.on('error', () => {});
+    shownUrl.set(pool, url);
+    let last: unknown = null;
+    for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
+      try {
+        await pool.query('SELECT 1');
+        return pool;
+      } catch (err) {
+        last = err;
+        if (!isTransient(err)) break;
+        await sleep(250 * 2 ** attempt);
+      }
     }
+    await pool.end().catch(() => {});
+    // sslmode=prefer: encrypted if the server offers TLS, plain if it does not, as libpq does;
+    // node-postgres refuses the plain connection instead.
+    const plain = withoutTls(url, last);
+    if (plain !== null && plain !== driverUrl) {
+      driverUrl = plain;
+      continue;
+    }
+    throw new FocusCrawlError('STORE', `cannot reach PostgreSQL at ${redact(url)}: ${reason(last)}`, { cause: last });
   }
-  await pool.end().catch(() => {});
-  throw new FocusCrawlError('STORE', `cannot reach PostgreSQL at ${redact(url)}: ${reason(last)}`, { cause: last });
+}
+
+/** The URL with sslmode=disable when it asked for `prefer` and the server said it has no TLS; else null. */
+function withoutTls(url: string, err: unknown): string | null {
+  if (!URL.canParse(url) || !/does not support SSL/i.test((err as Error | null)?.message ?? '')) return null;
+  const u = new URL(url);
+  if (u.searchParams.get('sslmode') !== 'prefer') return null;
+  u.searchParams.set('sslmode', 'disable');
+  u.searchParams.delete('uselibpqcompat');
+  return u.toString();
 }
 
 /**

@@ -47,3 +47,11 @@ test('sslmode=require on a PostgreSQL without TLS: one line naming PostgreSQL an
   oneLine(r.stderr);
   assert.match(r.stderr, /^focuscrawl: cannot reach PostgreSQL at postgres:\/\/.*\?sslmode=require: The server does not support SSL connections\n$/);
 });
+
+test('sslmode=prefer on a PostgreSQL without TLS connects in plain text, as libpq does', async () => {
+  const r = await status(`${PG_URL}?sslmode=prefer`);
+  assert.equal(r.code, 2, r.stderr);
+  oneLine(r.stderr);
+  // It reached the database: the answer is about the crawl's name, not the connection.
+  assert.match(r.stderr, /^focuscrawl: there is no crawl named 'no_such_crawl' in PostgreSQL at postgres:\/\/.*\?sslmode=prefer\n$/);
+});
