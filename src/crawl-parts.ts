@@ -146,7 +146,7 @@ export function makeCrawler(
   config: CrawlConfig,
   planned: { strategy: Strategy; scope: CrawlScope },
   parts: {
-    frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; notFetchedBefore?: number; shared?: boolean;
+    frontier: Frontier; store: Store; services: ServiceRegistry; guards: ReturnType<typeof crawlGuards>; checkpoint?: () => void; shared?: boolean;
     /** Where the hosts' politeness is recorded for readers; none: not recorded. */
     politeness?: PolitenessStore;
     /** The dashboard's labels, fed to the strategy while the crawl runs. */
@@ -186,7 +186,6 @@ export function makeCrawler(
     rediscovery: config.rediscovery,
     health,
     traps,
-    notFetchedBefore: parts.notFetchedBefore ?? 0,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,
     ...(parts.shared ? { shared: true } : {}),
     ...(config.replay ? { replaying: true } : {}),

@@ -79,22 +79,20 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
 }
 
 /**
- * What a resumed crawl needs from earlier runs besides its frontier: the fetches per URL pattern
- * (so the pattern cap holds across runs) and the errors that made no request (not in the budget).
+ * What a resumed crawl needs from earlier runs besides its frontier (which counts the errors that
+ * made no request itself): the fetches per URL pattern, so the pattern cap holds across runs.
  */
-function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): number {
-  const noRequest = MADE_NO_REQUEST_SQL;
+function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   if (traps.options.maxUrlsPerPattern > 0) {
-    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND (state = 2 OR (state = 3 AND NOT ${noRequest}))`).pluck();
+    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND (state = 2 OR (state = 3 AND NOT ${MADE_NO_REQUEST_SQL}))`).pluck();
     for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);
   }
-  return db.db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${noRequest}`).pluck().get() as number;
 }
 
 async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {
   const guards = crawlGuards(config, network);
   const { http } = guards;
-  const notFetchedBefore = restoreEarlierRuns(db, guards.traps);
+  restoreEarlierRuns(db, guards.traps);
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
@@ -110,7 +108,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const store = new SqliteStore(db, { frontierRows: true });
   const services = new SqliteServiceRegistry(db);
   const crawler = makeCrawler(config, planned, {
-    frontier, store, services, guards, notFetchedBefore, labels,
+    frontier, store, services, guards, labels,
     politeness: new SqlitePolitenessStore(db),
     checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
   });

@@ -51,7 +51,7 @@ export function newStats(): CrawlStats {
     relevant: 0,
     bytes: 0,
     links: 0,
-    frontier: { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 },
+    frontier: { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 },
     seen: null,
     probes: 0,
     services: { valid: 0, exception: 0, invalid: 0 },

@@ -77,8 +77,6 @@ export interface CrawlerOptions {
   health?: HostHealth | null;
   /** Spider-trap rules for links and fetches (trap-guard.ts); null: none. */
   traps?: TrapGuard | null;
-  /** Errors of earlier runs that made no request (host or robots.txt unreachable): not counted against maxPages. */
-  notFetchedBefore?: number;
   /** Read each site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml); null: none. */
   sitemaps?: SitemapOptions | null;
 }
@@ -135,7 +133,7 @@ export class Crawler {
   readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, notFetchedBefore: 0, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -222,7 +220,7 @@ export class Crawler {
     this.stats.frontier = c0;
     // Fetches before this run, minus the ones this object already counts (an earlier round), and
     // minus the errors that made no request, which are not fetches.
-    this.#finalBefore = c0.done + c0.error - this.stats.fetched - this.stats.notFetched - this.#o.notFetchedBefore;
+    this.#finalBefore = c0.done + c0.error - c0.notFetched - this.stats.fetched;
     let reason: StopReason = 'exhausted';
     for (;;) {
       await this.#housekeeping();
@@ -234,8 +232,9 @@ export class Crawler {
         continue;
       }
       const own = this.#finalBefore + this.stats.fetched;
-      // Shared: what every worker fetched, as of the last counts (errors that made no request included: a slight undercount of the budget).
-      const all = this.#o.shared ? Math.max(own, this.stats.frontier.done + this.stats.frontier.error) : own;
+      // Shared: what every worker fetched, as of the last counts (errors that made no request left out, as in `own`).
+      const f0 = this.stats.frontier;
+      const all = this.#o.shared ? Math.max(own, f0.done + f0.error - f0.notFetched) : own;
       const budget = this.#o.maxPages - (all + this.#slots.inflight);
       if (budget <= 0) {
         // Not final while requests are in flight: some end without a fetch and give their share back.

@@ -13,6 +13,11 @@ export interface FrontierCounts {
   done: number;
   error: number;
   discarded: number;
+  /**
+   * Of `error`, the URLs that made no request (an unreachable host, a refused private address,
+   * host-health.ts madeNoRequest): not fetches, so no page budget counts them.
+   */
+  notFetched: number;
 }
 
 /**

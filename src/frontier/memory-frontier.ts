@@ -1,3 +1,4 @@
+import { madeNoRequest } from '../fetch/host-health.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
@@ -14,7 +15,7 @@ export class MemoryFrontier implements Frontier {
   protected readonly scheduler: HostScheduler;
   protected readonly seen: SeenSet;
   protected nextId = 1;
-  protected readonly tally = { done: 0, error: 0, discarded: 0 };
+  protected readonly tally = { done: 0, error: 0, discarded: 0, notFetched: 0 };
   /**
    * URLs discarded as too deep (frontier.ts isTooDeep), which a shorter path revives: about 11
    * bytes each, like the seen set, and only for the depth limit's discards.
@@ -129,6 +130,7 @@ export class MemoryFrontier implements Frontier {
     // Recorded before the host is placed again: placing may read spilled URLs back, which hands
     // the queued writes over, and the final state must go in the same batch as the page and log line.
     this.tally[outcome.state]++;
+    if (outcome.state === 'error' && madeNoRequest(outcome.reason)) this.tally.notFetched++;
     this.onCompleted(req, outcome);
     this.#freeHost(req, now);
   }

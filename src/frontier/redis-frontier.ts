@@ -5,6 +5,7 @@ import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerpri
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
 import { DEFAULT_LEASE_MS, isTooDeep, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { madeNoRequest } from '../fetch/host-health.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
@@ -45,7 +46,7 @@ const REAP_CHUNK = 1000;
 /** URLs of one host rescored per script call. */
 const RESCORE_CHUNK = 500;
 
-type EndOutcome = Outcome['state'] | 'retry' | 'release' | 'fetched';
+type EndOutcome = Outcome['state'] | 'unfetched' | 'retry' | 'release' | 'fetched';
 
 /**
  * The Frontier shared by crawl workers, in Redis (../shared/SCALE.md; layout in redis-scripts.ts).
@@ -132,8 +133,8 @@ export class RedisFrontier implements Frontier {
     for (const r of batch) {
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fingerprint(r.url), this.#buckets);
-      // A discard for depth stays revivable (redis-scripts.ts RESTORE_FINAL).
-      const state = r.state === 'discarded' && isTooDeep(r.reason) ? 'too deep' : r.state;
+      // A discard for depth stays revivable, an error that made no request stays out of the page budget (redis-scripts.ts RESTORE_FINAL).
+      const state = r.state === 'discarded' && isTooDeep(r.reason) ? 'too deep' : r.state === 'error' && r.reason !== null && madeNoRequest(r.reason) ? 'unfetched' : r.state;
       const id = `${shard} ${state}`;
       let g = groups.get(id);
       if (!g) groups.set(id, (g = [state]));
@@ -332,7 +333,9 @@ export class RedisFrontier implements Frontier {
   }
 
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {
-    if (await this.#end(req, outcome.state, now, 0)) this.#cache.put(cacheKey(keyFingerprint(req.key)), Infinity);
+    // An error that made no request is counted apart: the claim script's page budget leaves it out, as the embedded crawl does.
+    const ending = outcome.state === 'error' && madeNoRequest(outcome.reason) ? 'unfetched' : outcome.state;
+    if (await this.#end(req, ending, now, 0)) this.#cache.put(cacheKey(keyFingerprint(req.key)), Infinity);
   }
 
   async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
@@ -472,9 +475,9 @@ export class RedisFrontier implements Frontier {
 
   async counts(): Promise<FrontierCounts> {
     this.roundTrips++;
-    const all = await Promise.all(this.#shardList().map((s) => this.#redis.hmget(this.#key(s), 'waiting', 'fetching', 'done', 'error', 'discarded')));
+    const all = await Promise.all(this.#shardList().map((s) => this.#redis.hmget(this.#key(s), 'waiting', 'fetching', 'done', 'error', 'discarded', 'unfetched')));
     const sum = (k: number) => all.reduce((t, v) => t + Number(v[k] ?? 0), 0);
-    return { waiting: sum(0), fetching: sum(1), done: sum(2), error: sum(3), discarded: sum(4) };
+    return { waiting: sum(0), fetching: sum(1), done: sum(2), error: sum(3), discarded: sum(4), notFetched: sum(5) };
   }
 
   seenCounters(): SeenCounters | null {

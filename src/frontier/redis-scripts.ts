@@ -28,7 +28,8 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B hosts     SET   hosts with waiting URLs (rescore and budget changes walk it, never claim)
  *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
  *   B deep:<b>  SET   the seen members discarded as too deep, which add revives (frontier.ts isTooDeep)
- *   B n         HASH  counters: waiting fetching done error discarded seen
+ *   B n         HASH  counters: waiting fetching done error discarded seen, and unfetched
+ *                     (of error, the URLs that made no request: no page budget counts them)
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget: the
  *                     per-host page budget; pages: the crawl's page budget, see CLAIM)
  *   B workers   ZSET  worker name -> when it last reaped (its heartbeat; shard 0 only, a day kept)
@@ -134,7 +135,7 @@ return out
  * element: the time the next host in wait opens ('' when none waits), a space, and the shard's
  * URLs in flight, and ' b' when the page budget (cfg pages) cut the claim short.
  * The page budget holds across workers here, where every claim is serialised: a URL is leased
- * only while fetched (done + error) + leased < pages.
+ * only while fetched (done + error, less the errors that made no request) + leased < pages.
  */
 const CLAIM = `
 local now = tonumber(ARGV[1])
@@ -149,8 +150,8 @@ local cfg = call('HMGET', B .. 'cfg', 'budget', 'pages')
 local bud = num(cfg[1], nil)
 local capped = false
 if cfg[2] then
-  local c = call('HMGET', B .. 'n', 'done', 'error', 'fetching')
-  local room = tonumber(cfg[2]) - num(c[1], 0) - num(c[2], 0) - num(c[3], 0)
+  local c = call('HMGET', B .. 'n', 'done', 'error', 'fetching', 'unfetched')
+  local room = tonumber(cfg[2]) - num(c[1], 0) - (num(c[2], 0) - num(c[4], 0)) - num(c[3], 0)
   if room < max then
     max = math.max(room, 0)
     capped = true
@@ -204,7 +205,7 @@ return out
 
 /**
  * Ends leases, several in one call (the ends a worker makes together: ScriptBatcher). ARGV: worker, perHost, delay, state buckets per shard,
- * then per URL: key, outcome (done, error, discarded: final; retry: waiting with the new A;
+ * then per URL: key, outcome (done, error, discarded, unfetched: final, the last an error that made no request; retry: waiting with the new A;
  * release: waiting as it was; fetched: the lease stays, but its host's slot is freed and its delay
  * starts now), now, notBefore, new A.
  * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
@@ -254,7 +255,12 @@ for i = 5, #ARGV, 5 do
     else
       local v = getU(fp, nb)
       if v then delU(fp, nb, v) end
-      tally[outcome] = (tally[outcome] or 0) + 1
+      if outcome == 'unfetched' then
+        tally.error = (tally.error or 0) + 1
+        tally.unfetched = (tally.unfetched or 0) + 1
+      else
+        tally[outcome] = (tally[outcome] or 0) + 1
+      end
     end
     -- A final end of a lease whose slot was freed changes neither the host's slot, nor its
     -- queue, nor (with no notBefore ahead) its delay: its place, set when it was fetched, stands.
@@ -425,7 +431,8 @@ return out
  */
 const RESTORE_FINAL = `
 local deep = ARGV[1] == 'too deep'
-local state = deep and 'discarded' or ARGV[1]
+local unfetched = ARGV[1] == 'unfetched'
+local state = deep and 'discarded' or (unfetched and 'error') or ARGV[1]
 local fresh = 0
 for i = 2, #ARGV, 2 do
   local n = call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1])
@@ -435,6 +442,7 @@ end
 if fresh > 0 then
   call('HINCRBY', B .. 'n', 'seen', fresh)
   call('HINCRBY', B .. 'n', state, fresh)
+  if unfetched then call('HINCRBY', B .. 'n', 'unfetched', fresh) end
 end
 return fresh
 `;

@@ -1,3 +1,4 @@
+import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprintFromBigInt, keyToBigInt, urlKey } from '../seen/fingerprint.js';
@@ -131,6 +132,7 @@ export class SqliteFrontier extends MemoryFrontier {
       else if (state === UrlState.error) this.tally.error = n;
       else if (state === UrlState.discarded) this.tally.discarded = n;
     }
+    this.tally.notFetched = db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${MADE_NO_REQUEST_SQL}`).pluck().get() as number;
   }
 
   /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */

@@ -1,3 +1,4 @@
+import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
 import type pg from 'pg';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
@@ -53,10 +54,15 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async urlCounts(): Promise<FrontierCounts> {
-    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
+    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
     const names = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
-    const r = await this.#pool.query(`SELECT state, count(*)::int AS n FROM ${this.#s}.urls GROUP BY state`);
-    for (const x of r.rows as { state: number; n: number }[]) out[names[x.state] ?? 'waiting'] += x.n;
+    const r = await this.#pool.query(
+      `SELECT state, count(*)::int AS n, count(*) FILTER (WHERE state = 3 AND ${MADE_NO_REQUEST_SQL})::int AS unfetched FROM ${this.#s}.urls GROUP BY state`,
+    );
+    for (const x of r.rows as { state: number; n: number; unfetched: number }[]) {
+      out[names[x.state] ?? 'waiting'] += x.n;
+      out.notFetched += x.unfetched;
+    }
     if (this.#live) {
       const live = await this.#live();
       out.waiting = live.waiting;

@@ -1,3 +1,4 @@
+import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
@@ -58,8 +59,12 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async urlCounts(): Promise<FrontierCounts> {
     await this.#sql.settle();
-    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0 };
-    for (const r of this.#all<{ state: number; n: number }>('SELECT state, count(*) AS n FROM urls GROUP BY state')) out[urlStateName(r.state)] += r.n;
+    const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
+    const rows = this.#all<{ state: number; n: number; unfetched: number }>(`SELECT state, count(*) AS n, sum(state = 3 AND ${MADE_NO_REQUEST_SQL}) AS unfetched FROM urls GROUP BY state`);
+    for (const r of rows) {
+      out[urlStateName(r.state)] += r.n;
+      out.notFetched += r.unfetched;
+    }
     return out;
   }
 

@@ -11,6 +11,9 @@ import { runCli } from '../helpers/run-cli.js';
 import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
+import { deadOrigin, html } from '../helpers/hostile-web.js';
+import { startTestServer } from '../helpers/misbehaving-server.js';
+import { writeFileSync } from 'node:fs';
 
 /**
  * The page budget holds exactly across workers: a URL is claimed only while fetched + leased is
@@ -59,5 +62,35 @@ test(`the embedded crawler holds the budget exactly too: ${BUDGET} pages at 20 i
     assert.equal(site.requests.length, BUDGET);
   } finally {
     await site.close();
+  }
+});
+
+test('a shared crawl: URLs of a dead host end without a request and leave the page budget to live pages, as in the embedded crawl', { timeout: 120_000 }, async () => {
+  const dead = await deadOrigin('127.0.0.2');
+  const deadLinks = [1, 2, 3, 4, 5].map((i) => `${dead}/x/${i}`);
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('portal', [...deadLinks, '/html/1', '/html/2', '/html/3']))],
+  ]);
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  const config = join(mkdtempSync(join(tmpdir(), 'fc-dead-budget-')), 'crawl.yaml');
+  // Short robots.txt retries, so the dead host is known dead after two quick failures.
+  writeFileSync(config, 'robotsRetryMs: 20\nretryBaseMs: 10\n');
+  const flags = ['--config', config, '--hosts', '127.0.0.2', '--scope', 'any', '--max-pages', '5', '--concurrency', '4', '--delay-ms', '0', '--no-sitemaps'];
+  const urls = async () => (JSON.parse((await runCli(['status', ...shared, '--json'])).stdout) as { urls: { done: number; error: number; waiting: number } }).urls;
+  try {
+    const first = await runCli(['crawl', ...shared, ...flags, '--seeds', `${srv.origin}/`]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /frontier exhausted/);
+    assert.deepEqual(await urls(), { ...(await urls()), done: 4, error: 5, waiting: 0 }, 'four live pages, five dead URLs ended as errors');
+    // Four fetches so far, whatever the dead host's errors: one of the five is left for a new seed.
+    const again = await runCli(['crawl', ...shared, ...flags, '--seeds', `${srv.origin}/html/4`, `${srv.origin}/html/5`]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /page budget reached/);
+    const after = await urls();
+    assert.deepEqual([after.done, after.error, after.waiting], [5, 5, 1], JSON.stringify(after));
+  } finally {
+    await srv.close();
+    await dropTestCrawl(name);
   }
 });

@@ -34,7 +34,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(f.settled('http://c.test/'), false);
     assert.equal(f.knownSeen('http://a.test/1'), true);
     assert.equal(f.knownSeen('http://c.test/'), false);
-    assert.deepEqual((await f.counts()), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1 });
+    assert.deepEqual((await f.counts()), { waiting: 2, fetching: 0, done: 0, error: 0, discarded: 1, notFetched: 0 });
     await f.close();
   });
 
@@ -67,7 +67,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal((await f.counts()).fetching, 1);
     await f.complete(r, { state: 'done' }, T);
     assert.equal(await f.isFinished(), true);
-    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0, notFetched: 0 });
     await f.close();
   });
 
@@ -104,7 +104,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.retry(r!, T, T);
     const [once] = await f.claim(1, T);
     await f.release(once!, T + 5000, T);
-    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 });
     assert.deepEqual(await f.claim(1, T + 4999), []);
     const [again] = await f.claim(1, T + 5000);
     assert.equal(again?.url, 'http://a.test/1');
@@ -122,9 +122,9 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     const all = await f.claimHost('dead.test', T);
     assert.deepEqual(all.map((r) => r.url).sort(), ['http://dead.test/1', 'http://dead.test/2']);
     assert.deepEqual(await f.claimHost('dead.test', T), []);
-    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 2, done: 0, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 2, done: 0, error: 0, discarded: 0, notFetched: 0 });
     for (const r of all) await f.complete(r, { state: 'error', reason: 'host unreachable: test' }, T);
-    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 2, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 1, fetching: 0, done: 0, error: 2, discarded: 0, notFetched: 2 }, 'errors that made no request are counted apart');
     assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://b.test/1'], 'other hosts are untouched');
     await f.close();
   });
@@ -191,7 +191,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     const rest = [...(await f.claim(5, T)), ...(await f.claim(5, T))];
     assert.deepEqual(rest.map((r) => r.url), ['http://a.test/y']);
     assert.deepEqual(await f.claim(5, T), []);
-    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
+    assert.deepEqual((await f.counts()), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0, notFetched: 0 });
     await f.close();
   });
 
@@ -223,9 +223,9 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(f.settled(deep), false, 'a shorter path may revive it');
     assert.equal(f.knownSeen(deep), false);
     assert.equal(f.settled(out), true);
-    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 2 });
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 2, notFetched: 0 });
     assert.deepEqual(await f.add([req(deep, 0.7, { depth: 3, anchor: 'short path' }), req(out, 0.9)], T), [true, false]);
-    assert.deepEqual(await f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 1 });
+    assert.deepEqual(await f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 1, notFetched: 0 });
     const [got] = await f.claim(5, T);
     assert.deepEqual([got?.url, got?.depth, got?.anchor, got?.priority], [deep, 3, 'short path', 0.7]);
     await f.complete(got!, { state: 'done' }, T);
@@ -233,7 +233,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 9 })], tooDeepReason(5)), [false]);
     assert.deepEqual(await f.add([req(deep, 0.9, { depth: 1 })], T), [false]);
     assert.deepEqual(await f.claim(5, T), []);
-    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 1 });
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
     await f.close();
   });
 
@@ -282,7 +282,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
       assert.equal((await f.counts()).fetching, 2);
     } else {
       assert.equal(reaped, 1, 'only the lease that was not renewed');
-      assert.deepEqual(await f.counts(), { waiting: 1, fetching: 1, done: 0, error: 0, discarded: 0 });
+      assert.deepEqual(await f.counts(), { waiting: 1, fetching: 1, done: 0, error: 0, discarded: 0, notFetched: 0 });
       const [again] = await f.claim(5, T + 1500);
       assert.equal(again?.url, 'http://a.test/2');
       assert.equal(again?.attempts, 0);
@@ -306,7 +306,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(await f.claim(5, T + 1000), [], 'a.test/2 holds the host: completing a.test/1 did not free it a second time');
     await f.complete(two!, { state: 'done' }, T + 1000);
     assert.deepEqual((await f.claim(5, T + 1100)).map((r) => r.url), ['http://a.test/3']);
-    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 2, error: 0, discarded: 0 });
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 2, error: 0, discarded: 0, notFetched: 0 });
     await f.close();
   });
 

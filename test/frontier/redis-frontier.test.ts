@@ -75,7 +75,7 @@ test('RedisFrontier: two workers on one crawl never get the same URL and hold pe
     }
   }
   for (const x of busy) await x.w.complete(x.r, { state: 'done' }, x.end);
-  assert.deepEqual(await a.counts(), { waiting: 0, fetching: 0, done: 60, error: 0, discarded: 0 });
+  assert.deepEqual(await a.counts(), { waiting: 0, fetching: 0, done: 60, error: 0, discarded: 0, notFetched: 0 });
   assert.ok(new Set(claimed.values()).size === 2, 'both workers fetched');
   for (const [host, list] of starts) {
     for (let i = 1; i < list.length; i++) {
@@ -107,12 +107,12 @@ test('RedisFrontier: a dead worker\'s leases return at expiry; its late completi
   await dead.complete(lost[0]!, { state: 'done' }, T + 1002);
   await dead.retry(lost[1]!, T + 1002, T + 1002);
   assert.equal(dead.lostLeases, 2, 'the lost fetched() is not counted again');
-  assert.deepEqual(await alive.counts(), { waiting: 1, fetching: 3, done: 0, error: 0, discarded: 0 });
+  assert.deepEqual(await alive.counts(), { waiting: 1, fetching: 3, done: 0, error: 0, discarded: 0, notFetched: 0 });
   for (const r of again) await alive.complete(r, { state: 'done' }, T + 1100);
   const [last] = await alive.claim(5, T + 1100);
   assert.equal(last?.url, 'http://a.test/4');
   await alive.complete(last!, { state: 'done' }, T + 1100);
-  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 0, done: 4, error: 0, discarded: 0 });
+  assert.deepEqual(await alive.counts(), { waiting: 0, fetching: 0, done: 4, error: 0, discarded: 0, notFetched: 0 });
   assert.equal(await alive.isFinished(), true);
 });
 
@@ -157,7 +157,7 @@ test('RedisFrontier: a final end after fetched() leaves its host alone in Redis,
   const hostWork = commands.filter((c) => c[1]?.endsWith(':h:h.test') || c[1]?.endsWith(':wait') || c[1]?.endsWith(':ready'));
   assert.deepEqual(hostWork, []);
   assert.deepEqual((await f.claim(5, T + 3)).map((r) => r.url), ['http://h.test/b']);
-  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0 });
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 1, done: 1, error: 0, discarded: 0, notFetched: 0 });
 });
 
 test('RedisFrontier: a claim that comes back short answers nextReadyAt at that moment without a round trip, as a round trip would', async () => {
@@ -294,13 +294,13 @@ test('RedisFrontier: a discard for depth stays revivable through rebuild, and ac
     { url: 'http://d.test/done', host: 'd.test', state: 'done', reason: null },
   ]);
   assert.equal(restored, 3);
-  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 2 });
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 2, notFetched: 0 });
   // Worker 2 meets the URL too deep again (seen: not new), then worker 1 by a shorter path.
   const g = await worker(prefix, 'w2', { perHost: 5, delayMs: 0 });
   assert.deepEqual(await g.discard([req('http://d.test/deep', 0, { depth: 5 }), req('http://d.test/late', 0, { depth: 5 })], tooDeepReason(3)), [false, true]);
   assert.equal(g.settled('http://d.test/deep'), false, 'not cached as final');
   assert.deepEqual(await f.add([req('http://d.test/deep', 0.5, { depth: 2 }), req('http://d.test/out', 0.5), req('http://d.test/done', 0.5)], T), [true, false, false]);
   assert.deepEqual(await g.add([req('http://d.test/late', 0.4, { depth: 3 })], T), [true], 'the worker that discarded it revives it');
-  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
+  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
   assert.deepEqual((await f.claim(5, T)).map((r) => [r.url, r.depth]), [['http://d.test/deep', 2], ['http://d.test/late', 3]]);
 });

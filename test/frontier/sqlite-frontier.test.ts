@@ -39,7 +39,7 @@ test('SqliteFrontier: reopening restores seen set, waiting URLs, counts; open le
   }
   const db = new SqliteDb(path, { create: false });
   const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
-  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1 });
+  assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
   assert.deepEqual(await f.add([req('http://a.test/1'), req('http://z.test/'), req('http://a.test/4')], T), [false, false, true]);
   const got = await f.claim(10, T);
   assert.deepEqual(got.map((r) => [r.url, r.id]), [['http://a.test/2', 2], ['http://a.test/3', 3], ['http://a.test/4', 5]]);
@@ -59,6 +59,26 @@ test('SqliteFrontier: a raise on rediscovery is durable', async () => {
   const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
   const got = await f.claim(10, 0);
   assert.deepEqual(got.map((r) => [r.url, r.priority, r.data, r.depth, r.anchor, r.parent]), [['http://a.test/1', 0.9, { m: 100 }, 2, 'better', '0000000000000002'], ['http://a.test/2', 0.5, null, 1, '', null]]);
+  await db.close();
+});
+
+test('SqliteFrontier: errors that made no request are counted apart after reopening too', async () => {
+  const path = join(dir, 'unfetched.db');
+  const T = 1000;
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')], T);
+    const [r1, r2, r3] = await f.claim(3, T);
+    await f.complete(r1!, { state: 'error', reason: 'host unreachable: ECONNREFUSED (2 failures in a row)' }, T);
+    await f.complete(r2!, { state: 'error', reason: 'HTTP 500' }, T);
+    await f.complete(r3!, { state: 'done' }, T);
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 2, discarded: 0, notFetched: 1 });
+    db.flush();
+    db.db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  assert.deepEqual(await new SqliteFrontier(db, {}).counts(), { waiting: 0, fetching: 0, done: 1, error: 2, discarded: 0, notFetched: 1 });
   await db.close();
 });
 
@@ -82,7 +102,7 @@ test('SqliteFrontier: a URL discarded as too deep stays revivable after reopenin
     assert.deepEqual({ ...(row as object) }, { state: 0, depth: 2, anchor: 'short', reason: null }, `seenCache ${seenCache}`);
     const g = new SqliteFrontier(again, { perHost: 5, delayMs: 0 }, seenCache);
     assert.deepEqual((await g.claim(5, 0)).map((r) => [r.url, r.depth]), [['http://a.test/deep', 2]]);
-    assert.deepEqual(await g.counts(), { waiting: 0, fetching: 1, done: 0, error: 0, discarded: 1 });
+    assert.deepEqual(await g.counts(), { waiting: 0, fetching: 1, done: 0, error: 0, discarded: 1, notFetched: 0 });
     await again.close();
   }
 });
