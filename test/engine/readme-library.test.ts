@@ -59,4 +59,5 @@ test("the README's embedded-crawl examples run as written, in order, against a l
   assert.match(metrics!.out, /^# TYPE focuscrawl_fetches_total counter$/m);
   assert.match(reader!.out, /done: 4/, 'three pages and the guessed sitemap');
   assert.match(reader!.out, /relevance/);
+  assert.match(reader!.out, /^url,final_url,/m, "formatPages's CSV header, as export writes it");
 });
