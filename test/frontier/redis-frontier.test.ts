@@ -304,3 +304,18 @@ test('RedisFrontier: a discard for depth stays revivable through rebuild, and ac
   assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
   assert.deepEqual((await f.claim(5, T)).map((r) => [r.url, r.depth]), [['http://d.test/deep', 2], ['http://d.test/late', 3]]);
 });
+
+test('RedisFrontier: rebuild counts the errors that made no request apart, so the page budget still leaves them out', async () => {
+  const prefix = await fresh('unfetched');
+  const f = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
+  await f.restoreFinal([
+    { url: 'http://e.test/dead', host: 'e.test', state: 'error', reason: 'host unreachable: ECONNREFUSED (2 failures in a row)' },
+    { url: 'http://e.test/500', host: 'e.test', state: 'error', reason: 'HTTP 500' },
+    { url: 'http://e.test/done', host: 'e.test', state: 'done', reason: null },
+  ]);
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 2, discarded: 0, notFetched: 1 });
+  // A budget of 4: two fetches so far (done and the HTTP 500), so two of three new URLs are leased.
+  await f.setPageBudget(4);
+  await f.add([req('http://e.test/1', 0.5), req('http://e.test/2', 0.4), req('http://e.test/3', 0.3)], T);
+  assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://e.test/1', 'http://e.test/2']);
+});
