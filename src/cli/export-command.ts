@@ -5,7 +5,7 @@ import { formatPages } from '../store/export-pages.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
-import { openExistingDb, runningLine } from './open-existing-db.js';
+import { openExistingDb, runningLine } from '../store/open-existing-db.js';
 import { openReader } from './open-reader.js';
 import { withSharedOptions } from './shared-options.js';
 import { oneOf, unitNumber } from './option-parsers.js';

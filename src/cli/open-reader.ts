@@ -8,7 +8,7 @@ import { connectPg } from '../store/pg-connect.js';
 import { PgCrawlReader } from '../store/pg-crawl-reader.js';
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
 import { FTS_BATCH } from '../store/sqlite-store.js';
-import { openExistingDb, runningLine } from './open-existing-db.js';
+import { openExistingDb, runningLine } from '../store/open-existing-db.js';
 import type { LabelStore } from '../store/label-store.js';
 import { SqliteLabelStore } from '../store/sqlite-label-store.js';
 import { PgLabelStore } from '../store/pg-label-store.js';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { FocusCrawlError } from '../errors.js';
-import { describeHolder, probeLock, type LockHolder } from '../store/crawl-lock.js';
-import { checkIntact } from '../store/db-integrity.js';
-import { checkDbFile, unwritableReason } from '../store/db-files.js';
-import { SqliteDb } from '../store/sqlite-db.js';
+import { describeHolder, probeLock, type LockHolder } from './crawl-lock.js';
+import { checkIntact } from './db-integrity.js';
+import { checkDbFile, unwritableReason } from './db-files.js';
+import { SqliteDb } from './sqlite-db.js';
 
 export interface ExistingDb {
   db: SqliteDb;
