@@ -15,6 +15,7 @@ import { PgLabelStore } from '../store/pg-label-store.js';
 import { probeLock } from '../store/crawl-lock.js';
 import { heartbeatWindowMs } from '../crawl-parts.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
+import { count } from './progress.js';
 
 /** What Redis says of a shared crawl's workers now (RedisFrontier.liveness). */
 export interface SharedLiveness {
@@ -24,6 +25,13 @@ export interface SharedLiveness {
   leases: number;
   /** Leases past their expiry that no worker has taken back yet: their worker stopped. */
   expired: number;
+}
+
+/** The line for leases whose worker stopped without ending them (status and the dashboard say it alike); null when none. */
+export function expiredLeasesLine(live: SharedLiveness | null): string | null {
+  const n = live?.expired ?? 0;
+  if (!n) return null;
+  return `${count(n, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${n === 1 ? 'it' : 'them'}); they return to waiting when a worker runs`;
 }
 
 export interface OpenReader {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { discardSummary } from '../engine/discard-reasons.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
-import { openReader, redisProblem, type SharedLiveness } from './open-reader.js';
-import { stopReasonText } from './progress.js';
+import { expiredLeasesLine, openReader, redisProblem, type SharedLiveness } from './open-reader.js';
+import { count, stopReasonText } from './progress.js';
 import { withSharedOptions } from './shared-options.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 
@@ -38,8 +38,6 @@ function strategyWhy(source: string | null, name: string, topic: boolean): strin
   return '';
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /**
  * A shared crawl's first line: waiting, being fetched and by whom, and leases whose worker is gone;
  * without Redis, PostgreSQL's open URLs, which it cannot split.
@@ -48,11 +46,11 @@ function sharedLines(label: string, c: { waiting: number; fetching: number }, fi
   // Said even when PostgreSQL's record looks finished: no worker can run until rebuild.
   if (missing !== null) return [`${label}: the Redis frontier is missing (focuscrawl rebuild --name ${missing} recreates it from PostgreSQL); ${c.waiting} URLs waiting or being fetched in PostgreSQL's record`];
   if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting or being fetched (Redis did not answer)`}`];
-  const who = live.workers.length ? `${plural(live.workers.length, 'worker', 'workers')} running (${live.workers.join(', ')})` : 'no worker running';
+  const who = live.workers.length ? `${count(live.workers.length, 'worker')} running (${live.workers.join(', ')})` : 'no worker running';
   const head = finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
   return [
     `${label}: ${head}; ${who}`,
-    ...(live.expired ? [`${plural(live.expired, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${live.expired === 1 ? 'it' : 'them'}); they return to waiting when a worker runs`] : []),
+    ...[expiredLeasesLine(live)].filter((x) => x !== null),
   ];
 }
 

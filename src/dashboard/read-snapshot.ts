@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import type { CrawlReader, HostSummary, PageSummary } from '../store/crawl-reader.js';
 import type { SearchHit } from '../store/store.js';
-import { stopReasonText } from '../cli/progress.js';
+import { count, stopReasonText } from '../cli/progress.js';
 import type { ListedPage, RecallSeries, ServiceOnMap, Snapshot } from './snapshot.js';
 import type { TruthList } from './truth-file.js';
-import type { SharedLiveness } from '../cli/open-reader.js';
+import { expiredLeasesLine, type SharedLiveness } from '../cli/open-reader.js';
 
 /** The parts of an opened crawl a snapshot needs besides the reader. */
 export interface SnapshotSource {
@@ -24,8 +24,6 @@ export interface SnapshotSource {
 
 const HARVEST_POINTS = 300;
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** The dashboard's view of a crawl, read through the CrawlReader only. */
 export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number | null, pageLimit = 50): Promise<Snapshot> {
   const r = src.reader;
@@ -36,9 +34,9 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const live = (await src.liveness?.()) ?? null;
   const running = live ? live.workers.length > 0 || live.leases > 0 : src.runningNow();
   const fetching = live ? live.leases : urls.fetching;
-  const who = live?.workers.length ? ` by ${plural(live.workers.length, 'worker', 'workers')} (${live.workers.join(', ')})` : '';
+  const who = live?.workers.length ? ` by ${count(live.workers.length, 'worker')} (${live.workers.join(', ')})` : '';
   // Left out, the leases of a killed worker would read as a crawl stopped with nothing in flight, or not started.
-  const expired = live?.expired ? `${plural(live.expired, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${live.expired === 1 ? 'it' : 'them'}); they return to waiting when a worker runs` : null;
+  const expired = expiredLeasesLine(live);
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
