@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { heartbeatWindowMs } from '../../src/crawl-parts.js';
-import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { freePort } from '../helpers/free-port.js';
 import { serveHoldingSite } from '../helpers/holding-site.js';
 import { startServe, type ServeProcess } from '../helpers/start-serve.js';
@@ -13,7 +12,7 @@ import { startRedis } from '../helpers/own-redis.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
-import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
+import { dropTestCrawl, dropTestSchema } from '../helpers/drop-test-crawl.js';
 
 /**
  * The reading commands of a shared crawl and Redis: search, export and services read PostgreSQL
@@ -100,10 +99,7 @@ test('a Redis that refuses the password (WRONGPASS) or asks for one (NOAUTH): st
   } finally {
     redis.kill('SIGKILL');
     await web.close();
-    const c = new pg.Client(PG_URL);
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${pgSchema(name)} CASCADE`);
-    await c.end();
+    await dropTestSchema(name);
   }
 });
 

@@ -9,15 +9,8 @@ import { runCli } from '../helpers/run-cli.js';
 import { REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
+import { freePort } from '../helpers/free-port.js';
 
-/** A free port: the kernel's pick, released for the worker to take. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /**
  * Scrapes until `ended` fetches are counted: a worker gives a host back when the response is in,

@@ -16,6 +16,7 @@ import { serveMetrics } from '../../src/metrics/metrics-server.js';
 import { openReader } from '../../src/cli/open-reader.js';
 import { runCli } from '../helpers/run-cli.js';
 import { parseMetrics } from '../helpers/prom-text.js';
+import { freePort } from '../helpers/free-port.js';
 
 let site: RunningSite;
 const dir = mkdtempSync(join(tmpdir(), 'fc-metrics-'));
@@ -128,11 +129,7 @@ test('crawl --metrics-port: Prometheus scrapes the running CLI crawl', async () 
   const { serveGatedSite } = await import('../helpers/gated-site.js');
   const gate = 10;
   const gated = await serveGatedSite({ pages: 40, seed: 2, words: [80, 160], links: [4, 8] }, [gate]);
-  // A free port: the kernel's pick, released for the crawl to take.
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  const port = await freePort();
   try {
     const done = runCli(['crawl', '--seeds', gated.origin + '/', '--topic', DEMO_TOPIC, '--db', join(dir, 'cli.db'), '--max-pages', '20', '--delay-ms', '0', '--per-host', '1', '--concurrency', '1', '--no-sitemaps', '--metrics-port', String(port)]);
     await gated.reached(gate);
@@ -159,10 +156,7 @@ test('resume --metrics-port: Prometheus scrapes the resumed crawl (the way on af
   const first = await startCrawl({ seeds: [gated.origin + '/'], topic: DEMO_TOPIC, db: resumed, maxPages: 5, delayMs: 0, perHost: 1, concurrency: 1, sitemaps: false });
   await first.run();
   await first.close();
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  const port = await freePort();
   try {
     const done = runCli(['resume', '--db', resumed, '--max-pages', '20', '--metrics-port', String(port)]);
     await Promise.race([gated.reached(gate), done.then((r) => assert.fail(`resume ended before the gate: ${r.stderr}`))]);
