@@ -233,7 +233,8 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
     const scored = scoreBfc(o, ranked, library, bridge);
     const exampleNames = sampleVectors(library, ranked).filter((_s, i) => library.samples[i]!.example === true).map((s) => s.nameVector);
-    const parts = await partsOfSections(o, graph, scored, exampleNames);
+    const examples = new Set(library.samples.filter((s) => s.example === true).map((s) => s.url));
+    const parts = await partsOfSections(o, graph, scored, exampleNames, examples);
     const pages = scored.map((x) => ({ d: x.d, score: x.score, target: x.target || parts.has(x.d.url) }));
     return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked), parts: [...parts] };
   } finally {
@@ -360,14 +361,31 @@ function scoreBfc(o: GroupCrawlOptions, ranked: Ranked, library: SampleLibrary, 
  * Only here, not in the rounds: a part would otherwise join the library as its site's next
  * sample, and the library would drift from the kind to whatever the parts are about.
  */
-async function partsOfSections(o: GroupCrawlOptions, graph: CrawlGraphReader, scored: { d: RankedDoc; score: number; sample: boolean; target: boolean }[], exampleNames: SampleView['nameVector'][]): Promise<Set<string>> {
+async function partsOfSections(o: GroupCrawlOptions, graph: CrawlGraphReader, scored: { d: RankedDoc; score: number; sample: boolean; target: boolean }[], exampleNames: SampleView['nameVector'][], examples: ReadonlySet<string>): Promise<Set<string>> {
   if (o.threshold !== undefined || o.selection.sectionParts === undefined) return new Set();
   const { noise } = selectionCuts(scored.map((x) => ({ site: x.d.host, score: x.score, sample: x.sample })), o.selection);
   const sections = sectionIndexes(await graph.storedTexts());
   const nameLikeness = (d: RankedDoc) => Math.max(0, ...exampleNames.map((n) => cosineOf(d.nameVector, n)));
-  const candidates = scored.map((x) => ({ url: x.d.url, score: x.score, sample: x.sample, target: x.target, entry: x.d.path.length === 0, nameLikeness: x.sample ? nameLikeness(x.d) : 0 }));
+  const candidates = scored.map((x) => ({
+    url: x.d.url,
+    score: x.score,
+    sample: x.sample,
+    target: x.target,
+    entry: x.d.path.length === 0,
+    nameLikeness: x.sample ? nameLikeness(x.d) : 0,
+    example: examples.has(x.d.url),
+    nameCoverage: sections.has(x.d.url) ? Math.max(0, ...exampleNames.map((n) => coverageOf(x.d.nameVector, n))) : 0,
+  }));
   const picked = withSectionParts(candidates, sections, noise, o.selection.sectionParts);
   return new Set(candidates.filter((x, i) => picked[i] && !x.target).map((x) => x.url));
+}
+
+/** The share of `a`'s squared norm on terms `b` has too (how much of name a, name b says). */
+function coverageOf(a: SampleView['nameVector'], b: SampleView['nameVector']): number {
+  if (!a.norm) return 0;
+  let sq = 0;
+  for (const [t, w] of a.v) if (b.v.has(t)) sq += w * w;
+  return sq / (a.norm * a.norm);
 }
 
 /** The final ranking per site in the sites file's order, best first. */

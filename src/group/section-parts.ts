@@ -70,6 +70,14 @@ export interface PartCandidate {
   entry: boolean;
   /** How alike its name (title, in-link anchors) is to the nearest example's name (0-1). */
   nameLikeness: number;
+  /** One of the user's examples (absent: no). */
+  example?: boolean;
+  /**
+   * The largest share of its name that one example's name holds (0-1; absent: nameLikeness):
+   * an index named "FAQ" is covered by an example named "FAQ, Frequently Asked Questions",
+   * though the cosine of the two names is low.
+   */
+  nameCoverage?: number;
 }
 
 /**
@@ -87,16 +95,34 @@ export const MIN_NAME_LIKENESS = 0.8;
  * near miss, and its parts would multiply the miss. A start page that became a sample (a wrong
  * one: no kind is a whole site) would pass it to every chapter, so entry pages pass nothing, and
  * neither does a sample not named like an example (MIN_NAME_LIKENESS).
+ *
+ * The other way round, an example may be one part of its kind's section: a user who gives one
+ * question of a FAQ split a page a question gives a part, and the section's index, named like
+ * another example ("FAQ"), and its other parts are the same kind (bench/group-real's FAQ set 2:
+ * PySNMP's index and 11 questions missed). So an index that lists an example among its parts and
+ * whose name an example's name covers (nameCoverage) is selected with its parts, under the same cut. Only examples count
+ * here: a sample the rounds added by mistake would pull in its section.
  */
 export function withSectionParts<T extends PartCandidate>(pages: readonly T[], sections: ReadonlyMap<string, readonly string[]>, noiseLevel: number, overNoise: number): boolean[] {
   const at = new Map(pages.map((p, i) => [p.url, i]));
   const picked = pages.map((p) => p.target);
-  for (const p of pages) {
-    if (!p.sample || p.entry || p.nameLikeness < MIN_NAME_LIKENESS) continue;
-    for (const u of sections.get(p.url) ?? []) {
+  const passOn = (parts: readonly string[]) => {
+    for (const u of parts) {
       const i = at.get(u);
       if (i !== undefined && pages[i]!.score > 0 && pages[i]!.score >= overNoise * noiseLevel) picked[i] = true;
     }
+  };
+  for (const p of pages) {
+    if (!p.sample || p.entry || p.nameLikeness < MIN_NAME_LIKENESS) continue;
+    passOn(sections.get(p.url) ?? []);
+  }
+  for (const [index, parts] of sections) {
+    const i = at.get(index);
+    const p = i === undefined ? undefined : pages[i]!;
+    if (!p || p.entry || p.score <= 0 || (p.nameCoverage ?? p.nameLikeness) < MIN_NAME_LIKENESS) continue;
+    if (!parts.some((u) => pages[at.get(u) ?? -1]?.example === true)) continue;
+    picked[i!] = true;
+    passOn(parts);
   }
   return picked;
 }

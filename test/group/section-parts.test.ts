@@ -83,3 +83,21 @@ test('a sample that is a section index passes its kind to the parts above the no
   const unnamed = pages.map((p, i) => (i === 0 ? { ...p, nameLikeness: 0.4 } : p));
   assert.deepEqual(withSectionParts(unnamed, sections, 0.2, 0.75), [true, false, false, false, false, false]);
 });
+
+test("an example that is one part of a section brings the section's index and its other parts, when an example's name covers the index's", () => {
+  const sections = new Map([[u('faq'), [u('q0'), u('q1'), u('q2'), u('q3')]]]);
+  const page = (p: string, score: number, extra: Partial<PartCandidate> = {}): PartCandidate => ({ url: u(p), score, sample: false, target: false, entry: false, nameLikeness: 0, ...extra });
+  // The user gave one question (q0) as an example; the index is named "FAQ", as another example is.
+  const pages = [page('faq', 0.3, { nameCoverage: 1 }), page('q0', 1, { sample: true, target: true, example: true }), page('q1', 0.2), page('q2', 0.1), page('q3', 0.16), page('api', 0.5)];
+  // Noise level 0.2: the index and the parts from 0.15 (q1, q3); q2 shares too little with the kind.
+  assert.deepEqual(withSectionParts(pages, sections, 0.2, 0.75), [true, true, true, false, true, false]);
+  // An index named otherwise ("About": the licence example's siblings are authors and changelog) brings nothing.
+  const about = pages.map((p, i) => (i === 0 ? { ...p, nameCoverage: 0.3 } : p));
+  assert.deepEqual(withSectionParts(about, sections, 0.2, 0.75), [false, true, false, false, false, false]);
+  // Nor does a sample the rounds added (not an example): a wrong sample would pull in its section.
+  const added = pages.map((p, i) => (i === 1 ? { ...p, example: false } : p));
+  assert.deepEqual(withSectionParts(added, sections, 0.2, 0.75), [false, true, false, false, false, false]);
+  // Nor a site's start page, which lists the whole site.
+  const entry = pages.map((p, i) => (i === 0 ? { ...p, entry: true } : p));
+  assert.deepEqual(withSectionParts(entry, sections, 0.2, 0.75), [false, true, false, false, false, false]);
+});
