@@ -99,7 +99,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   // Labels given so far train the strategy now; those given while it runs, at the next poll.
   const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
-  if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
   // A recording answers at once and nobody is behind it: a replay keeps no delay between requests.
@@ -257,7 +257,9 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   } catch (err) {
     await db?.close().catch(() => {});
     if (!existed) removeDatabase(config.db);
-    lock.release(!existed && lock.created);
+    // The lock file goes too when this run made it: a refused --db (a file that is no database)
+    // must not leave a stray `-lock` beside the user's file.
+    lock.release(lock.created);
     throw err;
   }
 }
@@ -347,7 +349,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     return crawl;
   } catch (err) {
     await db?.close().catch(() => {});
-    lock.release();
+    lock.release(lock.created);
     throw err;
   }
 }

@@ -52,3 +52,23 @@ export function internalErrorLine(err: unknown): string {
   const frame = /\n\s+at (.+)/.exec(err.stack ?? '')?.[1];
   return reasonLine(`${err.name}: ${err.message}${frame ? ` (at ${frame})` : ''}`);
 }
+
+/** What a file system error means, in words (with the code, which users search for): "no such file (ENOENT)". */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+export function fileError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code && FILE_ERRORS[code]) return `${FILE_ERRORS[code]} (${code})`;
+  return code ?? (err as Error | null)?.message ?? String(err);
+}

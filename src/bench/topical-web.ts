@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -157,6 +157,6 @@ export function readWebSpec(dir: string): WebSpec {
   try {
     return { ...DEFAULT_WEB, ...(JSON.parse(readFileSync(join(dir, 'web.json'), 'utf8')) as Partial<WebSpec>) };
   } catch (err) {
-    throw new FocusCrawlError('IO', `${dir} is not a generated web (web.json: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new FocusCrawlError('IO', `${dir} is not a generated web (web.json: ${fileError(err)})`);
   }
 }

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { InvalidArgumentError, type Command } from 'commander';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { DEFAULT_TRACE_WEB, linkTrace } from '../bench/link-trace-web.js';
 import { lineChartSvg } from '../bench/svg-line-chart.js';
 import { POLICIES, simulate, type Policy, type SimulationResult } from '../seen/cache-simulator.js';
@@ -32,7 +32,7 @@ export async function readTrace(file: string): Promise<Float64Array> {
   let n = 0;
   const input = createReadStream(file);
   const failed = once(input, 'error').then(([err]) => {
-    throw new FocusCrawlError('IO', `cannot read trace ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read trace ${file}: ${fileError(err)}`);
   });
   const read = (async () => {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {

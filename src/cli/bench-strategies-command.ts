@@ -8,7 +8,7 @@ import { serveWeb } from '../bench/serve-web.js';
 import { lineChartSvg } from '../bench/svg-line-chart.js';
 import { DEFAULT_WEB, pageUrl, readWebSpec, writeWeb, type WebSpec } from '../bench/topical-web.js';
 import { startCrawl } from '../crawl.js';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
 import { oneOf, positiveInt } from './option-parsers.js';
 
@@ -16,7 +16,7 @@ function readLabels(file: string): Set<string> {
   try {
     return new Set(readFileSync(file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read labels file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read labels file ${file}: ${fileError(err)}`);
   }
 }
 

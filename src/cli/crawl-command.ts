@@ -79,7 +79,7 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   }
   const given = [...(o.urls ?? []), ...(o.seeds ?? [])];
   const fromFile = o.seedsFile ? readSeedsFile(o.seedsFile) : [];
-  if (given.length && o.seedsFile) notes.push(`crawling the ${count(given.length, 'seed')} given and the ${fromFile.length} of --seeds-file ${o.seedsFile} together`);
+  if (given.length && o.seedsFile) notes.push(`crawling the ${count(given.length, 'seed')} given and the ${new Set(fromFile).size} of --seeds-file ${o.seedsFile} together`);
   const seeds = [...given, ...fromFile];
   if (seeds.length && cfg.seeds?.length) notes.push(`the ${count(seeds.length, 'seed')} given ${seeds.length === 1 ? 'replaces' : 'replace'} the ${cfg.seeds.length} of --config ${o.config}`);
   if (seeds.length) cfg.seeds = seeds;

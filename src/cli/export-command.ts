@@ -30,9 +30,12 @@ export function registerExport(program: Command): void {
     .option('--format <format>', 'jsonl | csv (log and pages, default jsonl); txt | jsonl | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'csv', 'txt'] as const))
     .option('--relevant', "pages: only those the crawl's topic calls relevant (relevance >= its threshold)")
     .option('--min-relevance <x>', 'pages: only those whose relevance reached x (0 to 1)', unitNumber)
-    .option('--out <file>', 'output file (default standard output)')
+    .option('--out <file>', 'output file (default standard output); without --format its extension picks the format: .csv, .jsonl (or .ndjson), .txt')
     .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
-      const format = o.format ?? (o.what === 'links' ? 'txt' : 'jsonl');
+      // As Scrapy's -o: without --format the file's extension says it (crawl.csv), else the default.
+      const byName = o.format ? null : formatOfFile(o.out);
+      if (byName === 'txt' && o.what !== 'links') throw new FocusCrawlError('USAGE', `--out ${o.out}: a .txt file is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv (name the file .jsonl or .csv, or give --format)`);
+      const format = o.format ?? byName ?? (o.what === 'links' ? 'txt' : 'jsonl');
       if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv`);
       if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
@@ -72,4 +75,13 @@ export function registerExport(program: Command): void {
       }
       said('link');
     });
+}
+
+/** The export format a file name's extension names (.csv, .jsonl or .ndjson, .txt), or null. */
+export function formatOfFile(file: string | undefined): 'jsonl' | 'csv' | 'txt' | null {
+  const ext = /\.([a-z]+)$/i.exec(file ?? '')?.[1]?.toLowerCase();
+  if (ext === 'csv') return 'csv';
+  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
+  if (ext === 'txt') return 'txt';
+  return null;
 }

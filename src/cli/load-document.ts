@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { decodeHtml } from '../fetch/decode-body.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { parseHtml, type ParseOptions } from '../parse/html-page.js';
@@ -28,7 +28,7 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
   try {
     bytes = readFileSync(ref);
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${ref}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read ${ref}: ${fileError(err)}`);
   }
   // HTML never holds a NUL byte unless it is UTF-16, which starts with its byte order mark.
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);

@@ -99,7 +99,7 @@ export function registerStatus(program: Command): void {
         if (Object.values(sv).some((n) => n)) {
           lines.push(`services: ${sv.valid ?? 0} valid, ${sv.exception ?? 0} exception, ${sv.invalid ?? 0} invalid (focuscrawl services ${embedded ? `--db ${open.label}` : `--name ${o.name}`})`);
         }
-        if (s.sitemaps.files) lines.push(`sitemaps: ${s.sitemaps.files} ${s.sitemaps.files === 1 ? 'file' : 'files'} read, ${s.sitemaps.urls} URLs added from them`);
+        if (s.sitemaps.files) lines.push(`sitemaps: ${s.sitemaps.files} ${s.sitemaps.files === 1 ? 'file' : 'files'} fetched (found or not), ${s.sitemaps.urls} URLs added from them`);
         if (s.topErrors.length) lines.push('most common errors:', ...s.topErrors.map((e) => `  ${e.n} × ${e.error}`));
         process.stdout.write(lines.join('\n') + '\n');
       } finally {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { HttpFetcher } from '../fetch/http-fetcher.js';
 import { rankTerms } from '../relevance/tfidf-ranking.js';
 import { DEFAULT_ABBREVIATIONS, learnLinkKeywords } from '../relevance/link-keywords.js';
@@ -34,7 +34,7 @@ function readLines(file: string, what: string): string[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${fileError(err)}`);
   }
   return text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*/, '').trim()).filter(Boolean);
 }
@@ -43,7 +43,7 @@ function writeOut(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot write ${file}: ${fileError(err)}`);
   }
 }
 
@@ -52,7 +52,7 @@ function readCandidates(file: string): string[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read candidates file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read candidates file ${file}: ${fileError(err)}`);
   }
   const terms = text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
   if (!terms.length) throw new FocusCrawlError('USAGE', `candidates file ${file} lists no terms`);
@@ -106,7 +106,7 @@ export function registerTopic(program: Command): void {
         try {
           writeFileSync(o.out, header + stringify(body));
         } catch (err) {
-          throw new FocusCrawlError('IO', `cannot write ${o.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          throw new FocusCrawlError('IO', `cannot write ${o.out}: ${fileError(err)}`);
         }
         process.stdout.write(ranked.map((r) => `${r.term}\t${r.weight.toFixed(5)}\t(in ${r.df} of ${count(samples.length, 'sample')})`).join('\n') + `\nwrote ${o.out}\n`);
       } finally {

@@ -1,8 +1,8 @@
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import type { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { readBounded } from './read-bounded.js';
-import { optionIssue } from './option-issue.js';
+import { didYouMean, optionIssue } from './option-issue.js';
 
 /**
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
@@ -58,14 +58,28 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
   }
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    // An unknown key first: `keyword:` for `keywords:` also leaves `keywords` missing, and the
+    // unknown key is what explains it.
+    const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0]!;
     // An inline topic's fault is named inside it, not as the union's "Invalid input".
-    const { path, message } = issue.code === 'unrecognized_keys' ? { path: issue.path.map(String), message: issue.message } : optionIssue(parsed.error);
+    const found = issue.code === 'unrecognized_keys' ? { path: issue.path.map(String), message: issue.message } : optionIssue(parsed.error);
+    const { path } = found;
+    let { message } = found;
     // An unknown key is reported at its own line, not at the line of the map holding it.
     const keys = (issue as { keys?: string[] }).keys;
+    // `maxPage`, or `max-pages` for maxPages: the top level's keys are the schema's.
+    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    if (issue.code === 'unrecognized_keys' && keys?.length && path.length === 0 && shape) message += didYouMean(keys[0]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
     const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
     let line: number | null = null;
-    // The deepest node that exists on the path gives the line.
+    // An unknown key's own line: its value may start on the next one (a map under it).
+    if (issue.code === 'unrecognized_keys' && keys?.length) {
+      const map = path.length ? doc.getIn(path, true) : doc.contents;
+      const pair = isMap(map) ? map.items.find((p) => isScalar(p.key) && String(p.key.value) === keys[0]) : undefined;
+      const key = pair?.key;
+      if (isNode(key) && key.range) line = lines.linePos(key.range[0]).line;
+    }
+    // Else the deepest node that exists on the path gives the line.
     for (let n = linePath.length; n >= 0 && line === null; n--) {
       const node = n === 0 ? doc.contents : doc.getIn(linePath.slice(0, n), true);
       if (isNode(node) && node.range) line = lines.linePos(node.range[0]).line;

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 
 /**
  * Reads a file the user names as input (config, topic, seeds), refusing at once what is not a
@@ -13,12 +13,12 @@ export function readBounded(file: string, maxBytes: number, what: string): { byt
     // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${fileError(err)}`, { cause: err });
   }
   try {
     const st = fstatSync(fd);
-    // A folder keeps the message it had before this check (EISDIR), as readFileSync gave it.
-    if (st.isDirectory()) throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: EISDIR`);
+    // A folder is named as fileError() names EISDIR.
+    if (st.isDirectory()) throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: it is a folder (EISDIR)`);
     if (!st.isFile()) throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: not a regular file (${kind(st)})`);
     if (st.size > maxBytes) return { tooLarge: st.size };
     // Read up to one byte past the limit: a file that grew since fstat (or a /proc file, whose

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 
 /** A ground-truth list: the pages a benchmark counts as relevant, normalised as the crawl normalises URLs. */
@@ -17,7 +17,7 @@ export function loadTruth(file: string): TruthList {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new FocusCrawlError('IO', `--truth: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `--truth: cannot read ${file}: ${fileError(err)}`);
   }
   const urls = new Set<string>();
   text.split(/\r?\n/).forEach((raw, i) => {

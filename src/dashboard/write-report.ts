@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { readSnapshot, type SnapshotSource } from './read-snapshot.js';
 import { checkDashboardFiles, DASHBOARD_FILES } from './static-files.js';
 
@@ -30,7 +30,7 @@ export async function writeReport(src: SnapshotSource, outDir: string): Promise<
     writeFileSync(join(outDir, 'index.html'), page);
     writeFileSync(join(outDir, 'data.json'), JSON.stringify(snapshot, null, 1));
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err)}`);
   }
   return { index: join(outDir, 'index.html'), snapshotAt: snapshot.at };
 }

@@ -191,7 +191,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const learner = planned.strategy;
   const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
-  if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} pages labelled in the dashboard`);
+  if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));

@@ -17,6 +17,8 @@ export interface CrawlStats {
    * robots.txt unreachable): not in `fetched` or `errors`, and not counted against the page budget.
    */
   notFetched: number;
+  /** The first URLs of this run that ended as errors, with why (at most FIRST_FAILURES): what a run that fetched nothing tells the user. */
+  failures: { url: string; reason: string }[];
   retries: number;
   /** Pages in this run with relevance >= the topic threshold. */
   relevant: number;
@@ -38,6 +40,9 @@ export interface CrawlStats {
   sitemapUrls: number;
 }
 
+/** Failures a run keeps for its summary. */
+export const FIRST_FAILURES = 3;
+
 export function newStats(): CrawlStats {
   return {
     startedAt: Date.now(),
@@ -47,6 +52,7 @@ export function newStats(): CrawlStats {
     discarded: 0,
     discardedBy: {},
     notFetched: 0,
+    failures: [],
     retries: 0,
     relevant: 0,
     bytes: 0,

@@ -6,7 +6,7 @@ import type { FetchError } from '../fetch/fetcher.js';
 import { madeNoRequest, type HostHealth } from '../fetch/host-health.js';
 import type { RetryPolicy } from '../fetch/retry-policy.js';
 import type { CrawlEventBus } from './crawl-events.js';
-import type { CrawlStats } from './crawl-stats.js';
+import { FIRST_FAILURES, type CrawlStats } from './crawl-stats.js';
 import { countDiscard, discardKind } from './discard-reasons.js';
 import { reasonLine } from '../errors.js';
 import type { RequestSlots } from './request-slots.js';
@@ -143,6 +143,7 @@ export class UrlEnding {
       countDiscard(stats.discardedBy, outcome.reason);
       events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
+    if (outcome.state === 'error' && stats.failures.length < FIRST_FAILURES) stats.failures.push({ url: req.url, reason: outcome.reason });
     this.#settle(req);
     const freeing = this.hostDone(req);
     await this.#c.probing?.settle();

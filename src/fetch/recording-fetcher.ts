@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import type { FetchResult } from '../types.js';
 import type { Fetcher, FetchOptions } from './fetcher.js';
 
@@ -38,7 +38,7 @@ export class RecordingFetcher implements Fetcher {
     try {
       await once(out, 'open');
     } catch (e) {
-      throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${(e as Error).message}`);
+      throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${fileError(e)}`);
     }
     const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
     const rec = new RecordingFetcher(inner, out, Promise.resolve(), file);

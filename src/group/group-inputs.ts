@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FocusCrawlError } from '../errors.js';
+import { FocusCrawlError, fileError } from '../errors.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 
 /** One site of the group: its root URL, a display name, and the host it is crawled on. */
@@ -22,7 +22,7 @@ function lines(file: string, what: string): { text: string; n: number }[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${fileError(err)}`);
   }
   return text
     .split(/\r?\n/)

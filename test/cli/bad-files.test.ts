@@ -15,7 +15,7 @@ test('a recording that is no WARC, a WARC that is a folder, and recording into t
   writeFileSync(join(dir, 'noise.warc'), Buffer.from('not a warc at all\n\x00\x01\x02'));
   await fails(['crawl', seed, '--db', join(dir, 'r1.db'), '--replay', join(dir, 'noise.warc')], /noise\.warc holds no WARC response record: not a recording to replay/);
   mkdirSync(join(dir, 'a-folder.warc'));
-  await fails(['crawl', seed, '--db', join(dir, 'r2.db'), '--record', join(dir, 'a-folder.warc')], /cannot write WARC .*a-folder\.warc: EISDIR/);
+  await fails(['crawl', seed, '--db', join(dir, 'r2.db'), '--record', join(dir, 'a-folder.warc')], /cannot write WARC .*a-folder\.warc: it is a folder \(EISDIR\)/);
   const before = readFileSync(join(dir, 'noise.warc'));
   await fails(['crawl', seed, '--db', join(dir, 'r3.db'), '--replay', join(dir, 'noise.warc'), '--record', join(dir, '.', 'noise.warc')], /--record .*noise\.warc is the --replay recording/);
   assert.deepEqual(readFileSync(join(dir, 'noise.warc')), before);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultStrategyName, strategyNames } from '../../src/strategies/registry.js';
@@ -23,7 +23,7 @@ test('bad flags exit 2 with one line naming the flag', async () => {
 });
 
 test('unreadable and invalid files are named, with the line', async () => {
-  await fails(['crawl', '--seeds-file', join(dir, 'missing.txt')], /cannot read seeds file .*missing\.txt: ENOENT/);
+  await fails(['crawl', '--seeds-file', join(dir, 'missing.txt')], /cannot read seeds file .*missing\.txt: no such file \(ENOENT\)/);
   writeFileSync(join(dir, 'seeds.txt'), '# seeds\nhttp://127.0.0.1:9/\nnot a url\n');
   await fails(['crawl', '--seeds-file', join(dir, 'seeds.txt')], /seeds\.txt:3: 'not a url' is not an http\(s\) URL/);
   writeFileSync(join(dir, 'topic.yaml'), 'name: t\nkeywords:\n  solar: 2\n  panel: lots\n');
@@ -38,10 +38,21 @@ test('unreadable and invalid files are named, with the line', async () => {
   await fails(['crawl', '--config', join(dir, 'config2.json'), '--db', join(dir, 'json.db')], /config2\.json:3: invalid JSON: Expected ',' or '}' after property value$/);
   assert.equal(existsSync(join(dir, 'json.db')), false);
   writeFileSync(join(dir, 'config.yaml'), 'seeds: [http://127.0.0.1:9/]\nmaxPagez: 3\n');
-  await fails(['crawl', '--config', join(dir, 'config.yaml')], /config\.yaml:\d+: config field .*maxPagez|config\.yaml.*Unrecognized key.*maxPagez/);
+  await fails(['crawl', '--config', join(dir, 'config.yaml')], /config\.yaml:2: config field '\(top level\)': Unrecognized key: "maxPagez" \(did you mean 'maxPages'\?\)$/);
+  // The flag's spelling in a file: the key is named, and its camelCase suggested.
+  writeFileSync(join(dir, 'kebab.yaml'), 'seeds: [http://127.0.0.1:9/]\nmax-pages: 3\n');
+  await fails(['crawl', '--config', join(dir, 'kebab.yaml')], /kebab\.yaml:2: .*Unrecognized key: "max-pages" \(did you mean 'maxPages'\?\)$/);
+  // `keyword:` for `keywords:` leaves keywords missing too: the unknown key is what explains it.
+  writeFileSync(join(dir, 'keyword.yaml'), 'name: t\nkeyword:\n  solar: 1\n');
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'keyword.yaml')], /keyword\.yaml:2: topic field '\(top level\)': Unrecognized key: "keyword" \(did you mean 'keywords'\?\)$/);
   await fails(['status', '--db', join(dir, 'none.db')], /no crawl database at .*none\.db/);
   writeFileSync(join(dir, 'junk.db'), 'this is not sqlite at all, just text padding '.repeat(200));
   await fails(['status', '--db', join(dir, 'junk.db')], /junk\.db is not a usable focuscrawl database/);
+  // A crawl refused on it leaves nothing beside it: no lock file, the file unchanged.
+  const before = readFileSync(join(dir, 'junk.db'));
+  await fails(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'junk.db')], /junk\.db is not a usable focuscrawl database/);
+  assert.equal(existsSync(join(dir, 'junk.db-lock')), false);
+  assert.deepEqual(readFileSync(join(dir, 'junk.db')), before);
 });
 
 test('no arguments prints the help and exits 2; crawl --help lists every strategy of the registry', async () => {

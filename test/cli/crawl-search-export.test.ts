@@ -108,6 +108,25 @@ test('export --what pages writes every stored page with its text; --relevant kee
   assert.equal([wrongLog.code, wrongLog.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the log is jsonl or csv');
 });
 
+test("export without --format writes what the --out file's extension says", async () => {
+  const csvOut = join(dir, 'by-name.csv');
+  const c = await runCli(['export', '--db', db, '--out', csvOut]);
+  assert.equal(c.code, 0, c.stderr);
+  assert.ok(readFileSync(csvOut, 'utf8').startsWith('seq,url,final_url,state,'));
+  const linksOut = join(dir, 'by-name.jsonl');
+  const l = await runCli(['export', '--db', db, '--what', 'links', '--out', linksOut]);
+  assert.equal(l.code, 0, l.stderr);
+  const first = JSON.parse(readFileSync(linksOut, 'utf8').split('\n')[0]!) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(first), ['src', 'url', 'anchor']);
+  // --format wins over the name, and a .txt log is refused with the file named.
+  const forced = join(dir, 'forced.csv');
+  assert.equal((await runCli(['export', '--db', db, '--format', 'jsonl', '--out', forced])).code, 0);
+  assert.doesNotThrow(() => JSON.parse(readFileSync(forced, 'utf8').split('\n')[0]!));
+  const txt = join(dir, 'log.txt');
+  const bad = await runCli(['export', '--db', db, '--out', txt]);
+  assert.equal([bad.code, bad.stderr.trim()].join(' '), `2 focuscrawl: --out ${txt}: a .txt file is for --what links; the log is jsonl or csv (name the file .jsonl or .csv, or give --format)`);
+});
+
 test('resume with a larger budget continues the same crawl; a smaller one is refused', async () => {
   const lower = await runCli(['resume', '--db', db, '--max-pages', '10']);
   assert.equal([lower.code, lower.stderr.trim()].join(' '), "2 focuscrawl: --max-pages 10 is below the crawl's budget of 60: resume raises the budget");

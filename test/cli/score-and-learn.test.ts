@@ -51,10 +51,10 @@ test('score reads a file, uses --url for its links, and reports example similari
   assert.ok(out.links.every((l) => l.url.startsWith('http://site.test/')));
   const missing = await runCli(['score', '--topic', join(dir, 'topic.yaml'), join(dir, 'nope.html')]);
   assert.equal(missing.code, 2);
-  assert.match(missing.stderr, /cannot read .*nope\.html: ENOENT/);
+  assert.match(missing.stderr, /cannot read .*nope\.html: no such file \(ENOENT\)/);
   // An example the topic file names that is not there: the topic file and the field are named.
   writeFileSync(join(dir, 'gone.yaml'), 'name: solar\nkeywords: {solar: 1, panel: 1}\nexamples: [ex/gone.html]\n');
-  await cliFails(['score', '--topic', join(dir, 'gone.yaml'), page], /gone\.yaml: examples: cannot read .*ex\/gone\.html: ENOENT/);
+  await cliFails(['score', '--topic', join(dir, 'gone.yaml'), page], /gone\.yaml: examples: cannot read .*ex\/gone\.html: no such file \(ENOENT\)/);
 });
 
 test('topic learn ranks candidates by TF-IDF over samples and writes a usable topic file', async () => {

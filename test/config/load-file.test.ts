@@ -31,8 +31,8 @@ test('what is no regular file is refused at once, without reading it', () => {
   execFileSync('mkfifo', [fifo]);
   // Opened without O_NONBLOCK, a FIFO nobody writes to blocked here forever.
   refuses(() => loadTopicFile(fifo), /cannot read topic file .*fifo\.yaml: not a regular file \(a pipe\)/);
-  refuses(() => loadTopicFile(dir), /cannot read topic file .*: EISDIR/);
-  refuses(() => loadTopicFile(join(dir, 'missing.yaml')), /cannot read topic file .*missing\.yaml: ENOENT/);
+  refuses(() => loadTopicFile(dir), /cannot read topic file .*: it is a folder \(EISDIR\)/);
+  refuses(() => loadTopicFile(join(dir, 'missing.yaml')), /cannot read topic file .*missing\.yaml: no such file \(ENOENT\)/);
 });
 
 test('a file over the limit is refused by its size, before it is read', () => {

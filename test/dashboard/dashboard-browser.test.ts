@@ -128,7 +128,7 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   const out = join(dir, 'report');
   const bad = await runCli(['report', '--db', db, '--out', out, '--truth', join(dir, 'missing.txt')]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr.trim(), /^[^\n]*--truth: cannot read [^\n]*missing\.txt: ENOENT$/);
+  assert.match(bad.stderr.trim(), /^[^\n]*--truth: cannot read [^\n]*missing\.txt: no such file \(ENOENT\)$/);
   const truth = join(dir, 'truth.txt');
   // The seed (fetched first), a page the 40 fetches may or may not reach, and one that does not exist.
   writeFileSync(truth, `# relevant pages\n${site.origin}/\n\n${site.origin}/p/79\n${site.origin}/nowhere\n`);

@@ -25,7 +25,7 @@ test('sites file errors name the file and line', () => {
   assert.throws(() => readSitesFile(bad), { message: `${bad}:2: site root 'ftp://b.example.edu/' is not an http(s) URL` });
   const twice = file('twice.tsv', 'https://a.example.edu/\nhttps://a.example.edu/other/\n');
   assert.throws(() => readSitesFile(twice), new RegExp(`${twice}:2: site https://a.example.edu/other/ is on the same host`));
-  assert.throws(() => readSitesFile(join(dir, 'none.tsv')), /cannot read sites file .*none\.tsv: ENOENT/);
+  assert.throws(() => readSitesFile(join(dir, 'none.tsv')), /cannot read sites file .*none\.tsv: no such file \(ENOENT\)/);
 });
 
 test('examples file: a malformed line names the file and line number', () => {
