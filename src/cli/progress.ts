@@ -78,7 +78,7 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
     `frontier: ${c.waiting} waiting, ${c.done} done, ${count(c.error, 'error')}, ${c.discarded} discarded`,
   ];
   // A run that fetched nothing says why, not only that the frontier ran dry (a dead or mistyped seed).
-  if (s.done === 0 && s.failures.length) {
+  if (s.pages === 0 && s.failures.length) {
     const more = s.errors + s.notFetched - s.failures.length;
     lines.push(`no page was fetched this run; ${s.failures.length === 1 && more <= 0 ? 'the failure' : 'the first failures'}:`, ...s.failures.map((f) => `  ${f.url}: ${f.reason}`));
     if (more > 0) lines.push(`  and ${count(more, 'other')} (focuscrawl status lists the most common errors)`);

@@ -7,6 +7,8 @@ export interface CrawlStats {
   /** Fetches that reached a final state in this run (done or error). */
   fetched: number;
   done: number;
+  /** Of `done`, the pages stored with their text (not sitemaps, probes, robots-only answers). */
+  pages: number;
   errors: number;
   /** Links discarded in this run (scope, depth, robots, strategy). */
   discarded: number;
@@ -48,6 +50,7 @@ export function newStats(): CrawlStats {
     startedAt: Date.now(),
     fetched: 0,
     done: 0,
+    pages: 0,
     errors: 0,
     discarded: 0,
     discardedBy: {},

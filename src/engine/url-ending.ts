@@ -134,7 +134,10 @@ export class UrlEnding {
     const fetched = outcome.state === 'done' || (outcome.state === 'error' && !madeNoRequest(outcome.reason));
     if (fetched) {
       stats.fetched++;
-      if (outcome.state === 'done') stats.done++;
+      if (outcome.state === 'done') {
+        stats.done++;
+        if (extra.page) stats.pages++;
+      }
       else stats.errors++;
     } else if (outcome.state === 'error') {
       stats.notFetched++;
