@@ -373,6 +373,18 @@ export class HostScheduler {
   }
 
   /**
+   * A request take() counted against the host's budget did not become a fetch (it was retried,
+   * released, or ended without a request): the count goes back, and a host that was at its
+   * budget may be scheduled again.
+   */
+  untake(host: string, now: number): void {
+    const h = this.#hosts.get(host);
+    if (!h || h.taken === 0) return;
+    h.taken--;
+    this.#place(h, now);
+  }
+
+  /**
    * Gives every queued request a new priority (a strategy that learned between rounds); a
    * request for which `priority` returns null keeps its own. Returns the requests changed.
    */

@@ -114,6 +114,9 @@ export class MemoryFrontier implements Frontier {
     return 0;
   }
 
+  /** Leases claimHost handed out, which no host budget counted. */
+  readonly #uncounted = new Set<string>();
+
   async fetched(req: CrawlRequest, now: number): Promise<void> {
     if (this.#freed.has(req.key)) return;
     this.#freed.add(req.key);
@@ -130,26 +133,42 @@ export class MemoryFrontier implements Frontier {
     // Recorded before the host is placed again: placing may read spilled URLs back, which hands
     // the queued writes over, and the final state must go in the same batch as the page and log line.
     this.tally[outcome.state]++;
-    if (outcome.state === 'error' && madeNoRequest(outcome.reason)) this.tally.notFetched++;
+    const noRequest = outcome.state === 'error' && madeNoRequest(outcome.reason);
+    if (noRequest) this.tally.notFetched++;
     this.onCompleted(req, outcome);
     this.#freeHost(req, now);
+    if (noRequest) this.#giveBack(req, now);
+    else this.#uncounted.delete(req.key);
   }
 
   async retry(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     req.attempts++;
     this.#freeHost(req, now, notBefore);
+    this.#giveBack(req, now);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
 
   async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     this.#freeHost(req, now, notBefore);
+    this.#giveBack(req, now);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
 
+  /**
+   * A host's budget counts its fetches: URLs done or failed after a request, and those in flight.
+   * An attempt retried or released, or an end without a request, gives its count back (leases
+   * of claimHost were never counted).
+   */
+  #giveBack(req: CrawlRequest, now: number): void {
+    if (this.#uncounted.delete(req.key)) return;
+    this.scheduler.untake(req.host, now);
+  }
+
   async claimHost(host: string, now: number): Promise<CrawlRequest[]> {
     const out = this.scheduler.takeHost(host);
+    for (const r of out) this.#uncounted.add(r.key);
     if (out.length) this.onClaimed(out, now);
     return out;
   }

@@ -138,7 +138,7 @@ export class RedisFrontier implements Frontier {
       const id = `${shard} ${state}`;
       let g = groups.get(id);
       if (!g) groups.set(id, (g = [state]));
-      g.push(place.bucket, place.member);
+      g.push(place.bucket, place.member, r.host);
     }
     this.roundTrips++;
     const fresh = await Promise.all([...groups].map(([id, args]) => this.#scripts.restoreFinal(this.#key(Number(id.split(' ')[0])), ...args) as Promise<number>));

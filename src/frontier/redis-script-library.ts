@@ -141,10 +141,11 @@ local function place(host, now, perHost, bud)
   local st = call('HMGET', hk, 'f', 't', 'n', 'rm')
   return placeKnown(host, hk, now, perHost, bud, num(st[1], 0), num(st[2], 0), num(st[3], 0), st[4], st[4], true, {})
 end
--- A lease: id .. 'score worker host', and ' f' once the host's slot was freed (Frontier.fetched).
+-- A lease: id .. 'score worker host', ' u' when no host budget counted it (CLAIM_HOST), and ' f'
+-- once the host's slot was freed (Frontier.fetched). Returns id, score, owner, host, freed, counted.
 local function parseLease(v)
   local score, owner, host, rest = string.match(string.sub(v, 5), '^(%S+) (%S+) (%S+)(.*)$')
-  return string.sub(v, 1, 4), score, owner, host, rest == ' f'
+  return string.sub(v, 1, 4), score, owner, host, string.find(rest, ' f', 1, true) ~= nil, string.find(rest, ' u', 1, true) == nil
 end
 local function freeSlot(hk)
   if num(call('HGET', hk, 'f'), 0) > 0 then call('HINCRBY', hk, 'f', -1) end

@@ -21,7 +21,7 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *                     byte and the first 63 bytes, fields key .. byte(i) -> the next 64 each
  *   B ul        HASH  key -> the whole value when it needs more than 16 pieces (about 1 KB); its
  *                     u:<b> field then holds the count 0
- *   B h:<host>  HASH  f in flight, t taken (budget), n next allowed ms, d Crawl-delay, rm ready member
+ *   B h:<host>  HASH  f in flight, t fetches against the budget (in flight, and ended after a request), n next allowed ms, d Crawl-delay, rm ready member
  *   B wait      ZSET  host -> next allowed ms
  *   B ready     ZSET  id .. host -> -(head priority): ties between hosts by head discovery
  *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> id .. "score worker host"
@@ -222,8 +222,8 @@ local fetching, tally = 0, {}
 for i = 5, #ARGV, 5 do
   local fp, outcome, now, notBefore, newA = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
   local lv = call('HGET', B .. 'lh', fp)
-  local id, score, owner, host, freed
-  if lv then id, score, owner, host, freed = parseLease(lv) end
+  local id, score, owner, host, freed, counted
+  if lv then id, score, owner, host, freed, counted = parseLease(lv) end
   if (not lv) or owner ~= worker then
     out[#out + 1] = 0
   elseif outcome == 'fetched' then
@@ -262,12 +262,17 @@ for i = 5, #ARGV, 5 do
         tally[outcome] = (tally[outcome] or 0) + 1
       end
     end
+    -- The host budget counts fetches: an attempt retried or released, or an end without a
+    -- request, gives its count back (a host at its budget may return to the heaps).
+    local giveBack = counted and (outcome == 'retry' or outcome == 'release' or outcome == 'unfetched')
     -- A final end of a lease whose slot was freed changes neither the host's slot, nor its
     -- queue, nor (with no notBefore ahead) its delay: its place, set when it was fetched, stands.
-    if not (freed and notBefore <= now and outcome ~= 'retry' and outcome ~= 'release') then
+    if giveBack or not (freed and notBefore <= now and outcome ~= 'retry' and outcome ~= 'release') then
       local hk = B .. 'h:' .. host
       local st = call('HMGET', hk, 'f', 't', 'n', 'd', 'rm')
       local f = num(st[1], 0)
+      local t = num(st[2], 0)
+      if giveBack and t > 0 then t = t - 1 end
       -- At its in-flight limit the host was in neither heap; in ready (rm) it is not in wait.
       local mayWait = f < perHost and not st[5]
       local nx = math.max(num(st[3], 0), notBefore)
@@ -277,7 +282,7 @@ for i = 5, #ARGV, 5 do
         if d < delay then d = delay end
         nx = math.max(nx, now + d)
       end
-      placeKnown(host, hk, now, perHost, bud, f, num(st[2], 0), nx, st[5], st[5], mayWait, { 'f', f, 'n', nx })
+      placeKnown(host, hk, now, perHost, bud, f, t, nx, st[5], st[5], mayWait, { 'f', f, 'n', nx, 't', t })
     end
     out[#out + 1] = 1
   end
@@ -299,7 +304,7 @@ for i = 1, #all, 2 do
   local m, sc = all[i], all[i + 1]
   local fp = string.sub(m, 5)
   call('ZADD', B .. 'lease', expiry, fp)
-  call('HSET', B .. 'lh', fp, string.sub(m, 1, 4) .. sc .. ' ' .. worker .. ' ' .. host)
+  call('HSET', B .. 'lh', fp, string.sub(m, 1, 4) .. sc .. ' ' .. worker .. ' ' .. host .. ' u')
   out[#out + 1] = fp
   out[#out + 1] = host
   out[#out + 1] = sc
@@ -341,10 +346,15 @@ for _, fp in ipairs(due) do
   call('ZREM', B .. 'lease', fp)
   local lv = call('HGET', B .. 'lh', fp)
   if lv then
-    local id, score, owner, host, freed = parseLease(lv)
+    local id, score, owner, host, freed, counted = parseLease(lv)
     call('HDEL', B .. 'lh', fp)
     call('ZADD', B .. 'q:' .. host, score, id .. fp)
     if not freed then freeSlot(B .. 'h:' .. host) end
+    -- The URL waits again: its count goes back to the host's budget (it is counted when claimed again).
+    if counted then
+      local hk = B .. 'h:' .. host
+      if num(call('HGET', hk, 't'), 0) > 0 then call('HINCRBY', hk, 't', -1) end
+    end
     n = n + 1
     if not touched[host] then touched[host] = true; order[#order + 1] = host end
   end
@@ -425,18 +435,22 @@ return out
 `;
 
 /**
- * Rebuild: URLs the record says are final. ARGV: state (done, error, discarded, or 'too deep':
- * discarded and revivable), then bucket, member pairs. Each becomes seen and counted in its
- * state; one already seen is left alone.
+ * Rebuild: URLs the record says are final. ARGV: state (done, error, discarded, 'too deep':
+ * discarded and revivable, or 'unfetched': an error without a request), then bucket, member,
+ * host triples. Each becomes seen and counted in its state, and a fetch (done, or an error after
+ * a request) in its host's budget; one already seen is left alone.
  */
 const RESTORE_FINAL = `
 local deep = ARGV[1] == 'too deep'
 local unfetched = ARGV[1] == 'unfetched'
 local state = deep and 'discarded' or (unfetched and 'error') or ARGV[1]
+local fetch = state == 'done' or (state == 'error' and not unfetched)
 local fresh = 0
-for i = 2, #ARGV, 2 do
+for i = 2, #ARGV, 3 do
   local n = call('SADD', B .. 'seen:' .. ARGV[i], ARGV[i + 1])
   if n == 1 and deep then call('SADD', B .. 'deep:' .. ARGV[i], ARGV[i + 1]) end
+  -- A fetch counts against its host's budget (t), as it did before Redis lost it.
+  if n == 1 and fetch then call('HINCRBY', B .. 'h:' .. ARGV[i + 2], 't', 1) end
   fresh = fresh + n
 end
 if fresh > 0 then

@@ -118,8 +118,8 @@ export class SqliteFrontier extends MemoryFrontier {
       for (const r of rows) this.scheduler.push(r, now);
       if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1]!);
     }
-    // Fetches per host so far, for a per-host budget set after reopening.
-    for (const { host, n } of db.prepare('SELECT host, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY host').all() as { host: string; n: number }[]) {
+    // Fetches per host so far, for a per-host budget set after reopening: ends without a request are no fetch.
+    for (const { host, n } of db.prepare(`SELECT host, count(*) AS n FROM urls WHERE state = 2 OR (state = 3 AND NOT ${MADE_NO_REQUEST_SQL}) GROUP BY host`).all() as { host: string; n: number }[]) {
       this.scheduler.setTaken(host, n);
     }
     const max = db.prepare('SELECT max(id) FROM urls').pluck().get() as number | null;

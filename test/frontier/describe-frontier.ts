@@ -166,6 +166,29 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
+  test(`${name}: a host budget counts fetches: a retried or released attempt, or an end without a request, gives its count back`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    await f.add([req('http://a.test/1', 4), req('http://a.test/2', 3), req('http://a.test/3', 2), req('http://a.test/4', 1)], T);
+    await f.setHostBudget(2);
+    const [one, two] = await f.claim(2, T);
+    assert.deepEqual([one?.url, two?.url], ['http://a.test/1', 'http://a.test/2']);
+    assert.deepEqual(await f.claim(5, T), [], 'two in flight: the budget is used');
+    await f.retry(one!, T, T);
+    const [again] = await f.claim(5, T);
+    assert.equal(again?.url, 'http://a.test/1', 'the retried attempt did not use the budget up');
+    await f.release(two!, T, T);
+    const [twoAgain] = await f.claim(5, T);
+    assert.equal(twoAgain?.url, 'http://a.test/2', 'nor did the released one');
+    await f.complete(twoAgain!, { state: 'error', reason: 'host unreachable: test (2 failures in a row)' }, T);
+    const [three] = await f.claim(5, T);
+    assert.equal(three?.url, 'http://a.test/3', 'an end without a request is no fetch');
+    await f.complete(again!, { state: 'done' }, T);
+    await f.complete(three!, { state: 'error', reason: 'HTTP 404' }, T);
+    assert.deepEqual(await f.claim(5, T), [], 'a page done and a 404 are two fetches: the budget of 2 is used');
+    assert.equal((await f.counts()).waiting, 1);
+    await f.close();
+  });
+
   test(`${name}: rescore reorders waiting URLs; null keeps a priority`, async () => {
     const f = await make({ perHost: 5, delayMs: 0 });
     await f.add([req('http://a.test/1', 3, { data: { s: 1 } }), req('http://a.test/2', 2, { data: { s: 9 } }), req('http://a.test/3', 1)], T);

@@ -319,3 +319,19 @@ test('RedisFrontier: rebuild counts the errors that made no request apart, so th
   await f.add([req('http://e.test/1', 0.5), req('http://e.test/2', 0.4), req('http://e.test/3', 0.3)], T);
   assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://e.test/1', 'http://e.test/2']);
 });
+
+test("RedisFrontier: rebuild restores each host's fetches against its budget, as a reopened SQLite frontier does", async () => {
+  const prefix = await fresh('host-budget-rebuild');
+  const f = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
+  await f.restoreFinal([
+    { url: 'http://h.test/done', host: 'h.test', state: 'done', reason: null },
+    { url: 'http://h.test/404', host: 'h.test', state: 'error', reason: 'HTTP 404' },
+    { url: 'http://h.test/dead', host: 'h.test', state: 'error', reason: 'host unreachable: ECONNREFUSED (2 failures in a row)' },
+    { url: 'http://h.test/out', host: 'h.test', state: 'discarded', reason: 'out of scope (host)' },
+    { url: 'http://k.test/done', host: 'k.test', state: 'done', reason: null },
+  ]);
+  // Budget 3: h.test fetched two pages (the end without a request and the discard are none), k.test one.
+  await f.setHostBudget(3);
+  await f.add([req('http://h.test/1', 0.9), req('http://h.test/2', 0.8), req('http://k.test/1', 0.7), req('http://k.test/2', 0.6), req('http://k.test/3', 0.5)], T);
+  assert.deepEqual((await f.claim(10, T)).map((r) => r.url).sort(), ['http://h.test/1', 'http://k.test/1', 'http://k.test/2']);
+});

@@ -78,7 +78,12 @@ test('SqliteFrontier: errors that made no request are counted apart after reopen
     db.db.close();
   }
   const db = new SqliteDb(path, { create: false });
-  assert.deepEqual(await new SqliteFrontier(db, {}).counts(), { waiting: 0, fetching: 0, done: 1, error: 2, discarded: 0, notFetched: 1 });
+  const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 });
+  assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 2, discarded: 0, notFetched: 1 });
+  // Two fetches (the page done and the HTTP 500) count against a host budget of 3; the end without a request does not.
+  await f.setHostBudget(3);
+  await f.add([req('http://a.test/4'), req('http://a.test/5')], T);
+  assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://a.test/4']);
   await db.close();
 });
 
