@@ -257,9 +257,10 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   } catch (err) {
     await db?.close().catch(() => {});
     if (!existed) removeDatabase(config.db);
-    // The lock file goes too when this run made it: a refused --db (a file that is no database)
-    // must not leave a stray `-lock` beside the user's file.
-    lock.release(lock.created);
+    // The lock file goes too when this run made it and the file is no crawl database (missing, or
+    // refused on opening): a stray `-lock` must not stay beside the user's file. Not once the
+    // database opened: another process may be waiting on the lock file to use it.
+    lock.release(lock.created && (!existed || db === null));
     throw err;
   }
 }
@@ -349,7 +350,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     return crawl;
   } catch (err) {
     await db?.close().catch(() => {});
-    lock.release(lock.created);
+    lock.release(lock.created && db === null);
     throw err;
   }
 }

@@ -67,8 +67,10 @@ const FILE_ERRORS: Record<string, string> = {
   ENAMETOOLONG: 'the name is too long',
 };
 
-export function fileError(err: unknown): string {
+export function fileError(err: unknown, op: 'read' | 'write' = 'read'): string {
   const code = (err as NodeJS.ErrnoException | null)?.code;
+  // Writing, what is missing is the folder the file goes in.
+  if (code === 'ENOENT' && op === 'write') return `its folder does not exist (${code})`;
   if (code && FILE_ERRORS[code]) return `${FILE_ERRORS[code]} (${code})`;
   return code ?? (err as Error | null)?.message ?? String(err);
 }

@@ -77,10 +77,11 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
     `crawl ended (${stopReasonText(summary.reason, s.discardedBy)}) after ${secs.toFixed(1)} s: ${s.fetched} fetched this run (${s.done} done, ${count(s.errors, 'error')}, ${count(s.retries, 'retry', 'retries')})${s.notFetched ? `, ${s.notFetched} ended without a request` : ''}, ${pagesPerSecond(s).toFixed(1)} pages/s, ${(s.bytes / 1e6).toFixed(1)} MB`,
     `frontier: ${c.waiting} waiting, ${c.done} done, ${count(c.error, 'error')}, ${c.discarded} discarded`,
   ];
-  // A run that fetched nothing says why, not only that the frontier ran dry (a dead or mistyped seed).
+  // A run that stored no page says why, not only that the frontier ran dry (a dead or mistyped
+  // seed). "This run": a shared worker speaks for itself, whatever the other workers stored.
   if (s.pages === 0 && s.failures.length) {
     const more = s.errors + s.notFetched - s.failures.length;
-    lines.push(`no page was fetched this run; ${s.failures.length === 1 && more <= 0 ? 'the failure' : 'the first failures'}:`, ...s.failures.map((f) => `  ${f.url}: ${f.reason}`));
+    lines.push(`no page was stored this run; ${s.failures.length === 1 && more <= 0 ? 'the failure' : 'the first failures'}:`, ...s.failures.map((f) => `  ${f.url}: ${f.reason}`));
     if (more > 0) lines.push(`  and ${count(more, 'other')} (focuscrawl status lists the most common errors)`);
   }
   if (summary.reason === 'max-pages' && s.fetched === 0) lines.push('the page budget was spent before this run: focuscrawl resume --max-pages N raises it');

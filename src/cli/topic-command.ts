@@ -43,7 +43,7 @@ function writeOut(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot write ${file}: ${fileError(err)}`);
+    throw new FocusCrawlError('IO', `cannot write ${file}: ${fileError(err, 'write')}`);
   }
 }
 
@@ -106,7 +106,7 @@ export function registerTopic(program: Command): void {
         try {
           writeFileSync(o.out, header + stringify(body));
         } catch (err) {
-          throw new FocusCrawlError('IO', `cannot write ${o.out}: ${fileError(err)}`);
+          throw new FocusCrawlError('IO', `cannot write ${o.out}: ${fileError(err, 'write')}`);
         }
         process.stdout.write(ranked.map((r) => `${r.term}\t${r.weight.toFixed(5)}\t(in ${r.df} of ${count(samples.length, 'sample')})`).join('\n') + `\nwrote ${o.out}\n`);
       } finally {

@@ -69,7 +69,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     const keys = (issue as { keys?: string[] }).keys;
     // `maxPage`, or `max-pages` for maxPages: the top level's keys are the schema's.
     const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    if (issue.code === 'unrecognized_keys' && keys?.length && path.length === 0 && shape) message += didYouMean(keys[0]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
+    if (issue.code === 'unrecognized_keys' && keys?.length === 1 && path.length === 0 && shape) message += didYouMean(keys[0]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
     const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
     let line: number | null = null;
     // An unknown key's own line: its value may start on the next one (a map under it).

@@ -30,7 +30,7 @@ export async function writeReport(src: SnapshotSource, outDir: string): Promise<
     writeFileSync(join(outDir, 'index.html'), page);
     writeFileSync(join(outDir, 'data.json'), JSON.stringify(snapshot, null, 1));
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err)}`);
+    throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err, 'write')}`);
   }
   return { index: join(outDir, 'index.html'), snapshotAt: snapshot.at };
 }

@@ -38,7 +38,7 @@ export class RecordingFetcher implements Fetcher {
     try {
       await once(out, 'open');
     } catch (e) {
-      throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${fileError(e)}`);
+      throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${fileError(e, 'write')}`);
     }
     const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
     const rec = new RecordingFetcher(inner, out, Promise.resolve(), file);

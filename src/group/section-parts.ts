@@ -87,6 +87,9 @@ export interface PartCandidate {
  */
 export const MIN_NAME_LIKENESS = 0.8;
 
+/** Parts an example's enclosing section may have (PySNMP's FAQ has 12). */
+export const MAX_ENCLOSING_PARTS = 64;
+
 /**
  * The selection with the parts of each library sample that is a section index added: a part is
  * selected when it scores at least `overNoise` times the group's noise level (what an ordinary
@@ -100,8 +103,11 @@ export const MIN_NAME_LIKENESS = 0.8;
  * question of a FAQ split a page a question gives a part, and the section's index, named like
  * another example ("FAQ"), and its other parts are the same kind (bench/group-real's FAQ set 2:
  * PySNMP's index and 11 questions missed). So an index that lists an example among its parts and
- * whose name an example's name covers (nameCoverage) is selected with its parts, under the same cut. Only examples count
- * here: a sample the rounds added by mistake would pull in its section.
+ * whose name an example's name covers (nameCoverage) is selected (it is named like the kind), and
+ * its parts under the same cut as above. Only examples count here: a sample the rounds added by
+ * mistake would pull in its section. And only a section of at most MAX_ENCLOSING_PARTS parts: a
+ * page that lists the whole site (a general index every page links back to through its sidebar)
+ * is no section of one kind, whatever its name.
  */
 export function withSectionParts<T extends PartCandidate>(pages: readonly T[], sections: ReadonlyMap<string, readonly string[]>, noiseLevel: number, overNoise: number): boolean[] {
   const at = new Map(pages.map((p, i) => [p.url, i]));
@@ -119,7 +125,7 @@ export function withSectionParts<T extends PartCandidate>(pages: readonly T[], s
   for (const [index, parts] of sections) {
     const i = at.get(index);
     const p = i === undefined ? undefined : pages[i]!;
-    if (!p || p.entry || p.score <= 0 || (p.nameCoverage ?? p.nameLikeness) < MIN_NAME_LIKENESS) continue;
+    if (!p || p.entry || p.score <= 0 || parts.length > MAX_ENCLOSING_PARTS || (p.nameCoverage ?? p.nameLikeness) < MIN_NAME_LIKENESS) continue;
     if (!parts.some((u) => pages[at.get(u) ?? -1]?.example === true)) continue;
     picked[i!] = true;
     passOn(parts);

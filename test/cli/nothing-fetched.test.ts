@@ -16,7 +16,7 @@ test('a crawl whose seed cannot be reached says so, and counts the URL that ende
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /: 0 fetched this run \(0 done, 0 errors, [^)]*\), 1 ended without a request,/);
   assert.match(r.stdout, /^frontier: 0 waiting, 0 done, 1 error, 0 discarded$/m);
-  assert.match(r.stdout, /^no page was fetched this run; the failure:\n {2}http:\/\/127\.0\.0\.1:9\/: host unreachable: .*ECONNREFUSED/m);
+  assert.match(r.stdout, /^no page was stored this run; the failure:\n {2}http:\/\/127\.0\.0\.1:9\/: host unreachable: .*ECONNREFUSED/m);
 });
 
 test('a crawl whose seed answers 404 names the seed and the status', async () => {
@@ -29,7 +29,7 @@ test('a crawl whose seed answers 404 names the seed and the status', async () =>
     const r = await runCli(['crawl', seed, '--db', join(dir, 'gone.db'), '--max-pages', '5'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /: 2 fetched this run \(1 done, 1 error, /);
-    assert.ok(r.stdout.includes(`no page was fetched this run; the failure:\n  ${seed}: HTTP 404`), r.stdout);
+    assert.ok(r.stdout.includes(`no page was stored this run; the failure:\n  ${seed}: HTTP 404`), r.stdout);
   } finally {
     server.close();
   }
@@ -46,7 +46,7 @@ test('a crawl that fetched pages adds no failure lines', async () => {
     const r = await runCli(['crawl', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '--db', join(dir, 'ok.db'), '--max-pages', '5', '--no-sitemaps'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\(1 done, 1 error, /);
-    assert.doesNotMatch(r.stdout, /no page was fetched/);
+    assert.doesNotMatch(r.stdout, /no page was stored/);
   } finally {
     server.close();
   }

@@ -100,4 +100,7 @@ test("an example that is one part of a section brings the section's index and it
   // Nor a site's start page, which lists the whole site.
   const entry = pages.map((p, i) => (i === 0 ? { ...p, entry: true } : p));
   assert.deepEqual(withSectionParts(entry, sections, 0.2, 0.75), [false, true, false, false, false, false]);
+  // Nor a general index that lists every page (each links back to it from its sidebar).
+  const whole = new Map([[u('faq'), [u('q0'), u('q1'), u('q2'), u('q3'), ...Array.from({ length: 80 }, (_x, i) => u(`p${i}`))]]]);
+  assert.deepEqual(withSectionParts(pages, whole, 0.2, 0.75), [false, true, false, false, false, false]);
 });
