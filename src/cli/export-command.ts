@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { formatLinks, formatLog } from '../store/export-log.js';
 import { formatPages } from '../store/export-pages.js';
+import { formatOfFile } from './format-of-file.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { SharedFlags } from '../distributed/shared-target.js';
@@ -33,7 +34,7 @@ export function registerExport(program: Command): void {
     .option('--out <file>', 'output file (default standard output); without --format its extension picks the format: .csv, .jsonl (or .ndjson), .txt')
     .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
       // As Scrapy's -o: without --format the file's extension says it (crawl.csv), else the default.
-      const byName = o.format ? null : formatOfFile(o.out);
+      const byName = o.format ? null : formatOfFile(o.out, ['jsonl', 'csv', 'txt'] as const);
       if (byName === 'txt' && o.what !== 'links') throw new FocusCrawlError('USAGE', `--out ${o.out}: a .txt file is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv (name the file .jsonl or .csv, or give --format)`);
       const format = o.format ?? byName ?? (o.what === 'links' ? 'txt' : 'jsonl');
       if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv`);
@@ -75,13 +76,4 @@ export function registerExport(program: Command): void {
       }
       said('link');
     });
-}
-
-/** The export format a file name's extension names (.csv, .jsonl or .ndjson, .txt), or null. */
-export function formatOfFile(file: string | undefined): 'jsonl' | 'csv' | 'txt' | null {
-  const ext = /\.([a-z]+)$/i.exec(file ?? '')?.[1]?.toLowerCase();
-  if (ext === 'csv') return 'csv';
-  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
-  if (ext === 'txt') return 'txt';
-  return null;
 }

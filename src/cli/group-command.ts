@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { formatOfFile } from './format-of-file.js';
 import { FocusCrawlError } from '../errors.js';
 import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
@@ -79,7 +80,7 @@ export function registerGroup(program: Command): void {
       const examples = readExamplesFile(o.examples, sites);
       if (o.topic && o.method === 'fc') throw new FocusCrawlError('USAGE', '--topic: only the bootstrapping crawler (--method bfc) reads a topic');
       const topicKeywords = o.topic ? loadTopicFile(o.topic).keywords : null;
-      const format = o.format ?? (o.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+      const format = o.format ?? formatOfFile(o.out, ['csv', 'jsonl'] as const) ?? 'jsonl';
       const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
       const report = await runGroupCrawl({
         sites, examples, method: o.method,

@@ -109,6 +109,11 @@ test('services --format csv has one row per service; geojson one feature per lay
   assert.deepEqual(fc.features.map((f) => f.properties.layer).sort(), ['0', '1', 'city:buildings', 'nurc:mosaic', 'topp:states']);
   const states = fc.features.find((f) => f.properties.layer === 'topp:states')!;
   assert.deepEqual(states.geometry.coordinates[0]![0], [-124.73, 24.96]);
+  // Without --format, the --out file's extension picks it.
+  assert.equal((await runCli(['services', '--db', db, '--out', join(dir, 'by-name.csv')])).code, 0);
+  assert.equal(readFileSync(join(dir, 'by-name.csv'), 'utf8').split('\r\n')[0], lines[0]);
+  assert.equal((await runCli(['services', '--db', db, '--out', join(dir, 'by-name.geojson')])).code, 0);
+  assert.equal((JSON.parse(readFileSync(join(dir, 'by-name.geojson'), 'utf8')) as { type: string }).type, 'FeatureCollection');
 });
 
 test('status counts the registry', async () => {
