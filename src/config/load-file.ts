@@ -72,10 +72,12 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     if (issue.code === 'unrecognized_keys' && keys?.length === 1 && path.length === 0 && shape) message += didYouMean(keys[0]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
     const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
     let line: number | null = null;
-    // An unknown key's own line: its value may start on the next one (a map under it).
-    if (issue.code === 'unrecognized_keys' && keys?.length) {
-      const map = path.length ? doc.getIn(path, true) : doc.contents;
-      const pair = isMap(map) ? map.items.find((p) => isScalar(p.key) && String(p.key.value) === keys[0]) : undefined;
+    // An unknown key's own line (here, or inside an inline topic): its value may start on the next one.
+    const unknown = issue.code === 'unrecognized_keys' && keys?.length ? linePath : 'unknownKey' in found && found.unknownKey !== undefined ? path : null;
+    if (unknown?.length) {
+      const parent = unknown.slice(0, -1);
+      const map = parent.length ? doc.getIn(parent, true) : doc.contents;
+      const pair = isMap(map) ? map.items.find((p) => isScalar(p.key) && String(p.key.value) === unknown[unknown.length - 1]) : undefined;
       const key = pair?.key;
       if (isNode(key) && key.range) line = lines.linePos(key.range[0]).line;
     }

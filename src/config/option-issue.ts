@@ -18,7 +18,7 @@ export interface OptionIssue {
  * received undefined".
  */
 export function optionIssue(error: z.ZodError): OptionIssue {
-  return describe(error.issues[0]!, []);
+  return describe(error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!, []);
 }
 
 function describe(issue: Issue, base: string[]): OptionIssue {
@@ -26,7 +26,8 @@ function describe(issue: Issue, base: string[]): OptionIssue {
   if (issue.code === 'invalid_union' && 'errors' in issue) {
     // A branch whose first issue is about the value's own type was not the branch the value was meant for.
     const meant = issue.errors.find((branch) => branch.length && !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0));
-    if (meant) return describe(meant[0]!, path);
+    // Within it, an unknown key first: `keyword:` for `keywords:` leaves keywords missing too.
+    if (meant) return describe(meant.find((i) => i.code === 'unrecognized_keys') ?? meant[0]!, path);
   }
   if (issue.code === 'unrecognized_keys' && issue.keys.length) {
     return { path: [...path, issue.keys[0]!], message: 'unknown', unknownKey: issue.keys[0]! };

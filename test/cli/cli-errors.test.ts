@@ -45,6 +45,9 @@ test('unreadable and invalid files are named, with the line', async () => {
   // `keyword:` for `keywords:` leaves keywords missing too: the unknown key is what explains it.
   writeFileSync(join(dir, 'keyword.yaml'), 'name: t\nkeyword:\n  solar: 1\n');
   await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--topic', join(dir, 'keyword.yaml')], /keyword\.yaml:2: topic field '\(top level\)': Unrecognized key: "keyword" \(did you mean 'keywords'\?\)$/);
+  // The same inside a topic written inline in a config file.
+  writeFileSync(join(dir, 'inline.yaml'), 'seeds: [http://127.0.0.1:9/]\ntopic:\n  name: t\n  keyword:\n    solar: 1\n');
+  await fails(['crawl', '--config', join(dir, 'inline.yaml')], /inline\.yaml:4: config field 'topic\.keyword': unknown$/);
   await fails(['status', '--db', join(dir, 'none.db')], /no crawl database at .*none\.db/);
   writeFileSync(join(dir, 'junk.db'), 'this is not sqlite at all, just text padding '.repeat(200));
   await fails(['status', '--db', join(dir, 'junk.db')], /junk\.db is not a usable focuscrawl database/);

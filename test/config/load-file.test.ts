@@ -59,7 +59,10 @@ test('JSON files: a byte order mark is skipped, a duplicate key is named as JSON
 
 test("a config file's inline topic is named at the field at fault, not as the union's 'Invalid input'; a missing field is said to be missing", () => {
   const noKeywords = file('inline-topic.yaml', 'seeds: [http://127.0.0.1:9/]\ntopic:\n  name: solar\n  keyword:\n    solar: 1\n');
-  refuses(() => loadCrawlConfigFile(noKeywords), /^.*inline-topic\.yaml:3: config field 'topic\.keywords': is missing$/);
+  // The unknown key explains the missing one, so it is named first, at its own line.
+  refuses(() => loadCrawlConfigFile(noKeywords), /^.*inline-topic\.yaml:4: config field 'topic\.keyword': unknown$/);
+  const missing = file('inline-missing.yaml', 'seeds: [http://127.0.0.1:9/]\ntopic:\n  name: solar\n');
+  refuses(() => loadCrawlConfigFile(missing), /^.*inline-missing\.yaml:3: config field 'topic\.keywords': is missing$/);
   const threshold = file('inline-threshold.yaml', 'topic:\n  name: solar\n  keywords: {solar: 1}\n  threshold: 2\n');
   refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': Too big: expected number to be <=1$/);
   refuses(() => loadTopicFile(file('no-name.yaml', 'keywords: {solar: 1}\n')), /^.*no-name\.yaml:1: topic field 'name': is missing$/);
