@@ -67,7 +67,11 @@ export interface HostSummary {
   delayMs: number | null;
   waitedMs: number | null;
   nextAllowedAt: string | null;
-  /** The per-host page budget (`maxPagesPerHost`, or the group crawler's); null: none. `fetched` is what it has used. */
+  /**
+   * The per-host page budget (`maxPagesPerHost`, or the group crawler's); null: none. `fetched`
+   * is what it has used: URLs done or failed after a request (`errors` counts every error,
+   * those that ended without a request too).
+   */
   budget: number | null;
 }
 

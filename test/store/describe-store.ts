@@ -28,6 +28,8 @@ export interface StoreUnderTest {
   reader: CrawlReader;
   /** Records URLs as the crawl's frontier does on this backend: waiting, or discarded with a reason. */
   admit(urls: string[], state: 'waiting' | 'discarded'): Promise<void>;
+  /** Ends a URL as a crawl does on this backend (admitted, claimed, its log line committed, its state final). */
+  end(url: string, state: 'done' | 'error', reason: string | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,20 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       const listed = (await reader.hosts(2, null)).map((h) => [h.host, h.fetched, h.waiting]);
       assert.deepEqual(listed, [['y.test', 0, 1], ['z.test', 0, 1]]);
       assert.deepEqual((await reader.hosts(10, null)).map((h) => h.host), ['y.test', 'z.test', 'b1.test', 'b2.test', 'b3.test'], 'the rest after them, by name');
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: a host's fetches against its budget leave out the URLs that ended without a request`, async () => {
+    const { store, reader, end, close } = await make();
+    try {
+      await end('http://h.test/page', 'done', null);
+      await end('http://h.test/404', 'error', 'HTTP 404');
+      await end('http://h.test/dead', 'error', 'host unreachable: ECONNREFUSED (2 failures in a row)');
+      await store.flush();
+      const [h] = await reader.hosts(10, null);
+      assert.deepEqual([h?.host, h?.fetched, h?.errors], ['h.test', 2, 2]);
     } finally {
       await close();
     }

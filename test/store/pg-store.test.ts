@@ -32,14 +32,20 @@ async function open(writer: 'thread' | 'inline' = 'thread'): Promise<{ store: Pg
 /** URLs journalled as the Redis frontier journals what it admitted. */
 const admitTo = (store: PgStore) => (urls: string[], state: 'waiting' | 'discarded') => store.added(urls.map((u) => request(u)), state, state === 'discarded' ? 'out of scope' : null);
 
+/** A URL ended as a shared worker ends it: admitted (the frontier's journal), then its log line and state in one commit. */
+const endIn = (store: PgStore) => async (url: string, state: 'done' | 'error', reason: string | null) => {
+  await store.added([request(url)], 'waiting', null);
+  await store.commit({ key: urlKey(url), page: null, entry: logLine(url, state, { error: reason }) });
+};
+
 describeStore('PgStore (writer thread)', async () => {
   const { store, close } = await open();
-  return { store, reader: store.reader(), admit: admitTo(store), close };
+  return { store, reader: store.reader(), admit: admitTo(store), end: endIn(store), close };
 });
 
 describeStore('PgStore (inline writer)', async () => {
   const { store, close } = await open('inline');
-  return { store, reader: store.reader(), admit: admitTo(store), close };
+  return { store, reader: store.reader(), admit: admitTo(store), end: endIn(store), close };
 });
 
 describeServiceRegistry('PgServiceRegistry', async () => {

@@ -7,7 +7,7 @@ import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { FTS_BATCH, SqliteStore, ftsQuery } from '../../src/store/sqlite-store.js';
 import type { PageRecord } from '../../src/store/store.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
-import { commitPage, describeStore } from './describe-store.js';
+import { commitPage, describeStore, logLine } from './describe-store.js';
 import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
 import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
 
@@ -96,6 +96,13 @@ for (const writer of ['inline', 'thread'] as const) {
       const reqs = urls.map((url) => ({ url, host: new URL(url).host, depth: 1, parent: null, anchor: '', priority: 0.5, data: null }));
       await (state === 'waiting' ? frontier.add(reqs, Date.now()) : frontier.discard(reqs, 'out of scope'));
     };
-    return { store: new SqliteStore(db), reader: new SqliteCrawlReader(db), admit, close: () => db.close() };
+    const store = new SqliteStore(db);
+    const end = async (url: string, state: 'done' | 'error', reason: string | null) => {
+      await frontier.add([{ url, host: new URL(url).host, depth: 1, parent: null, anchor: '', priority: 0.5, data: null }], Date.now());
+      const [r] = await frontier.claim(1, Date.now());
+      await store.commit({ key: r!.key, page: null, entry: logLine(url, state, { error: reason }) });
+      await frontier.complete(r!, state === 'done' ? { state } : { state, reason: reason! }, Date.now());
+    };
+    return { store, reader: new SqliteCrawlReader(db), admit, end, close: () => db.close() };
   });
 }
