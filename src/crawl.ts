@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
-import { MADE_NO_REQUEST_SQL } from './fetch/host-health.js';
+import { fetchedSql } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
 import { optionMessage } from './config/option-issue.js';
 import { checkParts, checkStartOptions, CRAWL_OPTION_NAMES, noSeeds, resumeOverrides, resumeTopic, type ResumeOverrides } from './config/library-arguments.js';
@@ -84,7 +84,7 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
  */
 function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   if (traps.options.maxUrlsPerPattern > 0) {
-    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND (state = 2 OR (state = 3 AND NOT ${MADE_NO_REQUEST_SQL}))`).pluck();
+    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND ${fetchedSql()}`).pluck();
     for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);
   }
 }

@@ -46,8 +46,20 @@ export function madeNoRequest(reason: string): boolean {
 /** Refused before connecting: the URL's own host is private (a redirect to one came after a request). */
 const refusedAsPrivate = (reason: string): boolean => reason.endsWith(PRIVATE_ADDRESS_HINT) && !reason.startsWith('redirect to ');
 
-/** madeNoRequest as an SQL condition on a `reason` column (SQLite and PostgreSQL alike). */
-export const MADE_NO_REQUEST_SQL = `(reason LIKE '${UNREACHABLE_PREFIX}%' OR reason LIKE '${ROBOTS_UNREACHABLE_PREFIX}%' OR (reason LIKE '%${PRIVATE_ADDRESS_HINT}' AND reason NOT LIKE 'redirect to %'))`;
+/** madeNoRequest as an SQL condition on the `urls` table's columns (SQLite and PostgreSQL alike); `t`: the table's alias in the query. */
+export function madeNoRequestSql(t = ''): string {
+  const reason = t ? `${t}.reason` : 'reason';
+  return `(${reason} LIKE '${UNREACHABLE_PREFIX}%' OR ${reason} LIKE '${ROBOTS_UNREACHABLE_PREFIX}%' OR (${reason} LIKE '%${PRIVATE_ADDRESS_HINT}' AND ${reason} NOT LIKE 'redirect to %'))`;
+}
+
+/**
+ * A fetch, as the page budgets count it, as an SQL condition on the `urls` table: done, or an
+ * error after a request (state 2, or 3 and not madeNoRequest).
+ */
+export function fetchedSql(t = ''): string {
+  const state = t ? `${t}.state` : 'state';
+  return `(${state} = 2 OR (${state} = 3 AND NOT ${madeNoRequestSql(t)}))`;
+}
 
 interface HostState {
   /** Network failures in a row, answered or not (drives the backoff). */

@@ -1,4 +1,4 @@
-import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprintFromBigInt, keyToBigInt, urlKey } from '../seen/fingerprint.js';
@@ -119,7 +119,7 @@ export class SqliteFrontier extends MemoryFrontier {
       if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1]!);
     }
     // Fetches per host so far, for a per-host budget set after reopening: ends without a request are no fetch.
-    for (const { host, n } of db.prepare(`SELECT host, count(*) AS n FROM urls WHERE state = 2 OR (state = 3 AND NOT ${MADE_NO_REQUEST_SQL}) GROUP BY host`).all() as { host: string; n: number }[]) {
+    for (const { host, n } of db.prepare(`SELECT host, count(*) AS n FROM urls WHERE ${fetchedSql()} GROUP BY host`).all() as { host: string; n: number }[]) {
       this.scheduler.setTaken(host, n);
     }
     const max = db.prepare('SELECT max(id) FROM urls').pluck().get() as number | null;
@@ -132,7 +132,7 @@ export class SqliteFrontier extends MemoryFrontier {
       else if (state === UrlState.error) this.tally.error = n;
       else if (state === UrlState.discarded) this.tally.discarded = n;
     }
-    this.tally.notFetched = db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${MADE_NO_REQUEST_SQL}`).pluck().get() as number;
+    this.tally.notFetched = db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${madeNoRequestSql()}`).pluck().get() as number;
   }
 
   /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */

@@ -1,4 +1,4 @@
-import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type pg from 'pg';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
@@ -57,7 +57,7 @@ export class PgCrawlReader implements CrawlReader {
     const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
     const names = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
     const r = await this.#pool.query(
-      `SELECT state, count(*)::int AS n, count(*) FILTER (WHERE state = 3 AND ${MADE_NO_REQUEST_SQL})::int AS unfetched FROM ${this.#s}.urls GROUP BY state`,
+      `SELECT state, count(*)::int AS n, count(*) FILTER (WHERE state = 3 AND ${madeNoRequestSql()})::int AS unfetched FROM ${this.#s}.urls GROUP BY state`,
     );
     for (const x of r.rows as { state: number; n: number; unfetched: number }[]) {
       out[names[x.state] ?? 'waiting'] += x.n;
@@ -147,7 +147,7 @@ export class PgCrawlReader implements CrawlReader {
       // discarded links, then the limit, as in the SQLite reader.
       `SELECT g.host, g.waiting, g.fetched, g.errors, g.relevant,
               ${recorded ? 'hp.delay_ms AS "delayMs", hp.waited_ms::float8 AS "waitedMs", hp.next_at::float8 AS "nextAt", hp.budget' : 'NULL::int AS "delayMs", NULL::float8 AS "waitedMs", NULL::float8 AS "nextAt", NULL::int AS budget'}
-       FROM (SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE u.state = 2 OR (u.state = 3 AND NOT ${MADE_NO_REQUEST_SQL.replaceAll('reason', 'u.reason')}))::int AS fetched,
+       FROM (SELECT u.host, count(*) FILTER (WHERE u.state = 0)::int AS waiting, count(*) FILTER (WHERE ${fetchedSql('u')})::int AS fetched,
                     count(*) FILTER (WHERE u.state = 3)::int AS errors, count(*) FILTER (WHERE u.state <> 4)::int AS active,
                     count(p.fp) FILTER (WHERE $2::float8 IS NOT NULL AND p.relevance >= $2)::int AS relevant
              FROM ${this.#s}.urls u LEFT JOIN ${this.#s}.pages p ON p.fp = u.fp WHERE u.host <> ''

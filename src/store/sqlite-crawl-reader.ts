@@ -1,4 +1,4 @@
-import { MADE_NO_REQUEST_SQL } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
@@ -60,7 +60,7 @@ export class SqliteCrawlReader implements CrawlReader {
   async urlCounts(): Promise<FrontierCounts> {
     await this.#sql.settle();
     const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
-    const rows = this.#all<{ state: number; n: number; unfetched: number }>(`SELECT state, count(*) AS n, sum(state = 3 AND ${MADE_NO_REQUEST_SQL}) AS unfetched FROM urls GROUP BY state`);
+    const rows = this.#all<{ state: number; n: number; unfetched: number }>(`SELECT state, count(*) AS n, sum(state = 3 AND ${madeNoRequestSql()}) AS unfetched FROM urls GROUP BY state`);
     for (const r of rows) {
       out[urlStateName(r.state)] += r.n;
       out.notFetched += r.unfetched;
@@ -138,7 +138,7 @@ export class SqliteCrawlReader implements CrawlReader {
     const rows = this.#all<Omit<HostSummary, 'nextAllowedAt'> & { nextAt: number | null }>(
       `SELECT g.host, g.waiting, g.fetched, g.errors, g.relevant,
               ${recorded ? 'hp.delay_ms AS delayMs, hp.waited_ms AS waitedMs, hp.next_at AS nextAt, hp.budget' : 'NULL AS delayMs, NULL AS waitedMs, NULL AS nextAt, NULL AS budget'}
-       FROM (SELECT u.host, sum(u.state = 0) AS waiting, sum(u.state = 2 OR (u.state = 3 AND NOT ${MADE_NO_REQUEST_SQL.replaceAll('reason', 'u.reason')})) AS fetched, sum(u.state = 3) AS errors, sum(u.state <> 4) AS active,
+       FROM (SELECT u.host, sum(u.state = 0) AS waiting, sum(${fetchedSql('u')}) AS fetched, sum(u.state = 3) AS errors, sum(u.state <> 4) AS active,
                     sum(CASE WHEN ? IS NOT NULL AND p.relevance >= ? THEN 1 ELSE 0 END) AS relevant
              FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.host <> '' GROUP BY u.host) g
        ${recorded ? 'LEFT JOIN host_politeness hp ON hp.host = g.host' : ''}
