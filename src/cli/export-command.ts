@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
-import { formatLinks, formatLog } from '../store/export-log.js';
+import { formatLinks, formatLog, type RecordFormat } from '../store/export-log.js';
 import { formatPages } from '../store/export-pages.js';
 import { formatOfFile } from './format-of-file.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
@@ -28,16 +28,16 @@ export function registerExport(program: Command): void {
   withSharedOptions(program.command('export').description('write the crawl log (one record per URL that reached a final state, in that order), the stored pages with their text, or every extracted link'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
     .option('--what <what>', 'log (default) | pages: every stored page with its text, in the order fetched | links: every link extracted from fetched pages, in extraction order', oneOf(['log', 'pages', 'links'] as const), 'log')
-    .option('--format <format>', 'jsonl | csv (log and pages, default jsonl); txt | jsonl | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'csv', 'txt'] as const))
+    .option('--format <format>', 'jsonl | json | csv (log and pages, default jsonl; json: one array); txt | jsonl | json | csv (links, default txt: one URL per line)', oneOf(['jsonl', 'json', 'csv', 'txt'] as const))
     .option('--relevant', "pages: only those the crawl's topic calls relevant (relevance >= its threshold)")
     .option('--min-relevance <x>', 'pages: only those whose relevance reached x (0 to 1)', unitNumber)
-    .option('--out <file>', 'output file (default standard output); without --format its extension picks the format: .csv, .jsonl (or .ndjson), .txt')
-    .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
+    .option('--out <file>', 'output file (default standard output); without --format its extension picks the format: .csv, .jsonl (or .ndjson), .json, .txt')
+    .action(async (o: SharedFlags & { db?: string; what: 'log' | 'pages' | 'links'; format?: 'jsonl' | 'json' | 'csv' | 'txt'; out?: string; relevant?: boolean; minRelevance?: number }) => {
       // As Scrapy's -o: without --format the file's extension says it (crawl.csv), else the default.
-      const byName = o.format ? null : formatOfFile(o.out, ['jsonl', 'csv', 'txt'] as const);
-      if (byName === 'txt' && o.what !== 'links') throw new FocusCrawlError('USAGE', `--out ${o.out}: a .txt file is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv (name the file .jsonl or .csv, or give --format)`);
+      const byName = o.format ? null : formatOfFile(o.out, ['jsonl', 'json', 'csv', 'txt'] as const);
+      if (byName === 'txt' && o.what !== 'links') throw new FocusCrawlError('USAGE', `--out ${o.out}: a .txt file is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl, json or csv (name the file .jsonl, .json or .csv, or give --format)`);
       const format = o.format ?? byName ?? (o.what === 'links' ? 'txt' : 'jsonl');
-      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl or csv`);
+      if (o.what !== 'links' && format === 'txt') throw new FocusCrawlError('USAGE', `--format txt is for --what links; ${o.what === 'log' ? 'the log is' : 'the pages are'} jsonl, json or csv`);
       if (o.what !== 'pages' && (o.relevant || o.minRelevance !== undefined)) throw new FocusCrawlError('USAGE', `--${o.relevant ? 'relevant' : 'min-relevance'} is for --what pages`);
       if (o.relevant && o.minRelevance !== undefined) throw new FocusCrawlError('USAGE', '--relevant and --min-relevance: give one (--relevant is the topic threshold)');
       checkOutputFile(o.out);
@@ -56,12 +56,12 @@ export function registerExport(program: Command): void {
             if (threshold === undefined) throw new FocusCrawlError('USAGE', `--relevant: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic; --min-relevance x sets the cut`);
             min = threshold;
           }
-          await writeChunks(o.out, formatPages(tally.async(reader.storedPages(min)), format as 'jsonl' | 'csv'));
+          await writeChunks(o.out, formatPages(tally.async(reader.storedPages(min)), format as RecordFormat));
         });
         return said('page');
       }
       if (o.what === 'log') {
-        await fromReader(o, (reader) => writeChunks(o.out, formatLog(tally.async(reader.logEntries()), format as 'jsonl' | 'csv')));
+        await fromReader(o, (reader) => writeChunks(o.out, formatLog(tally.async(reader.logEntries()), format as RecordFormat)));
         return said('log record');
       }
       if (o.name) throw new FocusCrawlError('USAGE', '--what links is for the embedded crawl: a shared crawl exports its log');

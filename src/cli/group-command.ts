@@ -5,7 +5,7 @@ import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage 
 import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
 import { PATH_SEPARATOR } from '../group/anchor-path.js';
 import { loadTopicFile } from '../relevance/topic.js';
-import { csvField } from '../store/export-log.js';
+import { csvField, jsonEnd, jsonRecord, type RecordFormat } from '../store/export-log.js';
 import { nonNegativeInt, oneOf, positiveInt } from './option-parsers.js';
 import { checkOutputFile, checkOutputNotInput, writeChunks } from './output-file.js';
 
@@ -24,7 +24,7 @@ interface GroupFlags extends Pick<GroupCrawlOptions, 'db' | 'concurrency' | 'per
   pathSearch?: number;
   all?: boolean;
   out?: string;
-  format?: 'jsonl' | 'csv';
+  format?: RecordFormat;
 }
 
 const unitInterval = (flag: string) => (v: string): number => {
@@ -40,13 +40,16 @@ function positiveNumber(v: string): number {
 }
 
 /** The output rows: site, url, path (anchors from the root joined with ' > '), score, and target with --all. */
-function* formatRanking(pages: RankedPage[], format: 'jsonl' | 'csv', all: boolean): Iterable<string> {
+function* formatRanking(pages: RankedPage[], format: RecordFormat, all: boolean): Iterable<string> {
   if (format === 'csv') yield (all ? 'site,url,path,score,target' : 'site,url,path,score') + '\r\n';
+  let none = true;
   for (const p of pages) {
     if (!all && !p.target) continue;
     const row = { site: p.site, url: p.url, path: p.path.join(PATH_SEPARATOR), score: Math.round(p.score * 1e4) / 1e4, ...(all ? { target: p.target } : {}) };
-    yield format === 'csv' ? Object.values(row).map(csvField).join(',') + '\r\n' : JSON.stringify(row) + '\n';
+    yield format === 'csv' ? Object.values(row).map(csvField).join(',') + '\r\n' : jsonRecord(row, format, none);
+    none = false;
   }
+  yield jsonEnd(format, none);
 }
 
 export function registerGroup(program: Command): void {
@@ -66,7 +69,7 @@ export function registerGroup(program: Command): void {
     .option('--path-search <n>', `pages path extraction may fetch to reach an example (default ${GROUP_DEFAULTS.pathSearchPages})`, positiveInt)
     .option('--all', 'write every fetched page, with a target column, not only the targets')
     .option('--out <file>', 'output file (default standard output)')
-    .option('--format <format>', 'jsonl | csv (default: csv when --out ends in .csv, else jsonl)', oneOf(['jsonl', 'csv'] as const))
+    .option('--format <format>', 'jsonl | json | csv (default: what --out ends in, .csv or .json, else jsonl; json: one array)', oneOf(['jsonl', 'json', 'csv'] as const))
     .option('--db <file>', 'crawl database; running again on it continues the run (default focuscrawl-group.db)', 'focuscrawl-group.db')
     .option('--concurrency <n>', 'requests in flight over all sites (default 16)', positiveInt, 16)
     .option('--per-host <n>', 'requests in flight per site (default 2)', positiveInt, 2)
@@ -80,7 +83,7 @@ export function registerGroup(program: Command): void {
       const examples = readExamplesFile(o.examples, sites);
       if (o.topic && o.method === 'fc') throw new FocusCrawlError('USAGE', '--topic: only the bootstrapping crawler (--method bfc) reads a topic');
       const topicKeywords = o.topic ? loadTopicFile(o.topic).keywords : null;
-      const format = o.format ?? formatOfFile(o.out, ['csv', 'jsonl'] as const) ?? 'jsonl';
+      const format = o.format ?? formatOfFile(o.out, ['csv', 'jsonl', 'json'] as const) ?? 'jsonl';
       const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
       const report = await runGroupCrawl({
         sites, examples, method: o.method,

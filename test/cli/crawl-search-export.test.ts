@@ -103,9 +103,9 @@ test('export --what pages writes every stored page with its text; --relevant kee
   // One record a page: a row starts with its quoted-or-bare URL; the text field may hold line breaks, quoted.
   assert.equal(csv.split('\r\n').filter((l) => l.startsWith(site.origin)).length, relevant.length);
   const wrong = await runCli(['export', '--db', db, '--what', 'pages', '--format', 'txt']);
-  assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl or csv');
+  assert.equal([wrong.code, wrong.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the pages are jsonl, json or csv');
   const wrongLog = await runCli(['export', '--db', db, '--format', 'txt']);
-  assert.equal([wrongLog.code, wrongLog.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the log is jsonl or csv');
+  assert.equal([wrongLog.code, wrongLog.stderr.trim()].join(' '), '2 focuscrawl: --format txt is for --what links; the log is jsonl, json or csv');
 });
 
 test("export without --format writes what the --out file's extension says", async () => {
@@ -118,13 +118,24 @@ test("export without --format writes what the --out file's extension says", asyn
   assert.equal(l.code, 0, l.stderr);
   const first = JSON.parse(readFileSync(linksOut, 'utf8').split('\n')[0]!) as Record<string, unknown>;
   assert.deepEqual(Object.keys(first), ['src', 'url', 'anchor']);
+  // A .json file is one JSON array, as Scrapy's -o writes it: the same records as JSON lines.
+  const jsonOut = join(dir, 'by-name.json');
+  const j = await runCli(['export', '--db', db, '--what', 'links', '--out', jsonOut]);
+  assert.equal(j.code, 0, j.stderr);
+  const array = JSON.parse(readFileSync(jsonOut, 'utf8')) as unknown[];
+  assert.deepEqual(array, readFileSync(linksOut, 'utf8').trim().split('\n').map((line) => JSON.parse(line)));
+  // No record is still one array, not an empty file a JSON reader refuses.
+  const none = await runCli(['export', '--db', db, '--what', 'pages', '--min-relevance', '1', '--format', 'json']);
+  assert.equal(none.code, 0, none.stderr);
+  const lines = await runCli(['export', '--db', db, '--what', 'pages', '--min-relevance', '1', '--format', 'jsonl']);
+  assert.equal((JSON.parse(none.stdout) as unknown[]).length, lines.stdout.split('\n').filter(Boolean).length);
   // --format wins over the name, and a .txt log is refused with the file named.
   const forced = join(dir, 'forced.csv');
   assert.equal((await runCli(['export', '--db', db, '--format', 'jsonl', '--out', forced])).code, 0);
   assert.doesNotThrow(() => JSON.parse(readFileSync(forced, 'utf8').split('\n')[0]!));
   const txt = join(dir, 'log.txt');
   const bad = await runCli(['export', '--db', db, '--out', txt]);
-  assert.equal([bad.code, bad.stderr.trim()].join(' '), `2 focuscrawl: --out ${txt}: a .txt file is for --what links; the log is jsonl or csv (name the file .jsonl or .csv, or give --format)`);
+  assert.equal([bad.code, bad.stderr.trim()].join(' '), `2 focuscrawl: --out ${txt}: a .txt file is for --what links; the log is jsonl, json or csv (name the file .jsonl, .json or .csv, or give --format)`);
 });
 
 test('resume with a larger budget continues the same crawl; a smaller one is refused', async () => {

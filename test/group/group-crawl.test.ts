@@ -106,6 +106,11 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { target: boolean });
   assert.ok(lines.length > 10);
   assert.equal(lines.filter((l) => l.target).length, 6);
+  // A .json --out is one array of the same rows.
+  const json = join(dir, 'targets.json');
+  const j = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--threshold', '0.5', '--db', join(dir, 'cli.db'), '--all', '--out', json]);
+  assert.equal(j.code, 0, j.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(json, 'utf8')), lines);
   const resume = await runCli(['resume', '--db', join(dir, 'cli.db')]);
   assert.equal(resume.code, 2, 'resume cannot rebuild the group strategy');
   assert.match(resume.stderr, /holds a group crawl: run 'focuscrawl group' again with the same --db/);
