@@ -271,8 +271,36 @@ export class HttpFetcher implements Fetcher {
     // for a 60 s page) would arrive as slowly again: retried, it held its host slot three times.
     const slowBody = e.name === 'TimeoutError' && status !== undefined;
     const transient = !slowBody && (TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError');
-    const what = e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err));
-    return new FetchError(url, `${code}: ${what}`, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
+    const plain = this.#plainWords(code);
+    const where = (e as { address?: unknown; port?: unknown }).address;
+    const reason = plain
+      ? `${plain} (${code}${typeof where === 'string' ? ` ${where}${typeof (e as { port?: unknown }).port === 'number' ? `:${(e as { port: number }).port}` : ''}` : ''})`
+      : `${code}: ${e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err))}`;
+    return new FetchError(url, reason, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
+  }
+
+  /**
+   * What a network error code means, in the words a crawl log reader needs (undici's own messages
+   * repeat the code, "ECONNREFUSED: connect ECONNREFUSED", or name only the library's timer,
+   * "Headers Timeout Error"); null for codes left as they are.
+   */
+  #plainWords(code: string): string | null {
+    switch (code) {
+      case 'ECONNREFUSED': return 'connection refused';
+      case 'ECONNRESET': return 'connection reset by the server';
+      case 'EPIPE': return 'connection closed while sending the request';
+      case 'ETIMEDOUT': return 'connection timed out';
+      case 'EHOSTUNREACH': return 'no route to host';
+      case 'ENETUNREACH': return 'network unreachable';
+      case 'ENOTFOUND': return 'no such host name';
+      case 'EAI_AGAIN': return 'host name lookup failed for now';
+      case 'UND_ERR_CONNECT_TIMEOUT': return `no connection within ${this.options.connectTimeoutMs} ms`;
+      case 'UND_ERR_HEADERS_TIMEOUT': return `no response headers within ${this.options.headersTimeoutMs} ms`;
+      case 'UND_ERR_BODY_TIMEOUT': return `the body stalled: nothing received for ${this.options.bodyTimeoutMs} ms`;
+      case 'UND_ERR_SOCKET': return 'connection closed by the server';
+      case 'UND_ERR_CLOSED': return 'connection closed';
+      default: return null;
+    }
   }
 
   async #finish(

@@ -142,12 +142,12 @@ export class RobotsCache {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       } else if (err instanceof FetchError && err.network) {
         // Not stored: expires 0 makes the next check fetch again.
-        return { robot: null, crawlDelayMs: 0, unreachable: `robots.txt unreachable (${err.message})`, expires: 0 };
+        return { robot: null, crawlDelayMs: 0, unreachable: `robots.txt unreachable: ${err.message}`, expires: 0 };
       } else {
         rules = {
           robot: null,
           crawlDelayMs: 0,
-          unreachable: `robots.txt unreachable (${(err as Error).message})`,
+          unreachable: `robots.txt unreachable: ${(err as Error).message}`,
           expires: now + this.#options.unreachableRetryMs,
         };
       }

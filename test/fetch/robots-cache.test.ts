@@ -67,7 +67,7 @@ test('a network failure is not remembered: the next check asks again; a 5xx answ
   const robots = new RobotsCache(refusing);
   for (let i = 0; i < 2; i++) {
     const v = await robots.check('http://dead.test/x');
-    assert.deepEqual(v, { kind: 'unreachable', retryAfterMs: undefined, reason: 'robots.txt unreachable (ECONNREFUSED)' });
+    assert.deepEqual(v, { kind: 'unreachable', retryAfterMs: undefined, reason: 'robots.txt unreachable: ECONNREFUSED' });
   }
   assert.equal(calls, 2);
   srv.robots = 503;

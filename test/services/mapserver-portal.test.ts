@@ -124,18 +124,18 @@ test('a MapServer portal with endpoints only in text, .xml capabilities files an
     }
 
     // Dead partners: their probes end as "host unreachable", the endpoints invalid with that reason.
-    for (const [origin, code] of [[refused, 'ECONNREFUSED'], [reset.origin, 'ECONNRESET']] as const) {
+    for (const [origin, code] of [[refused, 'connection refused \\(ECONNREFUSED'], [reset.origin, 'connection reset by the server \\(ECONNRESET']] as const) {
       const probes = r.entries.filter((e) => e.url.startsWith(origin));
       assert.ok(probes.length >= 2, origin);
       for (const e of probes) {
         if (e.state === 'discarded') continue; // the partner's own pages: out of scope
         assert.equal(e.state, 'error', e.url);
-        assert.match(e.error!, new RegExp(`^host unreachable: ${code}\\b.*\\(2 failures in a row\\)$`), e.url);
+        assert.match(e.error!, new RegExp(`^host unreachable: ${code}.*\\(2 failures in a row\\)$`), e.url);
         assert.equal(e.fetched_at, null, 'no request of its own');
       }
       const entries = r.services.filter((s) => s.endpoint.startsWith(origin));
       assert.ok(entries.length >= 2);
-      for (const s of entries) assert.deepEqual([s.status, s.reason?.startsWith(`host unreachable: ${code}`)], ['invalid', true], s.endpoint);
+      for (const s of entries) assert.deepEqual([s.status, new RegExp(`^host unreachable: ${code}`).test(s.reason ?? '')], ['invalid', true], s.endpoint);
     }
     assert.equal(r.services.filter((s) => s.endpoint.startsWith(refused)).length, 2, 'a linked and a printed endpoint');
     assert.equal(r.services.filter((s) => s.endpoint.startsWith(reset.origin)).length, 3);
