@@ -15,6 +15,11 @@ export interface CrawlStats {
   /** The same, by kind of reason (src/engine/discard-reasons.ts). */
   discardedBy: Record<string, number>;
   /**
+   * Links discarded as deeper than max depth (in this run or an earlier one) that a shorter path
+   * found again in this run: queued after all, though their discard is counted above.
+   */
+  revived: number;
+  /**
    * URLs that ended in this run as errors without a request of their own (host unreachable,
    * robots.txt unreachable): not in `fetched` or `errors`, and not counted against the page budget.
    */
@@ -54,6 +59,7 @@ export function newStats(): CrawlStats {
     errors: 0,
     discarded: 0,
     discardedBy: {},
+    revived: 0,
     notFetched: 0,
     failures: [],
     retries: 0,

@@ -99,7 +99,10 @@ export class LinkAdmission {
     }
     await this.logDiscards(discards.filter((d) => isNew.has(d)), parent.url); // in the page's order
     let added = 0;
-    for (let i = 0; i < own; i++) if (fresh[i]) added++;
+    for (let i = 0; i < own; i++) {
+      if (fresh[i]) added++;
+      if (fresh[i] === 'revived') this.#d.stats.revived++;
+    }
     return added;
   }
 

@@ -41,6 +41,9 @@ export const tooDeepReason = (maxDepth: number): string => `${TOO_DEEP} ${maxDep
  */
 export const isTooDeep = (reason: string | null): boolean => reason !== null && reason.startsWith(TOO_DEEP);
 
+/** add()'s answer for one URL: true new, 'revived' (discarded as too deep before), false a duplicate. */
+export type Admission = boolean | 'revived';
+
 /**
  * The crawl frontier: every URL the crawl has seen, in exactly one state (waiting, fetching,
  * done, error, discarded), plus per-host politeness. URLs are known by their key (fingerprint).
@@ -62,10 +65,11 @@ export interface Frontier {
    * waiting with a lower priority is raised: it takes the new priority and the new request's
    * parent, anchor and carried state (a better parent found it again), and keeps the smaller of
    * the two depths (a deeper path must not push it past the depth limit). A URL discarded as too
-   * deep (isTooDeep) is revived: it is waiting again with the new request's fields, and counts as
-   * new. Any other duplicate is dropped.
+   * deep (isTooDeep) is revived: it is waiting again with the new request's fields, and is
+   * answered 'revived' (truthy, as new: the run's summary tells the two apart, since that URL
+   * was counted as a discard before). Any other duplicate is dropped.
    */
-  add(batch: NewRequest[], now: number): Promise<boolean[]>;
+  add(batch: NewRequest[], now: number): Promise<Admission[]>;
   /**
    * Records URLs that will not be fetched (out of scope, too deep) as discarded; same return as
    * add(). Too deep ones stay revivable by add(), so settled() and knownSeen() answer false for them.

@@ -2,7 +2,7 @@ import { madeNoRequest } from '../fetch/host-health.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
-import { isTooDeep, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { isTooDeep, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { urlKey } from '../seen/fingerprint.js';
@@ -47,8 +47,8 @@ export class MemoryFrontier implements Frontier {
     return (this.seen as { counters?: SeenCounters }).counters ?? null;
   }
 
-  async add(batch: NewRequest[], now: number): Promise<boolean[]> {
-    return batch.map((r) => {
+  async add(batch: NewRequest[], now: number): Promise<Admission[]> {
+    return batch.map((r): Admission => {
       if (!this.seen.add(r.url)) {
         if (this.scheduler.isQueued(r.url)) {
           const raised = this.scheduler.raise(r, now);
@@ -62,7 +62,7 @@ export class MemoryFrontier implements Frontier {
           this.revived++;
           this.onRevived(req);
           this.scheduler.push(req, now);
-          return true;
+          return 'revived';
         } else if (this.scheduler.hasSpilled(r.host) && r.priority > this.scheduler.spillBest(r.host)) {
           // Perhaps waiting in the spill store: raised there, if so, and the host looks again.
           this.onRaiseSpilled(r);

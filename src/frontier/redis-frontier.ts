@@ -4,7 +4,7 @@ import type { CrawlRequest, NewRequest } from '../types.js';
 import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
-import { DEFAULT_LEASE_MS, isTooDeep, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { DEFAULT_LEASE_MS, isTooDeep, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { madeNoRequest } from '../fetch/host-health.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
@@ -151,7 +151,7 @@ export class RedisFrontier implements Frontier {
     const journal = this.#journal;
     this.#journal = null;
     try {
-      return await this.add(batch.map((r) => ({ url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, probe: r.probe ?? null, sitemap: r.sitemap ?? null })), now);
+      return (await this.add(batch.map((r) => ({ url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, probe: r.probe ?? null, sitemap: r.sitemap ?? null })), now)).map(Boolean);
     } finally {
       this.#journal = journal;
     }
@@ -187,23 +187,23 @@ export class RedisFrontier implements Frontier {
     return countersKey(this.#prefix, shard);
   }
 
-  async add(batch: NewRequest[], now: number): Promise<boolean[]> {
+  async add(batch: NewRequest[], now: number): Promise<Admission[]> {
     return this.#offer(batch, now, null);
   }
 
   async discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
-    return this.#offer(batch, Date.now(), reason);
+    return (await this.#offer(batch, Date.now(), reason)).map(Boolean);
   }
 
   /**
    * add() and discard(): URLs the local cache proves useless (seen, and no better than this
    * worker's earlier offer, or final) are answered here; the rest go to their shards' add script.
    */
-  async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<boolean[]> {
+  async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<Admission[]> {
     this.#readyHint = null;
     const discard = discardReason !== null;
     const deep = isTooDeep(discardReason);
-    const out = new Array<boolean>(batch.length).fill(false);
+    const out = new Array<Admission>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
     const sent: CrawlRequest[] = [];
     const sentAt: number[] = [];
@@ -237,8 +237,8 @@ export class RedisFrontier implements Frontier {
         g.at.forEach((i, j) => {
           const code = codes[j];
           const priority = batch[i]!.priority;
-          out[i] = code === 1;
-          // 1 new, 0 waiting, 2 raised, 3 leased, 4 final, 5 too deep (see redis-scripts.ts ADD).
+          out[i] = code === 1 || (code === 6 && 'revived');
+          // 1 new, 6 revived, 0 waiting, 2 raised, 3 leased, 4 final, 5 too deep (see redis-scripts.ts ADD).
           // What the cache may remember: final for ever; the offered priority only when Redis
           // now holds at least it (new, raised, or already better). A leased URL ignored the
           // offer and may come back with its old priority: seen, nothing more. A URL discarded

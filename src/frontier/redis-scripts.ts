@@ -46,7 +46,7 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  * ARGV: perHost, mode (0 add, 1 discard, 2 discard as too deep), state buckets per shard, then
  * per URL: host, key, bucket, seen member, score, A, R, now (the offers of several pages go in
  * one call: ScriptBatcher).
- * Returns per URL: 1 new (or revived: it had been discarded as too deep), 0 waiting and not
+ * Returns per URL: 1 new, 6 revived (it had been discarded as too deep), 0 waiting and not
  * raised, 2 raised, 3 leased, 4 final (done, error, discarded), 5 discarded as too deep (offered again
  * as a discard: still revivable by an add). The SADD decides: a URL is queued
  * only when it was not in the seen set, in the same script, so nothing is ever seen but not queued.
@@ -84,7 +84,7 @@ for i = 4, #ARGV, 8 do
       touched[host][id .. fp] = true
       at[host] = now
     end
-    out[#out + 1] = 1
+    if revive then out[#out + 1] = 6 else out[#out + 1] = 1 end
   else
     if not v then
       -- Discarded as too deep stays revivable, whatever other discard offers it again: 5, which no

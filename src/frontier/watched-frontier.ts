@@ -1,6 +1,6 @@
 import type { CrawlRequest, NewRequest } from '../types.js';
 import type { SeenCounters } from '../seen/seen-set.js';
-import type { Frontier, FrontierCounts, Outcome } from './frontier.js';
+import type { Admission, Frontier, FrontierCounts, Outcome } from './frontier.js';
 import type { PolitenessWatch } from './politeness-watch.js';
 
 /**
@@ -18,7 +18,7 @@ export class WatchedFrontier implements Frontier {
     this.#watch = watch;
   }
 
-  add(batch: NewRequest[], now: number): Promise<boolean[]> {
+  add(batch: NewRequest[], now: number): Promise<Admission[]> {
     return this.#f.add(batch, now);
   }
 

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { summaryText } from '../../src/cli/progress.js';
 import { startCrawl } from '../../src/crawl.js';
 import type { Strategy } from '../../src/strategies/strategy.js';
 import type { Link } from '../../src/types.js';
@@ -62,6 +63,9 @@ test('the depth limit counts the shortest path found: a URL first met too deep i
     assert.equal(summary.stats.done, 8);
     assert.equal(summary.reason, 'exhausted');
     assert.deepEqual([summary.stats.frontier.done, summary.stats.frontier.discarded], [8, 1], 'the frontier counts /t once, as done');
+    // The run counted two depth discards (/t, /u) and says that one of them was queued after all.
+    assert.deepEqual([summary.stats.discardedBy['deeper than max depth'], summary.stats.revived], [2, 1]);
+    assert.match(summaryText(summary, 'crawl.db', null), /\nfound again by a shorter path and queued: 1 link discarded as deeper than max depth \(this run or an earlier one\)\n/);
   } finally {
     server.close();
   }

@@ -247,7 +247,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.equal(f.knownSeen(deep), false);
     assert.equal(f.settled(out), true);
     assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 2, notFetched: 0 });
-    assert.deepEqual(await f.add([req(deep, 0.7, { depth: 3, anchor: 'short path' }), req(out, 0.9)], T), [true, false]);
+    assert.deepEqual(await f.add([req(deep, 0.7, { depth: 3, anchor: 'short path' }), req(out, 0.9)], T), ['revived', false], 'revived: told apart from new');
     assert.deepEqual(await f.counts(), { waiting: 1, fetching: 0, done: 0, error: 0, discarded: 1, notFetched: 0 });
     const [got] = await f.claim(5, T);
     assert.deepEqual([got?.url, got?.depth, got?.anchor, got?.priority], [deep, 3, 'short path', 0.7]);

@@ -299,8 +299,8 @@ test('RedisFrontier: a discard for depth stays revivable through rebuild, and ac
   const g = await worker(prefix, 'w2', { perHost: 5, delayMs: 0 });
   assert.deepEqual(await g.discard([req('http://d.test/deep', 0, { depth: 5 }), req('http://d.test/late', 0, { depth: 5 })], tooDeepReason(3)), [false, true]);
   assert.equal(g.settled('http://d.test/deep'), false, 'not cached as final');
-  assert.deepEqual(await f.add([req('http://d.test/deep', 0.5, { depth: 2 }), req('http://d.test/out', 0.5), req('http://d.test/done', 0.5)], T), [true, false, false]);
-  assert.deepEqual(await g.add([req('http://d.test/late', 0.4, { depth: 3 })], T), [true], 'the worker that discarded it revives it');
+  assert.deepEqual(await f.add([req('http://d.test/deep', 0.5, { depth: 2 }), req('http://d.test/out', 0.5), req('http://d.test/done', 0.5)], T), ['revived', false, false]);
+  assert.deepEqual(await g.add([req('http://d.test/late', 0.4, { depth: 3 })], T), ['revived'], 'the worker that discarded it revives it');
   assert.deepEqual(await f.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
   assert.deepEqual((await f.claim(5, T)).map((r) => [r.url, r.depth]), [['http://d.test/deep', 2], ['http://d.test/late', 3]]);
 });

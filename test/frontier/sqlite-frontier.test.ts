@@ -100,7 +100,7 @@ test('SqliteFrontier: a URL discarded as too deep stays revivable after reopenin
     const db = new SqliteDb(path, { create: false });
     const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 }, seenCache);
     assert.equal(f.settled('http://a.test/deep'), false);
-    assert.deepEqual(await f.add([req('http://a.test/deep', 0.5, { depth: 2, anchor: 'short' }), req('http://a.test/out', 0.5)], 0), [true, false]);
+    assert.deepEqual(await f.add([req('http://a.test/deep', 0.5, { depth: 2, anchor: 'short' }), req('http://a.test/out', 0.5)], 0), ['revived', false]);
     await db.close();
     const again = new SqliteDb(path, { create: false });
     const row = again.db.prepare("SELECT state, depth, anchor, reason FROM urls WHERE url = 'http://a.test/deep'").get();
