@@ -5,7 +5,7 @@ import { buildSite } from '../realweb/build-site.js';
 import { BUILD_VERSION, pagesDir, pageFile, readBuiltSite, type BuiltSite } from '../realweb/built-site.js';
 import { installedVersion } from '../realweb/install-package.js';
 import { reachable } from '../realweb/oracle.js';
-import { isTarget, PAGE_KINDS, siteDef, type GroupSiteDef, type PageKind } from './group-sites.js';
+import { isIgnored, isTarget, PAGE_KINDS, siteDef, type GroupSiteDef, type PageKind } from './group-sites.js';
 
 /** A group site as built: bench/realweb's build (apt-get install when missing) under out/. */
 export function ensureGroupSite(outDir: string, s: GroupSiteDef, i: number, rebuild = false): BuiltSite {
@@ -23,10 +23,16 @@ export function targetPaths(s: GroupSiteDef, built: BuiltSite, kind: PageKind): 
   return built.originals.flatMap((p, i) => (reach.has(i) && isTarget(s, kind, p) ? [built.urls[i]!] : []));
 }
 
+/** Served URLs (paths) of the pages a kind's grading leaves out on a built site (GroupSiteDef.ignore). */
+export function ignoredPaths(s: GroupSiteDef, built: BuiltSite, kind: PageKind): string[] {
+  return built.originals.flatMap((p, i) => (isIgnored(s, kind, p) ? [built.urls[i]!] : []));
+}
+
 const KIND_WORDS: Record<PageKind, RegExp> = {
   faq: /\bfaq\b|frequently|questions?\b/i,
   license: /licen[cs]|copying|copyright/i,
   contributing: /contribut|develop|hacking|get involved/i,
+  changelog: /change|\bnews\b|release|history|what.s new|whatsnew/i,
 };
 
 /**

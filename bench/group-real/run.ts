@@ -8,7 +8,7 @@ import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js
 import { GROUP_DEFAULTS, runGroupCrawl, type GroupMethod, type RankedPage } from '../../src/group/group-crawl.js';
 import { pagesDir } from '../realweb/built-site.js';
 import { folderPages, serveBuiltSite, type ServedSite } from '../realweb/serve-sites.js';
-import { ensureGroupSite, targetPaths } from './group-build.js';
+import { ensureGroupSite, ignoredPaths, targetPaths } from './group-build.js';
 import { GROUP_SITES, PAGE_KINDS, REPORT_KIND, siteDef, TUNE_KINDS, type PageKind } from './group-sites.js';
 import { gradeGroup, type GroupGrade } from './group-grade.js';
 import { prf, reselect, ruleName, SWEEP } from '../group/selection-sweep.js';
@@ -90,7 +90,7 @@ const built = GROUP_SITES.map((s, i) => ensureGroupSite(outRoot, s, i, args.rebu
 if (args['build-only']) process.exit(0);
 
 /** Each kind's example sets come from a seed of their own, so adding a kind changes no other kind's sets. */
-const KIND_SEEDS: Record<PageKind, number> = { license: 101, faq: 202, contributing: 303 };
+const KIND_SEEDS: Record<PageKind, number> = { license: 101, faq: 202, contributing: 303, changelog: 404 };
 
 /**
  * Example sets of a kind: 3 sites drawn among those with a target of the kind, one target page
@@ -128,6 +128,7 @@ try {
   if (args['keep-db']) mkdirSync(args['keep-db'], { recursive: true });
   for (const kind of kinds) {
     const targets = new Set(GROUP_SITES.flatMap((s, i) => targetPaths(s, built[i]!, kind).map((p) => origins[i]! + p)));
+    const ignored = new Set(GROUP_SITES.flatMap((s, i) => ignoredPaths(s, built[i]!, kind).map((p) => origins[i]! + p)));
     const sets = exampleSets(kind, origins);
     for (const [set, examples] of sets.entries()) {
       const exFile = join(tmp, `examples-${kind}-${set}.tsv`);
@@ -137,13 +138,15 @@ try {
           ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
           db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
         });
-        const grade = gradeGroup(report.pages, targets, sites);
+        // Pages the labels leave out (GroupSiteDef.ignore) are taken out of the ranking before grading.
+        const graded = ignored.size ? report.pages.filter((p) => !ignored.has(p.url)) : report.pages;
+        const grade = gradeGroup(graded, targets, sites);
         const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
         const sweep: Record<string, ReturnType<typeof prf>> = {};
         const samples = new Set(report.library.map((x) => x.url));
-        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(report.pages, samples, rule, new Set(report.parts)), targets);
+        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(graded, samples, rule, new Set(report.parts)), targets);
         results.push({ kind, set, method, grade, examples: examples.map((e) => GROUP_SITES[e.site]!.id), fetched, rounds: report.rounds.length, sweep });
-        writeFileSync(join(args.out!, `${kind}-${set}-${method}.json`), JSON.stringify({ kind, set, method, examples, coherence: report.coherence, samples: report.library.map((x) => x.url), pages: report.pages.map((p: RankedPage) => ({ ...p, label: targets.has(p.url) })), library: report.library }, null, 1));
+        writeFileSync(join(args.out!, `${kind}-${set}-${method}.json`), JSON.stringify({ kind, set, method, examples, coherence: report.coherence, samples: report.library.map((x) => x.url), pages: report.pages.map((p: RankedPage) => ({ ...p, label: targets.has(p.url), ...(ignored.has(p.url) ? { ignored: true } : {}) })), library: report.library }, null, 1));
         const g = grade;
         process.stderr.write(`${kind} set ${set + 1} [${examples.map((e) => GROUP_SITES[e.site]!.id).join(', ')}] ${method}: P ${g.precision.toFixed(2)} R ${g.recall.toFixed(2)} F1 ${g.f1.toFixed(2)} (${g.returned} returned, ${g.reached}/${targets.size} targets fetched, best-ranked page a target on ${g.bestIsTarget}/${g.sitesWithTarget} sites, ${g.emptyRight}/${g.sitesWithout} target-less sites return nothing; ${fetched} pages, ${report.rounds.length} rounds)\n`);
       }

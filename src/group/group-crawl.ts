@@ -200,7 +200,10 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       const added: string[] = [];
       let dead = 0;
       if (round < o.iterations) {
-        const scored = scoreBfc(o, ranked, library, bridge);
+        // Without the site's-clear-best rule: a site's best page is often no target where its
+        // site has none, and as a sample it would pull the library towards whatever it is
+        // about (bench/group-real's licence pages: recall 0.99 -> 0.92 with it in the rounds).
+        const scored = scoreBfc({ ...o, selection: { ...o.selection, siteBest: undefined } }, ranked, library, bridge);
         // The best new page of each site that the selection step selects; when it selects none
         // (a focused round can fetch so many targets that they set the group's noise level),
         // the source's own reading: the most similar new pages, the best of each site that stands

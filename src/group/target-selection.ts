@@ -16,6 +16,15 @@
  *
  * Library samples are always selected: they are targets of their sites by construction.
  *
+ * - A site's clear best (`siteBest`): on a site with no sample, the best page (not the start page)
+ *   is selected when it reaches `siteBest.overSite` times its site's noise level and
+ *   `siteBest.overGroup` times the group's, lower multiples than the two cuts above. Where the
+ *   kind shares most of its words with every page of a manual (release notes: version, fixed,
+ *   added, deprecated), the group's noise level is high and the two cuts left out targets that
+ *   were their sites' best pages by far (bench/group-real's change logs: recall 0.27, the best
+ *   page a target on 15 of 17 sites). Only the best page: the rest of such a site stays under
+ *   the cuts, and a site whose best page does not stand out still returns nothing.
+ *
  * Two bounds keep the relative cuts sane on small or sharply split groups:
  * - a floor, `floor` times the library's coherence (how alike its samples are): when nearly every
  *   page shares no word with the samples (news pages beside score tables), the noise level is 0
@@ -41,13 +50,16 @@ export interface SelectionRule {
   floor?: number;
   /** A page scoring at least this is selected whatever the noise levels, unless more than half its site does; absent, none is. */
   nearCopy?: number;
+  /** A site's clear best (a site without samples): the multiples of its site's and the group's noise levels it must reach; absent, no such rule. */
+  siteBest?: { overSite: number; overGroup: number };
 }
 
 /**
  * Chosen on bench/group-real's licence pages and the generated group of web seed 11; sectionParts
- * on the licence and FAQ pages and seed 11 (docs/benchmarks.md).
+ * on the licence and FAQ pages and seed 11; siteBest on the licence, FAQ and change log pages
+ * and seed 11 (docs/benchmarks.md).
  */
-export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75, floor: 0.25, nearCopy: 0.9 };
+export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75, floor: 0.25, nearCopy: 0.9, siteBest: { overSite: 1.75, overGroup: 1.25 } };
 
 /** The q-quantile of `xs` (linear interpolation between order statistics); 0 for none. */
 export function quantile(xs: readonly number[], q: number): number {
@@ -76,7 +88,7 @@ export interface ScoredPage {
  * The cut each site's pages must reach under `rule`, from the scores alone (and the floor from
  * the library's `coherence`, when given).
  */
-export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule, coherence?: number): { noise: number; group: number; sites: Map<string, number> } {
+export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule, coherence?: number): { noise: number; group: number; sites: Map<string, number>; siteNoise: Map<string, number>; floor: number } {
   const others = pages.filter((p) => !p.sample);
   const noise = quantile(others.map((p) => p.score), rule.noiseQuantile);
   const floor = rule.floor !== undefined && coherence !== undefined ? rule.floor * coherence : 0;
@@ -84,8 +96,25 @@ export function selectionCuts(pages: readonly ScoredPage[], rule: SelectionRule,
   const bySite = new Map<string, number[]>();
   for (const p of others) (bySite.get(p.site) ?? bySite.set(p.site, []).get(p.site)!).push(p.score);
   const sites = new Map<string, number>();
-  for (const [site, scores] of bySite) sites.set(site, Math.max(group, rule.overSite * quantile(scores, rule.noiseQuantile)));
-  return { noise, group, sites };
+  const siteNoise = new Map<string, number>();
+  for (const [site, scores] of bySite) {
+    const own = quantile(scores, rule.noiseQuantile);
+    siteNoise.set(site, own);
+    sites.set(site, Math.max(group, rule.overSite * own));
+  }
+  return { noise, group, sites, siteNoise, floor };
+}
+
+/** Per site without samples, the index in `pages` of its best page that is not a start page (ties: the first). */
+function bestOfSites(pages: readonly ScoredPage[]): Map<string, number> {
+  const withSamples = new Set(pages.filter((p) => p.sample).map((p) => p.site));
+  const best = new Map<string, number>();
+  pages.forEach((p, i) => {
+    if (p.entry || withSamples.has(p.site)) return;
+    const at = best.get(p.site);
+    if (at === undefined || p.score > pages[at]!.score) best.set(p.site, i);
+  });
+  return best;
 }
 
 /** Sites on which more than half the pages score `nearCopy` or more: a template, not a kind of page. */
@@ -105,8 +134,16 @@ function templateSites(pages: readonly ScoredPage[], nearCopy: number): Set<stri
  * no term with any sample), whatever the noise levels, nor is a start page that is not a sample.
  */
 export function selectTargets(pages: readonly ScoredPage[], rule: SelectionRule, coherence?: number): boolean[] {
-  const { group, sites } = selectionCuts(pages, rule, coherence);
+  const { noise, group, sites, siteNoise, floor } = selectionCuts(pages, rule, coherence);
   const near = rule.nearCopy;
   const templates = near === undefined ? new Set<string>() : templateSites(pages, near);
-  return pages.map((p) => p.sample === true || (!p.entry && p.score > 0 && (p.score >= (sites.get(p.site) ?? group) || (near !== undefined && p.score >= near && !templates.has(p.site)))));
+  const out = pages.map((p) => p.sample === true || (!p.entry && p.score > 0 && (p.score >= (sites.get(p.site) ?? group) || (near !== undefined && p.score >= near && !templates.has(p.site)))));
+  const sb = rule.siteBest;
+  if (sb) {
+    for (const [site, i] of bestOfSites(pages)) {
+      const p = pages[i]!;
+      if (p.score > 0 && p.score >= Math.max(floor, sb.overGroup * noise, sb.overSite * (siteNoise.get(site) ?? 0))) out[i] = true;
+    }
+  }
+  return out;
 }

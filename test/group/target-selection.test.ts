@@ -97,3 +97,22 @@ test("a site's start page is never selected on its score, only as a sample", () 
   const t = selectTargets(pages.map((p) => ('entry' in p ? { ...p, sample: true } : p)), RULE);
   assert.equal(t[30], true, 'a start page given as an example stays selected');
 });
+
+test("a site's clear best: where every page shares the kind's words, the best page of a site without samples is selected if it stands out on its site", () => {
+  // Release notes share their words (version, fixed, added) with every page of a manual: ordinary
+  // pages reach 0.25, so the group's cut (2.5 times its noise level) is above every target.
+  const rule: SelectionRule = { ...RULE, siteBest: { overSite: 1.75, overGroup: 1.25 } };
+  const pages: ScoredPage[] = [
+    { site: 's', score: 1, sample: true },
+    ...site('s', 20, 0.05, 0.25, [0.33]), // the sample's site: its second page is left to the cuts
+    ...site('a', 20, 0.05, 0.2, [0.4, 0.31]), // a target well above its site; a second page not the best
+    ...site('b', 20, 0.05, 0.25, [0.27]), // no target: its best barely above its own pages
+    ...site('c', 20, 0.05, 0.12, [0.22]), // no target: above its site, but not 1.25 times the group's level
+    { site: 'd', score: 0.6, entry: true },
+    ...site('d', 20, 0.05, 0.2, [0.36]), // its start page scores more: never selected, the best other page is
+  ];
+  const { group, noise } = selectionCuts(pages, rule);
+  assert.ok(group > 0.5 && noise > 0.2 && noise < 0.25, `group cut ${group}, noise ${noise}`);
+  assert.deepEqual(selected(pages, RULE), ['s:1'], 'the two cuts alone return the sample only');
+  assert.deepEqual(selected(pages, rule), ['s:1', 'a:0.4', 'd:0.36']);
+});
