@@ -15,8 +15,8 @@ import { prf, reselect, ruleName, SWEEP } from '../group/selection-sweep.js';
 
 /**
  * bench/group-real: method D on real documentation sites (group-sites.ts), each served on its own
- * 127.0.0.1 port with opaque URLs, for three page kinds. Settings are chosen on the tuning kinds
- * (licence and FAQ pages) and reported on the other (contributing guides). `--help` lists the options.
+ * 127.0.0.1 port with opaque URLs, for four page kinds. Settings are chosen on the tuning kinds
+ * (licence, FAQ and change log pages) and reported on the other (contributing guides). `--help` lists the options.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, '..', '..', '..', 'bench', 'group-real');
