@@ -320,6 +320,28 @@ test('RedisFrontier: rebuild counts the errors that made no request apart, so th
   assert.deepEqual((await f.claim(5, T)).map((r) => r.url), ['http://e.test/1', 'http://e.test/2']);
 });
 
+test("RedisFrontier: a worker whose claim the page budget cut to nothing, while another worker's leases hold the rest, polls instead of naming a ready host", async () => {
+  const prefix = await fresh('budget-held');
+  const a = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
+  const b = await worker(prefix, 'w2', { perHost: 5, delayMs: 0 });
+  await a.setPageBudget(2);
+  await a.add([req('http://b.test/1', 0.9), req('http://b.test/2', 0.8), req('http://b.test/3', 0.7)], T);
+  const held = await a.claim(5, T);
+  assert.equal(held.length, 2);
+  assert.deepEqual(await b.claim(5, T), []);
+  // Asked twice, as the crawl loop does (its unreachable-host check asks first): the second
+  // answer came from Redis, where the host is ready, so it was T and the loop asked again a
+  // millisecond later, for as long as the other worker's leases lasted.
+  for (let i = 0; i < 2; i++) {
+    const next = await b.nextReadyAt(T);
+    assert.ok(next !== null && next > T, `answer ${i + 1}: ${next}`);
+  }
+  assert.equal(await b.isFinished(), false, 'URLs wait: not finished');
+  // A lease given back frees a share of the budget for the next claim.
+  await a.release(held[0]!, T, T);
+  assert.deepEqual((await b.claim(5, T + 1)).map((r) => r.url), [held[0]!.url]);
+});
+
 test("RedisFrontier: rebuild restores each host's fetches against its budget, as a reopened SQLite frontier does", async () => {
   const prefix = await fresh('host-budget-rebuild');
   const f = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
