@@ -188,7 +188,10 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
     const crawl = await startSharedCrawl(config, target, { force: o.force === true });
     if (o.seedOnly) {
       for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
-      process.stdout.write(`${crawl.where}: ${count(config.seeds?.length ?? 0, 'seed')} added; start workers with focuscrawl worker --name ${target.name}\n`);
+      const given = config.seeds?.length ?? 0;
+      const added = crawl.seedsAdded ?? given;
+      const known = given - added;
+      process.stdout.write(`${crawl.where}: ${count(added, 'seed')} added${known > 0 ? ` (${known} already known to the crawl)` : ''}; start workers with focuscrawl worker --name ${target.name}\n`);
       await crawl.close();
       return;
     }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
 import { rebuildFrontier } from '../distributed/rebuild-frontier.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
+import { count } from './progress.js';
 import { withSharedOptions } from './shared-options.js';
 
 export function registerRebuild(program: Command): void {
@@ -11,6 +12,6 @@ export function registerRebuild(program: Command): void {
       const target = sharedTarget(o);
       if (!target) throw new FocusCrawlError('USAGE', 'rebuild needs a shared crawl: pass --name NAME with --redis URL and --pg URL (or FOCUSCRAWL_REDIS and FOCUSCRAWL_PG)');
       const r = await rebuildFrontier(target, { force: o.force === true });
-      process.stdout.write(`crawl '${target.name}': frontier rebuilt from PostgreSQL: ${r.open} URLs waiting, ${r.final} final URLs marked seen; start workers with focuscrawl worker --name ${target.name}\n`);
+      process.stdout.write(`crawl '${target.name}': frontier rebuilt from PostgreSQL: ${count(r.open, 'URL')} waiting, ${count(r.final, 'final URL')} marked seen; start workers with focuscrawl worker --name ${target.name}\n`);
     });
 }

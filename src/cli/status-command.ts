@@ -44,10 +44,10 @@ function strategyWhy(source: string | null, name: string, topic: boolean): strin
  */
 function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null, missing: string | null): string[] {
   // Said even when PostgreSQL's record looks finished: no worker can run until rebuild.
-  if (missing !== null) return [`${label}: the Redis frontier is missing (focuscrawl rebuild --name ${missing} recreates it from PostgreSQL); ${c.waiting} URLs waiting or being fetched in PostgreSQL's record`];
-  if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting or being fetched (Redis did not answer)`}`];
+  if (missing !== null) return [`${label}: the Redis frontier is missing (focuscrawl rebuild --name ${missing} recreates it from PostgreSQL); ${count(c.waiting, 'URL')} waiting or being fetched in PostgreSQL's record`];
+  if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting or being fetched (Redis did not answer)`}`];
   const who = live.workers.length ? `${count(live.workers.length, 'worker')} running (${live.workers.join(', ')})` : 'no worker running';
-  const head = finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
+  const head = finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
   return [
     `${label}: ${head}; ${who}`,
     ...[expiredLeasesLine(live)].filter((x) => x !== null),
@@ -86,7 +86,7 @@ export function registerStatus(program: Command): void {
         const lines = [
           ...(open.running ? [open.running] : []),
           ...(embedded
-            ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${c.waiting} URLs waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
+            ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
             : sharedLines(open.label, c, s.finished, live, open.redis?.missing && o.name ? o.name : null)),
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${!embedded && !live ? ' or being fetched' : ''}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),

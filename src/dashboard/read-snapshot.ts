@@ -46,7 +46,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
         : lastRun || expired
           ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired].filter((x) => x !== null).join('; ') }
-          : { name: 'not started', detail: urls.waiting ? `${urls.waiting} URLs waiting` : 'no URLs yet' };
+          : { name: 'not started', detail: urls.waiting ? `${urls.waiting} URL${urls.waiting === 1 ? '' : 's'} waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));
   const relevantPages = threshold === null ? [] : await listPages(r, await r.relevantPages(threshold, pageLimit), labelOf);

@@ -27,6 +27,8 @@ export interface SharedCrawl extends RunnableCrawl {
   pg: PgStore;
   redis: Redis;
   target: SharedTarget;
+  /** Of the seeds given to startSharedCrawl, those new to the crawl (the others were already known). */
+  seedsAdded?: number;
 }
 
 /**
@@ -289,7 +291,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
-    await crawl.crawler.addSeeds(config.seeds);
+    crawl.seedsAdded = await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
     // Explained while the connection's state still tells a lost Redis from any other failure.
@@ -325,7 +327,7 @@ export async function openSharedWorker(target: SharedTarget, options: WorkerOpti
     }
     const raw = JSON.parse(stored) as CrawlConfigInput;
     if (opts.maxPages !== undefined && typeof raw.maxPages === 'number' && opts.maxPages < raw.maxPages) {
-      throw new FocusCrawlError('USAGE', `--max-pages ${opts.maxPages} is below crawl '${target.name}''s budget of ${raw.maxPages}: resume raises the budget`);
+      throw new FocusCrawlError('USAGE', `--max-pages ${opts.maxPages} is below the budget of crawl '${target.name}', ${raw.maxPages}: resume raises the budget`);
     }
     if (opts.maxPages !== undefined) {
       raw.maxPages = opts.maxPages;

@@ -94,7 +94,7 @@ test('a new crawl whose name Redis still holds keys for (its schema dropped) is 
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stderr, /dropped the Redis keys of an earlier crawl named/);
     const status = await runCli(['status', ...shared]);
-    assert.match(status.stdout, /1 URLs waiting/, `the new crawl holds its one seed, not the old frontier: ${status.stdout}${status.stderr}`);
+    assert.match(status.stdout, /1 URL waiting/, `the new crawl holds its one seed, not the old frontier: ${status.stdout}${status.stderr}`);
   } finally {
     await web.close();
     await dropKeys(name);
