@@ -277,9 +277,23 @@ export function checkSeedLengths(config: Pick<CrawlConfig, 'seeds' | 'maxUrlLeng
 export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;
 
+/**
+ * Flags that are no crawl option, so no config key: where a crawl runs and how this command
+ * treats it. A config file holds what the crawl is; the same file serves every worker.
+ */
+const FLAGS_ONLY: Readonly<Record<string, string>> = {
+  redis: '--redis, or FOCUSCRAWL_REDIS',
+  pg: '--pg, or FOCUSCRAWL_PG',
+  name: '--name',
+  seedOnly: '--seed-only',
+  metricsPort: '--metrics-port',
+  force: '--force',
+  config: '--config',
+};
+
 /** Reads a config file; a topic path in it is resolved against the file's folder. */
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
-  const cfg = loadFile(file, crawlConfigSchema.partial(), 'config') as Partial<CrawlConfig>;
+  const cfg = loadFile(file, crawlConfigSchema.partial(), 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
   // Checked here so that the file is named: the crawl's own check knows only the name.
   if (typeof cfg.strategy === 'string' && !strategyNames().includes(cfg.strategy)) {
     throw new FocusCrawlError('CONFIG', `${file}: config field 'strategy': unknown strategy '${cfg.strategy}' (${strategyNames().join(', ')})`);

@@ -8,7 +8,11 @@ import { didYouMean, optionIssue } from './option-issue.js';
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
  * Every error names the file, the line and the field: `topic.yaml:4: keywords.map: expected number`.
  */
-export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES): z.output<S> {
+export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES, flagsOnly: Readonly<Record<string, string>> = {}): z.output<S> {
+  // Read as YAML, a TOML or INI file fails on its first line with words about YAML, or parses as
+  // one string; its extension says what it is.
+  const other = /\.(toml|ini|cfg|conf|properties|xml)$/i.exec(file)?.[1];
+  if (other) throw new FocusCrawlError('CONFIG', `${file}: a ${what} file is YAML (.yaml, .yml) or JSON (.json); .${other.toLowerCase()} files are not read`);
   const read = readBounded(file, maxBytes, what);
   // The YAML parser's time grows with the square of a map's keys (a 10 MB topic did not load in a minute).
   if ('tooLarge' in read) throw new FocusCrawlError('CONFIG', `${file}: ${what} file of ${read.tooLarge} bytes, more than the ${maxBytes} read`);
@@ -19,7 +23,7 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
   // A byte order mark is no content: YAML skips it, JSON.parse would stop at it.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   try {
-    return parseFile(file, text, schema, what);
+    return parseFile(file, text, schema, what, flagsOnly);
   } catch (err) {
     // Nesting deep enough to overflow the parser's stack is no file a person wrote.
     if (err instanceof RangeError) throw new FocusCrawlError('CONFIG', `${file}: ${what} file nested too deeply to read`);
@@ -30,7 +34,7 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
 /** A config or topic file's largest size: either is a few KB (a long seed list belongs in --seeds-file). */
 export const MAX_FILE_BYTES = 1 << 20;
 
-function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, what: string): z.output<S> {
+function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, what: string, flagsOnly: Readonly<Record<string, string>>): z.output<S> {
   const lines = new LineCounter();
   // JSON is YAML, but YAML forgives what JSON does not (a trailing comma): a .json file is held to JSON.
   if (/\.json$/i.test(file)) checkJson(file, text);
@@ -56,6 +60,10 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     }
     throw err;
   }
+  // A file of one word or a list parses as YAML too: it holds no `key: value` lines at all.
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
+    throw new FocusCrawlError('CONFIG', `${file}: a ${what} file holds \`key: value\` lines (YAML) or one JSON object; this one is ${Array.isArray(data) ? 'a list' : `a single ${typeof data === 'string' ? 'text' : typeof data}`}`);
+  }
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
     // An unknown key first: `keyword:` for `keywords:` also leaves `keywords` missing, and the
@@ -69,8 +77,17 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     const keys = (issue as { keys?: string[] }).keys;
     // `maxPage`, or `max-pages` for maxPages: the top level's keys are the schema's.
     const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    if (issue.code === 'unrecognized_keys' && keys?.length === 1 && path.length === 0 && shape) message += didYouMean(keys[0]!.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
-    const linePath = issue.code === 'unrecognized_keys' && keys?.length ? [...path, keys[0]!] : path;
+    const flag = issue.code === 'unrecognized_keys' && path.length === 0 ? keys?.find((k) => k in flagsOnly) : undefined;
+    // The unknown key is the field named, as one inside an inline topic is (optionIssue).
+    const unknownKey = issue.code === 'unrecognized_keys' && keys?.length ? (flag ?? keys[0]!) : undefined;
+    if (flag !== undefined) message = `given on the command line only (${flagsOnly[flag]}), not in a ${what} file`;
+    else if (unknownKey !== undefined) {
+      message = 'unknown';
+      if (path.length === 0 && shape) message += didYouMean(unknownKey.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
+      const others = keys!.filter((k) => k !== unknownKey);
+      if (others.length) message += `; also unknown: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}`;
+    }
+    const linePath = unknownKey !== undefined ? [...path, unknownKey] : path;
     let line: number | null = null;
     // An unknown key's own line (here, or inside an inline topic): its value may start on the next one.
     const unknown = issue.code === 'unrecognized_keys' && keys?.length ? linePath : 'unknownKey' in found && found.unknownKey !== undefined ? path : null;
@@ -87,7 +104,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
       if (isNode(node) && node.range) line = lines.linePos(node.range[0]).line;
     }
     const where = line !== null ? `${file}:${line}` : file;
-    const field = path.length ? path.join('.') : '(top level)';
+    const field = unknownKey !== undefined ? linePath.join('.') : path.length ? path.join('.') : '(top level)';
     throw new FocusCrawlError('CONFIG', `${where}: ${what} field '${field}': ${message}`);
   }
   return parsed.data;

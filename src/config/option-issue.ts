@@ -35,10 +35,19 @@ function describe(issue: Issue, base: string[]): OptionIssue {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
     return { path, message: 'is missing' };
   }
+  if (issue.code === 'invalid_type' && 'expected' in issue) {
+    const words = EXPECTED[String(issue.expected)];
+    const got = /received (\w+)$/.exec(issue.message)?.[1];
+    if (words) return { path, message: `must be ${words}${got ? `, not ${got === 'number' && issue.expected === 'int' ? 'a fraction' : RECEIVED[got] ?? got}` : ''}` };
+  }
   return { path, message: issue.message };
 }
 
-/** "did you mean 'maxPages'?" for a key one or two edits away from a known one, else ''. */
+/**
+ * "did you mean 'maxPages'?" for a key one or two edits away from a known one; else the known
+ * keys that hold it whole (`timeoutMs`: 'connectTimeoutMs', 'headersTimeoutMs', ...), at most
+ * four; else ''.
+ */
 export function didYouMean(key: string, known: readonly string[]): string {
   let best: string | null = null;
   let bestDistance = 3;
@@ -46,8 +55,16 @@ export function didYouMean(key: string, known: readonly string[]): string {
     const d = editDistance(key.toLowerCase(), k.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }
-  return best !== null ? ` (did you mean '${best}'?)` : '';
+  if (best !== null) return ` (did you mean '${best}'?)`;
+  const holding = key.length >= 4 ? known.filter((k) => k.toLowerCase().includes(key.toLowerCase())) : [];
+  if (!holding.length || holding.length > 4) return '';
+  const quoted = holding.map((k) => `'${k}'`);
+  return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`}?)`;
 }
+
+/** zod's type names, as a config file's reader says them. */
+const EXPECTED: Record<string, string> = { int: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'a map of keys', record: 'a map of keys' };
+const RECEIVED: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'a map', null: 'empty' };
 
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_x, j) => j);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, truncateSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCrawlConfigFile } from '../../src/config/crawl-config.js';
@@ -66,4 +66,17 @@ test("a config file's inline topic is named at the field at fault, not as the un
   const threshold = file('inline-threshold.yaml', 'topic:\n  name: solar\n  keywords: {solar: 1}\n  threshold: 2\n');
   refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': Too big: expected number to be <=1$/);
   refuses(() => loadTopicFile(file('no-name.yaml', 'keywords: {solar: 1}\n')), /^.*no-name\.yaml:1: topic field 'name': is missing$/);
+});
+
+test('a config file that is no YAML or JSON map, or that names where a crawl runs, is refused with what it should be', () => {
+  const d = mkdtempSync(join(tmpdir(), 'fc-config-kinds-'));
+  const file = (name: string, text: string) => {
+    writeFileSync(join(d, name), text);
+    return join(d, name);
+  };
+  refuses(() => loadCrawlConfigFile(file('c.toml', 'maxPages = 5\n')), /c\.toml: a config file is YAML \(\.yaml, \.yml\) or JSON \(\.json\); \.toml files are not read$/);
+  refuses(() => loadCrawlConfigFile(file('list.yaml', '- a\n- b\n')), /list\.yaml: a config file holds `key: value` lines \(YAML\) or one JSON object; this one is a list$/);
+  refuses(() => loadCrawlConfigFile(file('shared.yaml', 'maxPages: 5\nredis: redis://127.0.0.1:6379\n')), /shared\.yaml:2: config field 'redis': given on the command line only \(--redis, or FOCUSCRAWL_REDIS\), not in a config file$/);
+  refuses(() => loadCrawlConfigFile(file('half.yaml', 'maxPages: 10.5\n')), /half\.yaml:1: config field 'maxPages': must be a whole number, not a fraction$/);
+  refuses(() => loadCrawlConfigFile(file('timeout.yaml', 'maxPages: 5\ntimeoutMs: 100\n')), /timeout\.yaml:2: config field 'timeoutMs': unknown \(did you mean 'connectTimeoutMs', 'headersTimeoutMs', 'bodyTimeoutMs' or 'totalTimeoutMs'\?\)$/);
 });
