@@ -160,7 +160,7 @@ export function registerCrawl(program: Command): void {
     .option('--no-cookies', 'do not send back the cookies sites set (kept in memory per site, never stored)')
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--proxy <url>', "send every request through this proxy (http://, https:// or socks5://, user:password@ if it asks); 'direct' ignores HTTP_PROXY/HTTPS_PROXY (default: those variables, with NO_PROXY, when set)", proxySetting)
-    .option('--header <header>', "add 'Name: value' to every request (repeatable); credentials (Authorization, Cookie, names with token, key, secret, auth, session) go only to the seeds' hosts; not stored: give it again to resume", requestHeader)
+    .option('--header <header>', "add 'Name: value' to every request (repeatable); credentials (Authorization, Cookie, names with token, key, secret, auth, session, password) go only to the seeds' hosts; not stored: give it again to resume", requestHeader)
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)

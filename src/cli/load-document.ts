@@ -28,11 +28,15 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
   try {
     bytes = readFileSync(ref);
   } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read ${ref}: ${fileError(err)}`);
+    // `127.0.0.1:8080/p.html` or `example.org/docs/`: a URL without its scheme, read as a file name.
+    const urlLike = (err as NodeJS.ErrnoException).code === 'ENOENT' && /^(?:[a-z0-9-]+\.)+[a-z0-9-]+(?::\d+)?(?:\/|$)|^localhost(?::\d+)?(?:\/|$)/i.test(ref);
+    throw new FocusCrawlError('IO', `cannot read ${ref}: ${fileError(err)}${urlLike ? ` (for a URL, write http://${ref})` : ''}`);
   }
   // HTML never holds a NUL byte unless it is UTF-16, which starts with its byte order mark.
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (!utf16 && bytes.subarray(0, 8192).includes(0)) throw new FocusCrawlError('USAGE', `${ref} is not an HTML file (it holds binary data)`);
+  // As a URL answered with application/json is refused, so is a .json file that holds JSON.
+  if (/\.json$/i.test(ref) && /^\s*[[{]/.test(bytes.subarray(0, 64).toString('utf8'))) throw new FocusCrawlError('USAGE', `${ref} is not an HTML file (it holds JSON)`);
   const { html, encoding } = decodeHtml(bytes, '');
   return parseHtml(html, opts.pageUrl ?? pathToFileURL(resolve(ref)).href, encoding, opts.parse);
 }

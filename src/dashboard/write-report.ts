@@ -30,6 +30,10 @@ export async function writeReport(src: SnapshotSource, outDir: string): Promise<
     writeFileSync(join(outDir, 'index.html'), page);
     writeFileSync(join(outDir, 'data.json'), JSON.stringify(snapshot, null, 1));
   } catch (err) {
+    // mkdir says EEXIST for a file in the way: the report is a folder (index.html and data.json).
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: it is a file, and the report is a folder (index.html and data.json); name a folder`);
+    }
     throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err, 'write')}`);
   }
   return { index: join(outDir, 'index.html'), snapshotAt: snapshot.at };

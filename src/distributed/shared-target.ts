@@ -34,9 +34,9 @@ function checkUrl(url: string, what: string, flag: string, schemes: string[]): s
   return url;
 }
 
-function checkRedisUrl(url: string): string {
-  checkUrl(url, 'Redis', '--redis', ['redis:', 'rediss:']);
-  redisDatabase(url);
+function checkRedisUrl(url: string, flag = '--redis'): string {
+  checkUrl(url, 'Redis', flag, ['redis:', 'rediss:']);
+  redisDatabase(url, flag);
   return url;
 }
 
@@ -75,9 +75,10 @@ function resolveTarget(flags: SharedFlags, env: NodeJS.ProcessEnv, needsRedis: b
   if (pg === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs PostgreSQL for its repository: pass --pg URL or set FOCUSCRAWL_PG');
   if (flags.name === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs a name: pass --name NAME (the same on every worker)');
   if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' must be 1-40 lower-case letters, digits or _, starting with a letter`);
+  // A bad value is named where it came from: a user who gave no --redis looks for the variable.
   return {
-    redis: redis === undefined ? null : checkRedisUrl(redis),
-    pg: checkUrl(pg, 'PostgreSQL', '--pg', ['postgres:', 'postgresql:']),
+    redis: redis === undefined ? null : checkRedisUrl(redis, flags.redis !== undefined ? '--redis' : 'FOCUSCRAWL_REDIS'),
+    pg: checkUrl(pg, 'PostgreSQL', flags.pg !== undefined ? '--pg' : 'FOCUSCRAWL_PG', ['postgres:', 'postgresql:']),
     name: flags.name,
   };
 }

@@ -48,6 +48,9 @@ test('a binary file given as a page or as a links file is named, not read as tex
   writeFileSync(join(dir, 'photo.html'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
   writeFileSync(join(dir, 'topic.yaml'), 'name: solar\nkeywords:\n  solar: 2\n');
   await fails(['score', join(dir, 'photo.html'), '--topic', join(dir, 'topic.yaml')], /photo\.html is not an HTML file \(it holds binary data\)/);
+  writeFileSync(join(dir, 'web.json'), '{"pages": []}\n');
+  await fails(['score', join(dir, 'web.json'), '--topic', join(dir, 'topic.yaml')], /web\.json is not an HTML file \(it holds JSON\)/);
+  await fails(['score', '127.0.0.1:9/p/70.html', '--topic', join(dir, 'topic.yaml')], /cannot read 127\.0\.0\.1:9\/p\/70\.html: .* \(for a URL, write http:\/\/127\.0\.0\.1:9\/p\/70\.html\)$/);
   writeFileSync(join(dir, 'links.txt'), 'http://127.0.0.1:9/wms?service=WMS\nnot a link\n');
   await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt: 'not a link' is not an http\(s\) URL/);
 });

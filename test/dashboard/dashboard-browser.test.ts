@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
@@ -129,6 +129,12 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   const bad = await runCli(['report', '--db', db, '--out', out, '--truth', join(dir, 'missing.txt')]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr.trim(), /^[^\n]*--truth: cannot read [^\n]*missing\.txt: no such file \(ENOENT\)$/);
+  // A file where the report's folder should be: said so, and the file is left as it was.
+  const inTheWay = join(dir, 'report.csv');
+  writeFileSync(inTheWay, 'a,b\n');
+  const file = await runCli(['report', '--db', db, '--out', inTheWay]);
+  assert.equal([file.code, file.stderr.trim()].join(' '), `2 focuscrawl: cannot write the report to ${inTheWay}: it is a file, and the report is a folder (index.html and data.json); name a folder`);
+  assert.equal(readFileSync(inTheWay, 'utf8'), 'a,b\n');
   const truth = join(dir, 'truth.txt');
   // The seed (fetched first), a page the 40 fetches may or may not reach, and one that does not exist.
   writeFileSync(truth, `# relevant pages\n${site.origin}/\n\n${site.origin}/p/79\n${site.origin}/nowhere\n`);

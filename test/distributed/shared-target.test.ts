@@ -13,6 +13,10 @@ test('shared target: flags, the environment, and what is missing is named', () =
   assert.throws(() => sharedTarget({ redis: 'redis://x', pg: 'postgres://y/z' }, {}), /needs a name/);
   assert.throws(() => sharedTarget({ name: 'Docs-1' }, env), /--name: 'Docs-1'/);
   assert.throws(() => sharedTarget({ name: 'docs', pg: 'mysql://u:pw@h/db' }, env), (e: Error) => /--pg: 'mysql:\/\/u:\*\*\*@h\/db' is not a PostgreSQL URL/.test(e.message) && !e.message.includes('pw'));
+  // A bad value from the environment is named as the variable: no --redis was given to look at.
+  assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: '127.0.0.1' }), /FOCUSCRAWL_REDIS: '127\.0\.0\.1' is not a Redis URL/);
+  assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_PG: 'db.example' }), /FOCUSCRAWL_PG: 'db\.example' is not a PostgreSQL URL/);
+  assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: 'redis://h/x' }), /FOCUSCRAWL_REDIS: database 'x'/);
 });
 
 test('passwords never appear in what is printed', () => {
