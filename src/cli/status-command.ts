@@ -54,6 +54,13 @@ function sharedLines(label: string, c: { waiting: number; fetching: number }, fi
   ];
 }
 
+/** The URLs held (leased) for the `urls:` line: being fetched, or in leases whose run or worker is gone. */
+function heldText(embedded: boolean, running: boolean, fetching: number, live: SharedLiveness | null): string {
+  if (!embedded && !live) return ' or being fetched';
+  const held = embedded ? [running ? fetching : 0, running ? 0 : fetching] : [live!.leases, live!.expired];
+  return (held[0] ? `, ${held[0]} being fetched` : '') + (held[1] ? `, ${held[1]} in ${embedded ? 'leases of an interrupted run' : 'expired leases'}` : '');
+}
+
 export function registerStatus(program: Command): void {
   withSharedOptions(program.command('status').description('show the state of a crawl (a database, or a shared crawl)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
@@ -88,7 +95,8 @@ export function registerStatus(program: Command): void {
           ...(embedded
             ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
             : sharedLines(open.label, c, s.finished, live, open.redis?.missing && o.name ? o.name : null)),
-          `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${!embedded && !live ? ' or being fetched' : ''}`,
+          // Every URL once: the ones held too, so that the line adds up to the crawl's URLs.
+          `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${heldText(embedded, running, c.fetching, live)}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),
           ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),

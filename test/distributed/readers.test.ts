@@ -134,7 +134,7 @@ test('status and the dashboard tell the URLs a running worker fetches from the e
 
     const running = await cli(['status', ...shared]);
     assert.equal(running.code, 0, running.stderr);
-    assert.match(running.stdout, new RegExp(`^crawl '${name}': 0 URLs waiting, 4 being fetched; 1 worker running \\(${hostname()}:${pid}\\)\\n`));
+    assert.match(running.stdout, new RegExp(`^crawl '${name}': 0 URLs waiting, 4 being fetched; 1 worker running \\(${hostname()}:${pid}\\)\\nurls: 0 done, 0 error, 0 discarded, 0 waiting, 4 being fetched\\n`));
     assert.doesNotMatch(running.stdout, /expired/);
     const runningJson = JSON.parse((await cli(['status', ...shared, '--json'])).stdout) as SharedStatus;
     assert.deepEqual(runningJson.running, { workers: [`${hostname()}:${pid}`], leases: 4 });
@@ -154,6 +154,7 @@ test('status and the dashboard tell the URLs a running worker fetches from the e
     assert.equal(dead.code, 0, dead.stderr);
     assert.match(dead.stdout, new RegExp(`^crawl '${name}': 0 URLs waiting; no worker running\\n4 URLs have expired leases \\(a worker stopped without ending them\\); they return to waiting when a worker runs\\n`));
     assert.doesNotMatch(dead.stdout, /being fetched/);
+    assert.match(dead.stdout, /\nurls: 0 done, 0 error, 0 discarded, 0 waiting, 4 in expired leases\n/);
     const deadJson = JSON.parse((await cli(['status', ...shared, '--json'])).stdout) as SharedStatus;
     assert.equal(deadJson.running, null);
     assert.equal(deadJson.expiredLeases, 4);
