@@ -108,7 +108,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async sitemapCounts(): Promise<{ files: number; urls: number }> {
-    const files = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE state IN (2, 3) AND kind ? 'sitemap'`);
+    const files = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE ${fetchedSql()} AND kind ? 'sitemap'`);
     const urls = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE kind IS NULL AND state <> 4 AND parent IN (SELECT fp FROM ${this.#s}.urls WHERE kind ? 'sitemap')`);
     return { files, urls };
   }

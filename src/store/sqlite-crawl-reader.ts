@@ -109,7 +109,7 @@ export class SqliteCrawlReader implements CrawlReader {
   async sitemapCounts(): Promise<{ files: number; urls: number }> {
     await this.#sql.settle();
     return {
-      files: this.#int(`SELECT count(*) FROM urls WHERE state IN (2, 3) AND probe LIKE '{"sitemap":%'`),
+      files: this.#int(`SELECT count(*) FROM urls WHERE ${fetchedSql()} AND probe LIKE '{"sitemap":%'`),
       urls: this.#int(`SELECT count(*) FROM urls WHERE probe IS NULL AND state != 4 AND parent IN (SELECT fp FROM urls WHERE probe LIKE '{"sitemap":%')`),
     };
   }

@@ -28,8 +28,8 @@ export interface StoreUnderTest {
   reader: CrawlReader;
   /** Records URLs as the crawl's frontier does on this backend: waiting, or discarded with a reason. */
   admit(urls: string[], state: 'waiting' | 'discarded'): Promise<void>;
-  /** Ends a URL as a crawl does on this backend (admitted, claimed, its log line committed, its state final). */
-  end(url: string, state: 'done' | 'error', reason: string | null): Promise<void>;
+  /** Ends a URL as a crawl does on this backend (admitted, claimed, its log line committed, its state final); `sitemap`: a sitemap file's URL. */
+  end(url: string, state: 'done' | 'error', reason: string | null, opts?: { sitemap?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +77,20 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       await store.flush();
       const [h] = await reader.hosts(10, null);
       assert.deepEqual([h?.host, h?.fetched, h?.errors], ['h.test', 2, 2]);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${name}: the sitemap files counted as fetched leave out those that ended without a request`, async () => {
+    const { store, reader, end, close } = await make();
+    try {
+      await end('http://s.test/sitemap.xml', 'done', null, { sitemap: true });
+      await end('http://s.test/missing.xml', 'error', 'HTTP 404', { sitemap: true });
+      await end('http://d.test/sitemap.xml', 'error', 'robots.txt unreachable: connection refused (ECONNREFUSED 127.0.0.1:9)', { sitemap: true });
+      await end('http://s.test/page', 'done', null);
+      await store.flush();
+      assert.equal((await reader.sitemapCounts()).files, 2, 'found or not, but asked');
     } finally {
       await close();
     }

@@ -33,8 +33,8 @@ async function open(writer: 'thread' | 'inline' = 'thread'): Promise<{ store: Pg
 const admitTo = (store: PgStore) => (urls: string[], state: 'waiting' | 'discarded') => store.added(urls.map((u) => request(u)), state, state === 'discarded' ? 'out of scope' : null);
 
 /** A URL ended as a shared worker ends it: admitted (the frontier's journal), then its log line and state in one commit. */
-const endIn = (store: PgStore) => async (url: string, state: 'done' | 'error', reason: string | null) => {
-  await store.added([request(url)], 'waiting', null);
+const endIn = (store: PgStore) => async (url: string, state: 'done' | 'error', reason: string | null, opts: { sitemap?: boolean } = {}) => {
+  await store.added([request(url, opts.sitemap ? { sitemap: { site: new URL(url).origin, level: 1 } } : {})], 'waiting', null);
   await store.commit({ key: urlKey(url), page: null, entry: logLine(url, state, { error: reason }) });
 };
 

@@ -97,8 +97,9 @@ for (const writer of ['inline', 'thread'] as const) {
       await (state === 'waiting' ? frontier.add(reqs, Date.now()) : frontier.discard(reqs, 'out of scope'));
     };
     const store = new SqliteStore(db);
-    const end = async (url: string, state: 'done' | 'error', reason: string | null) => {
-      await frontier.add([{ url, host: new URL(url).host, depth: 1, parent: null, anchor: '', priority: 0.5, data: null }], Date.now());
+    const end = async (url: string, state: 'done' | 'error', reason: string | null, opts: { sitemap?: boolean } = {}) => {
+      const sitemap = opts.sitemap ? { site: new URL(url).origin, level: 1 } : null;
+      await frontier.add([{ url, host: new URL(url).host, depth: 1, parent: null, anchor: '', priority: 0.5, data: null, sitemap }], Date.now());
       const [r] = await frontier.claim(1, Date.now());
       await store.commit({ key: r!.key, page: null, entry: logLine(url, state, { error: reason }) });
       await frontier.complete(r!, state === 'done' ? { state } : { state, reason: reason! }, Date.now());
