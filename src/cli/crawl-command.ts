@@ -3,6 +3,7 @@ import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-conf
 import { startCrawl } from '../crawl.js';
 import { defaultStrategyName, strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
 import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, requestHeader, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
@@ -188,7 +189,8 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
     const crawl = await startSharedCrawl(config, target, { force: o.force === true });
     if (o.seedOnly) {
       for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);
-      const given = config.seeds?.length ?? 0;
+      // The same seed twice on the command line (or as http://a and http://a/) is one seed.
+      const given = new Set((config.seeds ?? []).map((s) => normalizeUrl(s) ?? s)).size;
       const added = crawl.seedsAdded ?? given;
       const known = given - added;
       process.stdout.write(`${crawl.where}: ${count(added, 'seed')} added${known > 0 ? ` (${known} already known to the crawl)` : ''}; start workers with focuscrawl worker --name ${target.name}\n`);

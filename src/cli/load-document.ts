@@ -29,7 +29,7 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
     bytes = readFileSync(ref);
   } catch (err) {
     // `127.0.0.1:8080/p.html` or `example.org/docs/`: a URL without its scheme, read as a file name.
-    const urlLike = (err as NodeJS.ErrnoException).code === 'ENOENT' && /^(?:[a-z0-9-]+\.)+[a-z0-9-]+(?::\d+)?(?:\/|$)|^localhost(?::\d+)?(?:\/|$)/i.test(ref);
+    const urlLike = (err as NodeJS.ErrnoException).code === 'ENOENT' && /^(?:(?:[a-z0-9-]+\.)+[a-z0-9-]+|localhost)(?::\d+\/?|(?::\d+)?\/)/i.test(ref);
     throw new FocusCrawlError('IO', `cannot read ${ref}: ${fileError(err)}${urlLike ? ` (for a URL, write http://${ref})` : ''}`);
   }
   // HTML never holds a NUL byte unless it is UTF-16, which starts with its byte order mark.

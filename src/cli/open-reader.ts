@@ -31,7 +31,7 @@ export interface SharedLiveness {
 export function expiredLeasesLine(live: SharedLiveness | null): string | null {
   const n = live?.expired ?? 0;
   if (!n) return null;
-  return `${count(n, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${n === 1 ? 'it' : 'them'}); they return to waiting when a worker runs`;
+  return `${count(n, 'URL has an expired lease', 'URLs have expired leases')} (a worker stopped without ending ${n === 1 ? 'it' : 'them'}); ${n === 1 ? 'it returns' : 'they return'} to waiting when a worker runs`;
 }
 
 export interface OpenReader {

@@ -86,7 +86,8 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   }
   if (summary.reason === 'max-pages' && s.fetched === 0) lines.push('the page budget was spent before this run: focuscrawl resume --max-pages N raises it');
   if (s.discarded) lines.push(`discarded this run: ${discardSummary(s.discardedBy)}`);
-  if (s.revived) lines.push(`found again by a shorter path and queued: ${count(s.revived, 'link')} discarded as deeper than max depth${s.discarded ? ' (this run or an earlier one)' : ' in an earlier run'}`);
+  // Their discard may be this run's, an earlier run's or (shared) another worker's.
+  if (s.revived) lines.push(`found again by a shorter path and queued: ${count(s.revived, 'link')} discarded as deeper than max depth before`);
   if (relevantTotal !== null) {
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);

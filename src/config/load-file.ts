@@ -62,7 +62,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
   }
   // A file of one word or a list parses as YAML too: it holds no `key: value` lines at all.
   if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
-    throw new FocusCrawlError('CONFIG', `${file}: a ${what} file holds \`key: value\` lines (YAML) or one JSON object; this one is ${Array.isArray(data) ? 'a list' : `a single ${typeof data === 'string' ? 'text' : typeof data}`}`);
+    throw new FocusCrawlError('CONFIG', `${file}: a ${what} file holds \`key: value\` lines (YAML) or one JSON object; this one is ${Array.isArray(data) ? 'a list' : `the single value '${String(data).slice(0, 40)}'`}`);
   }
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
@@ -77,13 +77,14 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     const keys = (issue as { keys?: string[] }).keys;
     // `maxPage`, or `max-pages` for maxPages: the top level's keys are the schema's.
     const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    const flag = issue.code === 'unrecognized_keys' && path.length === 0 ? keys?.find((k) => k in flagsOnly) : undefined;
+    const camel = (k: string) => k.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+    const flag = issue.code === 'unrecognized_keys' && path.length === 0 ? keys?.find((k) => Object.hasOwn(flagsOnly, camel(k))) : undefined;
     // The unknown key is the field named, as one inside an inline topic is (optionIssue).
     const unknownKey = issue.code === 'unrecognized_keys' && keys?.length ? (flag ?? keys[0]!) : undefined;
-    if (flag !== undefined) message = `given on the command line only (${flagsOnly[flag]}), not in a ${what} file`;
+    if (flag !== undefined) message = `given on the command line only (${flagsOnly[camel(flag)]}), not in a ${what} file`;
     else if (unknownKey !== undefined) {
       message = 'unknown';
-      if (path.length === 0 && shape) message += didYouMean(unknownKey.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), Object.keys(shape));
+      if (path.length === 0 && shape) message += didYouMean(camel(unknownKey), Object.keys(shape));
       const others = keys!.filter((k) => k !== unknownKey);
       if (others.length) message += `; also unknown: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}`;
     }

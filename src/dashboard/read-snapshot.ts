@@ -40,7 +40,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
-        ? { name: 'running', detail: `${fetching} URLs being fetched${who}` }
+        ? { name: 'running', detail: `${fetching} URL${fetching === 1 ? '' : 's'} being fetched${who}` }
         : { name: 'waiting on politeness', detail: `${urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now'}${who}` }
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }

@@ -272,9 +272,12 @@ export class HttpFetcher implements Fetcher {
     const slowBody = e.name === 'TimeoutError' && status !== undefined;
     const transient = !slowBody && (TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError');
     const plain = this.#plainWords(code);
-    const where = (e as { address?: unknown; port?: unknown }).address;
+    // The code and address in brackets: a reason may end in "(after 3 attempts)" or "(2 failures in a row)".
+    const at = e as { address?: unknown; port?: unknown; cause?: { address?: unknown; port?: unknown } };
+    const where = at.address ?? at.cause?.address;
+    const port = at.port ?? at.cause?.port;
     const reason = plain
-      ? `${plain} (${code}${typeof where === 'string' ? ` ${where}${typeof (e as { port?: unknown }).port === 'number' ? `:${(e as { port: number }).port}` : ''}` : ''})`
+      ? `${plain} [${code}${typeof where === 'string' ? ` ${where}${typeof port === 'number' ? `:${port}` : ''}` : ''}]`
       : `${code}: ${e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err))}`;
     return new FetchError(url, reason, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }
@@ -293,7 +296,7 @@ export class HttpFetcher implements Fetcher {
       case 'EHOSTUNREACH': return 'no route to host';
       case 'ENETUNREACH': return 'network unreachable';
       case 'ENOTFOUND': return 'no such host name';
-      case 'EAI_AGAIN': return 'host name lookup failed for now';
+      case 'EAI_AGAIN': return 'temporary DNS failure';
       case 'UND_ERR_CONNECT_TIMEOUT': return `no connection within ${this.options.connectTimeoutMs} ms`;
       case 'UND_ERR_HEADERS_TIMEOUT': return `no response headers within ${this.options.headersTimeoutMs} ms`;
       case 'UND_ERR_BODY_TIMEOUT': return `the body stalled: nothing received for ${this.options.bodyTimeoutMs} ms`;

@@ -62,7 +62,7 @@ type EndOutcome = Outcome['state'] | 'unfetched' | 'retry' | 'release' | 'fetche
 export const LOST_FRONTIER = 'Redis no longer holds the crawl';
 
 /** How soon a worker asks again for a share of a page budget that URLs in flight hold. */
-const BUDGET_POLL_MS = 250;
+const BUDGET_POLL_MS = 100;
 
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */

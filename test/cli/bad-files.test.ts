@@ -51,6 +51,8 @@ test('a binary file given as a page or as a links file is named, not read as tex
   writeFileSync(join(dir, 'web.json'), '{"pages": []}\n');
   await fails(['score', join(dir, 'web.json'), '--topic', join(dir, 'topic.yaml')], /web\.json is not an HTML file \(it holds JSON\)/);
   await fails(['score', '127.0.0.1:9/p/70.html', '--topic', join(dir, 'topic.yaml')], /cannot read 127\.0\.0\.1:9\/p\/70\.html: .* \(for a URL, write http:\/\/127\.0\.0\.1:9\/p\/70\.html\)$/);
+  // A missing file is only a missing file: no URL hint for a name with an extension.
+  await fails(['score', join(dir, 'missing.html'), '--topic', join(dir, 'topic.yaml')], /missing\.html: no such file \(ENOENT\)$/);
   writeFileSync(join(dir, 'links.txt'), 'http://127.0.0.1:9/wms?service=WMS\nnot a link\n');
   await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt: 'not a link' is not an http\(s\) URL/);
 });

@@ -77,6 +77,8 @@ test('a config file that is no YAML or JSON map, or that names where a crawl run
   refuses(() => loadCrawlConfigFile(file('c.toml', 'maxPages = 5\n')), /c\.toml: a config file is YAML \(\.yaml, \.yml\) or JSON \(\.json\); \.toml files are not read$/);
   refuses(() => loadCrawlConfigFile(file('list.yaml', '- a\n- b\n')), /list\.yaml: a config file holds `key: value` lines \(YAML\) or one JSON object; this one is a list$/);
   refuses(() => loadCrawlConfigFile(file('shared.yaml', 'maxPages: 5\nredis: redis://127.0.0.1:6379\n')), /shared\.yaml:2: config field 'redis': given on the command line only \(--redis, or FOCUSCRAWL_REDIS\), not in a config file$/);
+  refuses(() => loadCrawlConfigFile(file('kebab-flag.yaml', 'seed-only: true\n')), /kebab-flag\.yaml:1: config field 'seed-only': given on the command line only \(--seed-only\), not in a config file$/);
+  refuses(() => loadCrawlConfigFile(file('proto.yaml', 'constructor: 1\n')), /proto\.yaml:1: config field 'constructor': unknown$/);
   refuses(() => loadCrawlConfigFile(file('half.yaml', 'maxPages: 10.5\n')), /half\.yaml:1: config field 'maxPages': must be a whole number, not a fraction$/);
   refuses(() => loadCrawlConfigFile(file('timeout.yaml', 'maxPages: 5\ntimeoutMs: 100\n')), /timeout\.yaml:2: config field 'timeoutMs': unknown \(did you mean 'connectTimeoutMs', 'headersTimeoutMs', 'bodyTimeoutMs' or 'totalTimeoutMs'\?\)$/);
 });

@@ -89,6 +89,9 @@ test('crawl --seed-only counts the seeds it added, with the noun agreeing: 1 see
     const again = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', 'http://127.0.0.1:9/', 'http://127.0.0.1:9/b', '--no-sitemaps']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /: 1 seed added \(1 already known to the crawl\); start workers/);
+    // A seed given twice is one seed, not one added and one known.
+    const twice = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', 'http://127.0.0.1:9/c', 'http://127.0.0.1:9/c', '--no-sitemaps']);
+    assert.match(twice.stdout, /: 1 seed added; start workers/);
   } finally {
     await dropTestCrawl(name);
   }

@@ -154,14 +154,14 @@ test('a dead host (connection refused): its pages and probes end as "host unreac
     assert.equal(ended.length, 6);
     for (const e of ended) {
       assert.equal(e.state, 'error');
-      assert.match(e.error!, /^host unreachable: connection refused \(ECONNREFUSED 127\.0\.0\.\d+:\d+\) \(2 failures in a row\)$/);
+      assert.match(e.error!, /^host unreachable: connection refused \[ECONNREFUSED 127\.0\.0\.\d+:\d+\] \(2 failures in a row\)$/);
       assert.equal(e.fetched_at, null, 'no request of its own');
     }
     assert.equal(r.summary.stats.fetched, 4, 'only the live pages count as fetches');
     assert.equal(r.summary.stats.notFetched, 6);
     const svc = r.services.find((s) => s.endpoint === `${dead}/wms`);
     assert.equal(svc?.status, 'invalid');
-    assert.match(svc!.reason!, /^host unreachable: connection refused \(ECONNREFUSED/);
+    assert.match(svc!.reason!, /^host unreachable: connection refused \[ECONNREFUSED/);
     // A later run on the same database: 4 fetches so far, so one of the 5 is left for a new seed.
     const again = await crawlToEnd({ db, seeds: [srv.origin + '/html/4', srv.origin + '/html/5'], hosts: ['127.0.0.2'], scope: 'any', detect: ['wms'], maxPages: 5 });
     assert.equal(again.summary.reason, 'max-pages');
@@ -183,7 +183,7 @@ test('a host that accepts connections and never answers: two robots.txt tries, t
     assert.equal(silent.connections(), 2, 'two robots.txt requests (maxRobotsFailures), then nothing');
     const ended = r.entries.filter((e) => e.url.startsWith(silent.origin));
     assert.equal(ended.length, 4);
-    for (const e of ended) assert.match(e.error!, /^host unreachable: no response headers within \d+ ms \(UND_ERR_HEADERS_TIMEOUT\)/);
+    for (const e of ended) assert.match(e.error!, /^host unreachable: no response headers within \d+ ms \[UND_ERR_HEADERS_TIMEOUT\]/);
     assert.equal(r.log.get(srv.origin + '/html/1')?.state, 'done');
     assert.equal(r.summary.stats.fetched, 2);
   } finally {

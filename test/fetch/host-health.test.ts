@@ -6,7 +6,7 @@ import type { FetchResult } from '../../src/types.js';
 
 const T = 1_000_000;
 const opts = { maxFailures: 3, downMs: 300_000, maxDownMs: 1_000_000, backoffBaseMs: 1000, maxBackoffMs: 60_000 };
-const REFUSED = 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.2:9';
+const REFUSED = 'connection refused [ECONNREFUSED 127.0.0.2:9]';
 
 test('three different URLs failing without an answer make a host unreachable for downMs', () => {
   const h = new HostHealth(opts);
@@ -86,7 +86,7 @@ test('after its pause a host gets a trial: one more failure marks it for twice a
 test('errors that made no request are known by their reason', () => {
   assert.equal(madeNoRequest(`host unreachable: ${REFUSED} (3 failures in a row)`), true);
   assert.equal(madeNoRequest('robots.txt unreachable (HTTP 503) (after 3 attempts)'), true);
-  assert.equal(madeNoRequest('ECONNREFUSED: connect ECONNREFUSED (after 3 attempts)'), false);
+  assert.equal(madeNoRequest('connection refused [ECONNREFUSED 127.0.0.2:9] (after 3 attempts)'), false);
   assert.equal(madeNoRequest('HTTP 404'), false);
 });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { quantile, selectionCuts, selectTargets, type ScoredPage, type SelectionRule } from '../../src/group/target-selection.js';
+import { DEFAULT_SELECTION, quantile, selectionCuts, selectTargets, type ScoredPage, type SelectionRule } from '../../src/group/target-selection.js';
 
 const RULE: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2 };
 
@@ -101,7 +101,8 @@ test("a site's start page is never selected on its score, only as a sample", () 
 test("a site's clear best: where every page shares the kind's words, the best page of a site without samples is selected if it stands out on its site", () => {
   // Release notes share their words (version, fixed, added) with every page of a manual: ordinary
   // pages reach 0.25, so the group's cut (2.5 times its noise level) is above every target.
-  const rule: SelectionRule = { ...RULE, siteBest: { overSite: 1.75, overGroup: 1.25 } };
+  const rule = DEFAULT_SELECTION;
+  assert.deepEqual(rule.siteBest, { overSite: 1.75, overGroup: 1.25 });
   const pages: ScoredPage[] = [
     { site: 's', score: 1, sample: true },
     ...site('s', 20, 0.05, 0.25, [0.33]), // the sample's site: its second page is left to the cuts
@@ -115,4 +116,9 @@ test("a site's clear best: where every page shares the kind's words, the best pa
   assert.ok(group > 0.5 && noise > 0.2 && noise < 0.25, `group cut ${group}, noise ${noise}`);
   assert.deepEqual(selected(pages, RULE), ['s:1'], 'the two cuts alone return the sample only');
   assert.deepEqual(selected(pages, rule), ['s:1', 'a:0.4', 'd:0.36']);
+  // Its cost, on the scores of issue 16's first real group: a site with no target whose best page
+  // (0.18) stands 1.76 times above its own and 1.7 times above the group's is returned by it,
+  // while one whose best is close to its other pages (c, 0.12) still returns nothing.
+  const real = [...site('a', 30, 0, 0.12, [0.42]), ...site('b', 30, 0, 0.1, [0.31]), ...site('c', 30, 0, 0.12), ...site('d', 30, 0, 0.11, [0.18])];
+  assert.deepEqual(selected(real, rule), ['a:0.42', 'b:0.31', 'd:0.18']);
 });

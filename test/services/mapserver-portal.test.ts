@@ -124,7 +124,7 @@ test('a MapServer portal with endpoints only in text, .xml capabilities files an
     }
 
     // Dead partners: their probes end as "host unreachable", the endpoints invalid with that reason.
-    for (const [origin, code] of [[refused, 'connection refused \\(ECONNREFUSED'], [reset.origin, 'connection reset by the server \\(ECONNRESET']] as const) {
+    for (const [origin, code] of [[refused, 'connection refused \\[ECONNREFUSED'], [reset.origin, 'connection reset by the server \\[ECONNRESET']] as const) {
       const probes = r.entries.filter((e) => e.url.startsWith(origin));
       assert.ok(probes.length >= 2, origin);
       for (const e of probes) {

@@ -87,7 +87,7 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     try {
       await end('http://s.test/sitemap.xml', 'done', null, { sitemap: true });
       await end('http://s.test/missing.xml', 'error', 'HTTP 404', { sitemap: true });
-      await end('http://d.test/sitemap.xml', 'error', 'robots.txt unreachable: connection refused (ECONNREFUSED 127.0.0.1:9)', { sitemap: true });
+      await end('http://d.test/sitemap.xml', 'error', 'robots.txt unreachable: connection refused [ECONNREFUSED 127.0.0.1:9]', { sitemap: true });
       await end('http://s.test/page', 'done', null);
       await store.flush();
       assert.equal((await reader.sitemapCounts()).files, 2, 'found or not, but asked');
