@@ -9,8 +9,6 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
 import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
-import { RecordingFetcher } from './fetch/recording-fetcher.js';
-import { ReplayFetcher } from './fetch/replay-fetcher.js';
 import { RobotsCache, ROBOTS_AGENT } from './fetch/robots-cache.js';
 import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
@@ -46,8 +44,9 @@ const POLITENESS_RECORD_MS = 2000;
 
 /** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
 export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
+  // The WARC reader and writer (warcio) load only for --replay and --record.
   const base: Fetcher = config.replay
-    ? await ReplayFetcher.open(config.replay, config.maxRedirects)
+    ? await (await import('./fetch/replay-fetcher.js')).ReplayFetcher.open(config.replay, config.maxRedirects)
     : new HttpFetcher({
         userAgent: config.userAgent,
         connectTimeoutMs: config.connectTimeoutMs,
@@ -66,7 +65,7 @@ export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         credentialHosts: seedHosts(config.seeds),
         cookies: config.cookies,
       });
-  return config.record ? RecordingFetcher.open(base, config.record) : base;
+  return config.record ? (await import('./fetch/recording-fetcher.js')).RecordingFetcher.open(base, config.record) : base;
 }
 
 /** The hosts of the seeds, as URL.host spells them. */

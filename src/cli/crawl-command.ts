@@ -8,8 +8,7 @@ import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, req
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
-import { startSharedCrawl } from '../distributed/shared-crawl.js';
-import { metricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
+import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { readSeedsFile, seedProblem } from '../config/seeds.js';
 import { count } from './progress.js';
 
@@ -174,7 +173,8 @@ export function registerCrawl(program: Command): void {
       const { config, notes } = crawlConfigFromFlags(o);
       for (const note of notes) process.stderr.write(`focuscrawl: ${note}\n`);
       // Bound before the crawl opens anything, so a port in use fails with nothing created.
-      const metrics = o.metricsPort !== undefined ? await metricsEndpoint(o.metricsPort) : null;
+      // The metrics (prom-client) and the shared backends load when asked for: they are much of the CLI's start-up.
+      const metrics = o.metricsPort !== undefined ? await (await import('./metrics-endpoint.js')).metricsEndpoint(o.metricsPort) : null;
       try {
         await crawlTo(o, target, config, metrics);
       } finally {
@@ -186,6 +186,7 @@ export function registerCrawl(program: Command): void {
 async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnType<typeof sharedTarget>, config: CrawlConfigInput, metrics: MetricsEndpoint | null): Promise<void> {
   if (target) {
     if (o.db) throw new FocusCrawlError('USAGE', '--db is for the embedded crawl: a shared crawl keeps its pages in PostgreSQL (--pg)');
+    const { startSharedCrawl } = await import('../distributed/shared-crawl.js');
     const crawl = await startSharedCrawl(config, target, { force: o.force === true });
     if (o.seedOnly) {
       for (const note of crawl.notes) process.stderr.write(`focuscrawl: ${note}\n`);

@@ -1,17 +1,12 @@
 import { FocusCrawlError } from '../errors.js';
-import { connectRedis, lostFrontier, pgSchema, redisPrefix } from '../distributed/shared-crawl.js';
 import type { Redis } from 'ioredis';
 import { redact, sharedRecordTarget, sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
-import { RedisFrontier } from '../frontier/redis-frontier.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
-import { connectPg } from '../store/pg-connect.js';
-import { PgCrawlReader } from '../store/pg-crawl-reader.js';
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
 import { FTS_BATCH } from '../store/sqlite-store.js';
 import { openExistingDb, runningLine } from '../store/open-existing-db.js';
 import type { LabelStore } from '../store/label-store.js';
 import { SqliteLabelStore } from '../store/sqlite-label-store.js';
-import { PgLabelStore } from '../store/pg-label-store.js';
 import { probeLock } from '../store/crawl-lock.js';
 import { heartbeatWindowMs } from '../crawl-parts.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
@@ -105,6 +100,14 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
     };
   }
   if (o.db) throw new FocusCrawlError('USAGE', '--db names an embedded crawl; a shared crawl is named by --name');
+  // Loaded for a shared crawl only: ioredis and pg are much of every command's start-up.
+  const [{ connectRedis, lostFrontier, pgSchema, redisPrefix }, { RedisFrontier }, { connectPg }, { PgCrawlReader }, { PgLabelStore }] = await Promise.all([
+    import('../distributed/shared-crawl.js'),
+    import('../frontier/redis-frontier.js'),
+    import('../store/pg-connect.js'),
+    import('../store/pg-crawl-reader.js'),
+    import('../store/pg-label-store.js'),
+  ]);
   const pool = await connectPg(target.pg, 2);
   const schema = pgSchema(target.name);
   const exists = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${schema}.meta`]);

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
-import { rebuildFrontier } from '../distributed/rebuild-frontier.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { count } from './progress.js';
 import { withSharedOptions } from './shared-options.js';
@@ -11,6 +10,7 @@ export function registerRebuild(program: Command): void {
     .action(async (o: SharedFlags & { force?: boolean }) => {
       const target = sharedTarget(o);
       if (!target) throw new FocusCrawlError('USAGE', 'rebuild needs a shared crawl: pass --name NAME with --redis URL and --pg URL (or FOCUSCRAWL_REDIS and FOCUSCRAWL_PG)');
+      const { rebuildFrontier } = await import('../distributed/rebuild-frontier.js');
       const r = await rebuildFrontier(target, { force: o.force === true });
       process.stdout.write(`crawl '${target.name}': frontier rebuilt from PostgreSQL: ${count(r.open, 'URL')} waiting, ${count(r.final, 'final URL')} marked seen; start workers with focuscrawl worker --name ${target.name}\n`);
     });

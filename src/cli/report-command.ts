@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
-import { writeReport } from '../dashboard/write-report.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
 import { loadTruth } from '../dashboard/truth-file.js';
 import { openReader, redisProblem } from './open-reader.js';
@@ -18,6 +17,7 @@ export function registerReport(program: Command): void {
       const problem = redisProblem(open);
       if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       try {
+        const { writeReport } = await import('../dashboard/write-report.js');
         const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out);
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);
       } finally {

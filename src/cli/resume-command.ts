@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { resumeCrawl, type ResumeOverrides } from '../crawl.js';
 import { positiveInt, proxySetting, requestHeader, tcpPort } from './option-parsers.js';
-import { metricsEndpoint } from './metrics-endpoint.js';
 import { runToEnd } from './run-to-end.js';
 import { FocusCrawlError } from '../errors.js';
-import { openSharedWorker } from '../distributed/shared-crawl.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { withSharedOptions } from './shared-options.js';
 
@@ -24,9 +22,11 @@ export function registerResume(program: Command): void {
       if (target && (o.db || o.topic !== undefined || o.allowPrivate)) throw new FocusCrawlError('USAGE', 'resume of a shared crawl takes --max-pages and --concurrency; --db, --topic and --allow-private are for the embedded crawl');
       // Bound before the crawl opens, so a port in use fails with the database untouched. A crawl
       // resumed after kill -9 (the usual way to continue one) had no way to its metrics.
-      const metrics = o.metricsPort !== undefined ? await metricsEndpoint(o.metricsPort) : null;
+      // Loaded when asked for: prom-client is much of the CLI's start-up.
+      const metrics = o.metricsPort !== undefined ? await (await import('./metrics-endpoint.js')).metricsEndpoint(o.metricsPort) : null;
       try {
         if (target) {
+          const { openSharedWorker } = await import('../distributed/shared-crawl.js');
           const worker = await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.maxPages ? { maxPages: o.maxPages } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) });
           metrics?.attach(worker.crawler);
           await runToEnd(worker);

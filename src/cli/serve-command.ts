@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { dashboardToken, isLoopback } from '../dashboard/access.js';
-import { startDashboard } from '../dashboard/dashboard-server.js';
+import type { startDashboard } from '../dashboard/dashboard-server.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
 import { loadTruth } from '../dashboard/truth-file.js';
 import { openReader, redisProblem } from './open-reader.js';
@@ -25,7 +25,7 @@ export function registerServe(program: Command): void {
       if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       let dash: Awaited<ReturnType<typeof startDashboard>>;
       try {
-        dash = await startDashboard(open, { host: o.host, port: o.port, token, truth });
+        dash = await (await import('../dashboard/dashboard-server.js')).startDashboard(open, { host: o.host, port: o.port, token, truth });
       } catch (err) {
         await open.close();
         throw err;

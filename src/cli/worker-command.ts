@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { FocusCrawlError } from '../errors.js';
-import { openSharedWorker } from '../distributed/shared-crawl.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
 import { positiveInt, proxySetting, requestHeader, tcpPort } from './option-parsers.js';
-import { metricsEndpoint } from './metrics-endpoint.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 
@@ -21,9 +19,11 @@ export function registerWorker(program: Command): void {
       const target = sharedTarget(o);
       if (!target) throw new FocusCrawlError('USAGE', 'worker needs a shared crawl: pass --name NAME with --redis URL and --pg URL (or FOCUSCRAWL_REDIS and FOCUSCRAWL_PG)');
       // Bound before the worker joins, so a port in use fails before any URL is leased.
-      const metrics = o.metricsPort !== undefined ? await metricsEndpoint(o.metricsPort) : null;
+      // Loaded when asked for: prom-client is much of the CLI's start-up.
+      const metrics = o.metricsPort !== undefined ? await (await import('./metrics-endpoint.js')).metricsEndpoint(o.metricsPort) : null;
       try {
-        const worker = await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) });
+        const { openSharedWorker } = await import('../distributed/shared-crawl.js');
+          const worker = await openSharedWorker(target, { ...(o.concurrency ? { concurrency: o.concurrency } : {}), ...(o.proxy ? { proxy: o.proxy } : {}), ...(o.header ? { headers: o.header } : {}) });
         metrics?.attach(worker.crawler);
         await runToEnd(worker);
       } finally {
