@@ -8,10 +8,10 @@ import { DEFAULT_ABBREVIATIONS, learnLinkKeywords } from '../relevance/link-keyw
 import { expandRefs, loadPage } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
 import { openReader } from './open-reader.js';
+import { count } from './progress.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
 
 /** "1 sample page", "2 sample pages": the header and the table are read by people. */
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * The dashboard's labels as samples: pages labelled relevant are samples, pages labelled not

@@ -40,13 +40,13 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
-        ? { name: 'running', detail: `${fetching} URL${fetching === 1 ? '' : 's'} being fetched${who}` }
+        ? { name: 'running', detail: `${count(fetching, 'URL')} being fetched${who}` }
         : { name: 'waiting on politeness', detail: `${urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now'}${who}` }
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
         : lastRun || expired
           ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired].filter((x) => x !== null).join('; ') }
-          : { name: 'not started', detail: urls.waiting ? `${urls.waiting} URL${urls.waiting === 1 ? '' : 's'} waiting` : 'no URLs yet' };
+          : { name: 'not started', detail: urls.waiting ? `${count(urls.waiting, 'URL')} waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));
   const relevantPages = threshold === null ? [] : await listPages(r, await r.relevantPages(threshold, pageLimit), labelOf);

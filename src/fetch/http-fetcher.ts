@@ -9,6 +9,7 @@ import { decompress, decompressPrefix, isSizeError } from './decompress.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
 import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
+import { networkErrorWords } from './network-error-words.js';
 
 export interface HttpFetcherOptions {
   /** Sent on every request. Default 'focuscrawl/0.1 (+https://github.com/focuscrawl)'. */
@@ -271,7 +272,7 @@ export class HttpFetcher implements Fetcher {
     // for a 60 s page) would arrive as slowly again: retried, it held its host slot three times.
     const slowBody = e.name === 'TimeoutError' && status !== undefined;
     const transient = !slowBody && (TRANSIENT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError');
-    const plain = this.#plainWords(code);
+    const plain = networkErrorWords(code, this.options);
     // The code and address in brackets: a reason may end in "(after 3 attempts)" or "(2 failures in a row)".
     const at = e as { address?: unknown; port?: unknown; cause?: { address?: unknown; port?: unknown } };
     const where = at.address ?? at.cause?.address;
@@ -280,30 +281,6 @@ export class HttpFetcher implements Fetcher {
       ? `${plain} [${code}${typeof where === 'string' ? ` ${where}${typeof port === 'number' ? `:${port}` : ''}` : ''}]`
       : `${code}: ${e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err))}`;
     return new FetchError(url, reason, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
-  }
-
-  /**
-   * What a network error code means, in the words a crawl log reader needs (undici's own messages
-   * repeat the code, "ECONNREFUSED: connect ECONNREFUSED", or name only the library's timer,
-   * "Headers Timeout Error"); null for codes left as they are.
-   */
-  #plainWords(code: string): string | null {
-    switch (code) {
-      case 'ECONNREFUSED': return 'connection refused';
-      case 'ECONNRESET': return 'connection reset by the server';
-      case 'EPIPE': return 'connection closed while sending the request';
-      case 'ETIMEDOUT': return 'connection timed out';
-      case 'EHOSTUNREACH': return 'no route to host';
-      case 'ENETUNREACH': return 'network unreachable';
-      case 'ENOTFOUND': return 'no such host name';
-      case 'EAI_AGAIN': return 'temporary DNS failure';
-      case 'UND_ERR_CONNECT_TIMEOUT': return `no connection within ${this.options.connectTimeoutMs} ms`;
-      case 'UND_ERR_HEADERS_TIMEOUT': return `no response headers within ${this.options.headersTimeoutMs} ms`;
-      case 'UND_ERR_BODY_TIMEOUT': return `the body stalled: nothing received for ${this.options.bodyTimeoutMs} ms`;
-      case 'UND_ERR_SOCKET': return 'connection closed by the server';
-      case 'UND_ERR_CLOSED': return 'connection closed';
-      default: return null;
-    }
   }
 
   async #finish(

@@ -61,22 +61,12 @@ type EndOutcome = Outcome['state'] | 'unfetched' | 'retry' | 'release' | 'fetche
 /** How a lost frontier's error begins (shared-crawl.ts names the crawl and the way back). */
 export const LOST_FRONTIER = 'Redis no longer holds the crawl';
 
-/** How soon a worker asks again for a share of a page budget that URLs in flight hold. */
-const BUDGET_POLL_MS = 100;
-
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */
   roundTrips = 0;
   /** What the last claim that came back short on every shard said of the next opening (nextReadyAt). */
   #readyHint: { now: number; next: number | null; finished: boolean } | null = null;
-  /**
-   * The last claim got nothing because the page budget is held by URLs in flight, other
-   * workers' leases included: no host opens by itself, only a lease's end frees a share, and
-   * nextReadyAt says so (BUDGET_POLL_MS) instead of naming a ready host the loop would ask again
-   * at once (a worker polled Redis at thousands of commands a second while another's last
-   * requests or a killed worker's leases held the rest of the budget).
-   */
-  #budgetHeld = false;
+
   /** Lease ends refused because this worker no longer held the lease (it expired and was reaped). */
   lostLeases = 0;
   /** Waiting URLs raised by a better rediscovery, by this worker. */
@@ -299,7 +289,6 @@ export class RedisFrontier implements Frontier {
     let next: number | null = null;
     let short = 0;
     let open = false;
-    let capped = false;
     // One shard at a time, starting where the last claim stopped, so every shard is served.
     for (let tried = 0; tried < this.#shards && out.length < max; tried++) {
       const shard = this.#nextShard;
@@ -313,13 +302,11 @@ export class RedisFrontier implements Frontier {
         if (w) next = Math.min(next ?? Infinity, Math.max(now, Number(w)));
         // Cut short by the page budget: URLs wait, so the crawl is not over; it ends at the budget (Crawler.run).
         if (w || Number(fetching) > 0 || cut) open = true;
-        if (cut) capped = true;
       }
     }
     // Every shard answered short: the claim saw when the next host opens, and whether anything is
     // left at all (see nextReadyAt, isFinished).
     if (short === this.#shards) this.#readyHint = { now, next, finished: !open && out.length === 0 };
-    this.#budgetHeld = capped && out.length === 0;
     for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }
@@ -471,9 +458,11 @@ export class RedisFrontier implements Frontier {
     // reply already told, from the same state a round trip would read now; any other change
     // this worker makes in between drops the hint. Other workers' changes it may miss are what
     // a round trip a millisecond later could miss as well; the loop asks again within 100 ms.
-    if (this.#budgetHeld) return now + BUDGET_POLL_MS;
+    // The hint stays for a second question at the same moment (the loop's unreachable-host check
+    // asks first): a round trip would name a ready host even when the claim got nothing because
+    // the page budget is held by URLs in flight, and the loop asked again at once, thousands of
+    // times a second, while another worker's (or a killed one's) leases held it.
     const hint = this.#readyHint;
-    this.#readyHint = null;
     if (hint && hint.now === now) return hint.next;
     this.roundTrips++;
     const heads = await Promise.all(
