@@ -12,13 +12,14 @@ import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
 import { procCpuMs } from './proc-cpu.js';
+import { pinServices, UNPINNED } from './cpu-pinning.js';
 
 /**
  * CPU milliseconds per fetched page, by process: one shared worker (and the Redis and PostgreSQL
  * work it causes) against the embedded crawler, on the same local web, in the same run. CPU time
  * is what a busy 2-core machine shared with other work barely changes; pages/s is printed too.
  *
- *   node dist/bench/distributed/cpu-per-page.js [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--rounds 1] [--prof DIR]
+ *   node dist/bench/distributed/cpu-per-page.js [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--rounds 1] [--prof DIR] [--pin]
  *
  * - crawler processes: process.cpuUsage() at exit (cpu-report.ts, loaded with --import), every thread,
  *   and in the notes under the table the main thread alone with its involuntary context switches,
@@ -29,6 +30,7 @@ import { procCpuMs } from './proc-cpu.js';
  *   (WAL writer, checkpointer, ...) from before to after;
  * - the web server and this driver: this process's CPU over the run.
  * `--prof DIR` runs every crawler process under `node --cpu-prof --cpu-prof-dir DIR`.
+ * `--pin` puts Redis, PostgreSQL and this driver on core 0 and each crawler on the others (cpu-pinning.ts).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..', '..');
@@ -41,6 +43,7 @@ const PER_HOST = Number(opt('pages-per-host', '500'));
 const CONCURRENCY = Number(opt('concurrency', '32'));
 const ROUNDS = Number(opt('rounds', '1'));
 const PROF = opt('prof', '');
+const PIN = argv.includes('--pin') ? pinServices() : UNPINNED;
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -61,7 +64,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const flags = ['--import', HOOK, ...(PROF ? ['--cpu-prof', '--cpu-prof-dir', PROF] : [])];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...flags, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const [command, commandArgs] = PIN.spawnArgs(process.execPath, [...flags, CLI, ...args]);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -176,6 +180,7 @@ async function main(): Promise<void> {
   await db.connect();
   const rows: string[] = [];
   const notes: string[] = [];
+  const shares: number[] = [];
   const per = (ms: number, n: number) => (ms / n).toFixed(3);
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -207,24 +212,27 @@ async function main(): Promise<void> {
       const xacts = (await pgCommits(db)) - x0 - Math.round(w.secs * 10) - 2;
       const stored = Number((await db.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n);
       const trips = Number(/Redis: (\d+) round trips/.exec(w.stdout)?.[1] ?? NaN);
+      shares.push(Math.round((100 * stored) / w.secs / (fetched / e.secs)));
       rows.push(`| shared, 1 worker | ${round} | ${stored} | ${(stored / w.secs).toFixed(0)} | ${per(w.cpuMs, stored)} | ${per(rMs, stored)} | ${per(p.backendsMs, stored)} | ${per(p.backgroundMs, stored)} | ${per(wWeb, stored)} | ${per(w.cpuMs + rMs + p.backendsMs + p.backgroundMs, stored)} |`);
       const statements = Number(/in (\d+) statements/.exec(w.stdout)?.[1] ?? NaN);
       notes.push(`round ${round}, 1 worker: ${mainThread(w, stored)}; ${(trips / stored).toFixed(2)} Redis round trips, ${((r1.commands - r0.commands - 4) / stored).toFixed(2)} Redis commands (those in scripts included), about ${(xacts / stored).toFixed(2)} PostgreSQL transactions per page${Number.isNaN(statements) ? '' : ` (${(stored / statements).toFixed(1)} pages a group-commit statement)`}`);
       await dropCrawl(redis, db, name);
     }
   } finally {
+    PIN.restore();
     redis.disconnect();
     await db.end();
     await web.close();
   }
   const out = [
-    `CPU ms per fetched page (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ${HOSTS} hosts, ${pages} pages, concurrency ${CONCURRENCY})`,
+    `CPU ms per fetched page (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ${HOSTS} hosts, ${pages} pages, concurrency ${CONCURRENCY}; ${PIN.label})`,
     '',
     '| crawler | round | pages | pages/s | crawler process | Redis | PostgreSQL backends | PostgreSQL background | web server | crawl total (crawler + Redis + PostgreSQL) |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...notes.map((n) => `- ${n}`),
+    `- one worker's pages/s as a share of the embedded crawler's, per round: ${shares.map((x) => `${x}%`).join(', ')}`,
   ].join('\n');
   process.stdout.write(out + '\n');
 }

@@ -11,13 +11,17 @@ import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
+import { pinServices, UNPINNED } from './cpu-pinning.js';
 
 /**
  * bench/distributed: the shared crawl (Redis frontier, PostgreSQL repository) with 1, 2 and 4
  * worker processes against the embedded crawler, on one local web of 100 hosts and 50,000 pages;
  * Redis round trips, bytes and memory per URL, PostgreSQL write cost per page, seen-cache hits.
  *
- *   npm run bench:distributed -- [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--workers 1,2,4] [--rounds 1] [--no-record]
+ *   npm run bench:distributed -- [--hosts 100] [--pages-per-host 500] [--concurrency 32] [--workers 1,2,4] [--rounds 1] [--pin] [--no-record]
+ *
+ * `--pin` puts Redis, PostgreSQL and this driver (the web server) on core 0 and the crawlers on the
+ * others, as if the services ran on machines of their own (cpu-pinning.ts).
  *
  * `--rounds N` repeats the whole comparison N times and adds each worker count's median share of
  * the embedded crawler's pages/s: on a shared VM one run's share moves by about 5 points.
@@ -36,6 +40,7 @@ const CONCURRENCY = Number(opt('concurrency', '32'));
 const WORKERS = opt('workers', '1,2,4').split(',').map(Number);
 const ROUNDS = Number(opt('rounds', '1'));
 const waitingOnly = argv.includes('--waiting-only');
+const PIN = argv.includes('--pin') && !waitingOnly ? pinServices() : UNPINNED;
 const record = !argv.includes('--no-record') && !waitingOnly;
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,7 +53,8 @@ interface Run {
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = PIN.spawnArgs(process.execPath, [CLI, ...args]);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -217,6 +223,7 @@ async function main(): Promise<void> {
     notes.push(`Redis memory per waiting URL: ${(waitingBytes / c.waiting!).toFixed(0)} bytes (${c.waiting} waiting after 3,000 fetches: ${parts.join(', ')}; MEMORY USAGE)`);
     await dropCrawl(redis, db, name);
   } finally {
+    PIN.restore();
     redis.disconnect();
     await db.end();
     await web.close();
@@ -227,7 +234,7 @@ async function main(): Promise<void> {
     '',
     `\`npm run bench:distributed -- --hosts ${HOSTS} --pages-per-host ${PER_HOST} --concurrency ${CONCURRENCY} --workers ${WORKERS.join(',')}${ROUNDS > 1 ? ` --rounds ${ROUNDS}` : ''}\``,
     '',
-    `Machine: ${cpus().length} cores (${cpu}), Node ${process.version}; Redis, PostgreSQL, the web server and every crawler process on the same machine.`,
+    `Machine: ${cpus().length} cores (${cpu}), Node ${process.version}; Redis, PostgreSQL, the web server and every crawler process on the same machine (${PIN.label}).`,
     `Web: ${HOSTS} hosts on 127.0.0.1, ${pages} pages (about 2 KB, 9 links each), per host 2 requests at once, no delay, no robots.txt or sitemaps.`,
     '',
     '| crawler | workers | concurrency | pages stored | seconds | pages/s | of embedded | Redis round trips / page | Redis bytes / page | Redis CPU / page | PostgreSQL commit, size / page | seen-cache hits |',
