@@ -103,6 +103,11 @@ export class Crawler {
   readonly stats: CrawlStats = newStats();
   /** fetched, discarded, retried, probe, backlog: what the progress bar, the dashboard and the metrics listen to. */
   readonly events = new CrawlEventBus();
+
+  /** False for a crawl without a topic (breadth-first and the like): nothing is judged relevant. */
+  get hasTopic(): boolean {
+    return this.#o.strategy.topic !== null;
+  }
   readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'sitemaps'>> & { robots: RobotsCache | null; sitemaps: SitemapOptions | null };
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */

@@ -1,11 +1,14 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CrawlEventBus } from '../engine/crawl-events.js';
 import type { CrawlStats } from '../engine/crawl-stats.js';
+import { optionalGauge } from './optional-gauge.js';
 
 /** What a running crawl offers the metrics: its typed events and its live statistics. */
 export interface MetricsSource {
   events: CrawlEventBus;
   stats: CrawlStats;
+  /** False for a crawl without a topic: nothing is judged relevant. */
+  hasTopic: boolean;
 }
 
 const STATES = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
@@ -41,13 +44,11 @@ export function crawlMetrics(source: MetricsSource, registry = new Registry()): 
       for (const s of STATES) this.set({ state: s }, source.stats.frontier[s]);
     },
   });
-  new Gauge({
+  optionalGauge({
     name: 'focuscrawl_relevant_pages',
-    help: 'Relevant pages (relevance at or above the topic threshold); in a crawl, those found in this run',
+    help: 'Relevant pages (relevance at or above the topic threshold); in a crawl, those found in this run; absent without a topic',
     registers,
-    collect() {
-      this.set(source.stats.relevant);
-    },
+    read: () => (source.hasTopic ? source.stats.relevant : null),
   });
   // The seen cache counts inside the frontier; the counters follow its running totals at scrape time.
   const seenHits = new Counter({ name: 'focuscrawl_seen_cache_hits_total', help: 'URL-seen cache hits (with --seen-cache)', registers });

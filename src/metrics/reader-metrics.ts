@@ -1,5 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
 import type { CrawlReader } from '../store/crawl-reader.js';
+import { optionalGauge } from './optional-gauge.js';
 
 const STATES = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
 
@@ -28,13 +29,13 @@ export function readerMetrics(reader: CrawlReader, registry = new Registry()): R
       this.set(await reader.pageCount());
     },
   });
-  new Gauge({
+  optionalGauge({
     name: 'focuscrawl_relevant_pages',
-    help: 'Relevant pages (relevance at or above the topic threshold) over the whole crawl',
+    help: 'Relevant pages (relevance at or above the topic threshold) over the whole crawl; absent without a topic',
     registers,
-    async collect() {
+    read: async () => {
       const threshold = (await reader.config())?.topic?.threshold;
-      this.set(threshold === undefined ? 0 : await reader.countRelevant(threshold));
+      return threshold === undefined ? null : reader.countRelevant(threshold);
     },
   });
   new Gauge({

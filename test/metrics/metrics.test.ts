@@ -109,6 +109,31 @@ test('serve\'s metrics read the same totals from the database', async () => {
   }
 });
 
+const samplesOf = (m: ReturnType<typeof parseMetrics>, name: string) => m.families.find((f) => f.name === name)?.metrics.length ?? 0;
+
+test('a crawl without a topic has no relevant-pages sample, live or read from its database', async () => {
+  const plain = join(dir, 'plain.db');
+  const crawl = await startCrawl({ seeds: [site.origin + '/'], db: plain, maxPages: 10, delayMs: 0, perHost: 4, sitemaps: false });
+  const registry = new Registry();
+  crawlMetrics(crawl.crawler, registry);
+  try {
+    await crawl.run();
+    const live = parseMetrics(await registry.metrics());
+    assert.equal(live.value('focuscrawl_fetches_total', { outcome: 'done' }), 10, 'the other metrics are there');
+    assert.equal(samplesOf(live, 'focuscrawl_relevant_pages'), 0, 'no 0 that would read as none found');
+  } finally {
+    await crawl.close();
+  }
+  const open = await openReader({ db: plain });
+  try {
+    const m = parseMetrics(await readerMetrics(open.reader).metrics());
+    assert.equal(m.value('focuscrawl_pages_stored'), 10);
+    assert.equal(samplesOf(m, 'focuscrawl_relevant_pages'), 0);
+  } finally {
+    await open.close();
+  }
+});
+
 test('crawl --metrics-port on a port in use: one line, exit 2, no database created', async () => {
   const busy = createServer();
   await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
