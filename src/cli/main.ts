@@ -14,6 +14,7 @@ import { registerServices } from './services-command.js';
 import { registerGroup } from './group-command.js';
 import { registerWorker } from './worker-command.js';
 import { registerRebuild } from './rebuild-command.js';
+import { registerDrop } from './drop-command.js';
 import { registerServe } from './serve-command.js';
 import { registerReport } from './report-command.js';
 
@@ -35,6 +36,7 @@ registerCrawl(program);
 registerWorker(program);
 registerResume(program);
 registerRebuild(program);
+registerDrop(program);
 registerStatus(program);
 registerSearch(program);
 registerExport(program);

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
+import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
+import { runCli } from '../helpers/run-cli.js';
+import { PG_URL } from '../helpers/test-pg.js';
+import { REDIS_URL, connectTestRedis } from '../helpers/test-redis.js';
+import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
+
+async function schemaPages(name: string): Promise<number | null> {
+  const c = new pg.Client(PG_URL);
+  await c.connect();
+  try {
+    const ok = (await c.query(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${pgSchema(name)}.pages`])).rows[0].ok as boolean;
+    return ok ? Number((await c.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0].n) : null;
+  } finally {
+    await c.end();
+  }
+}
+
+async function redisKeys(name: string): Promise<number> {
+  const redis = await connectTestRedis();
+  try {
+    let cursor = '0';
+    let n = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix(name)}:*`, 'COUNT', 1000);
+      cursor = next;
+      n += keys.length;
+    } while (cursor !== '0');
+    return n;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const oneLine = (stderr: string) => assert.equal(stderr.trim().split('\n').length, 1, stderr);
+
+test('drop deletes a finished shared crawl from Redis and PostgreSQL; status then finds no crawl of that name', { timeout: 120_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 20 });
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const crawl = await runCli(['crawl', ...shared, '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--delay-ms', '0', '--max-depth', '100']);
+    assert.equal(crawl.code, 0, crawl.stderr);
+    assert.equal(await schemaPages(name), 40);
+    const keys = await redisKeys(name);
+    assert.ok(keys > 0);
+
+    const dropped = await runCli(['drop', ...shared]);
+    assert.equal(dropped.code, 0, dropped.stderr);
+    assert.equal(dropped.stdout.trim(), `crawl '${name}' dropped: ${keys} Redis keys deleted, its PostgreSQL schema dropped with 40 pages`);
+    assert.equal(await schemaPages(name), null, 'the schema is gone');
+    assert.equal(await redisKeys(name), 0, 'no key of the crawl is left');
+
+    const status = await runCli(['status', ...shared]);
+    assert.equal(status.code, 2);
+    assert.match(status.stderr, new RegExp(`no crawl named '${name}'`));
+    const again = await runCli(['drop', ...shared]);
+    assert.equal(again.code, 2);
+    oneLine(again.stderr);
+    assert.match(again.stderr, new RegExp(`^focuscrawl: there is no crawl named '${name}' in PostgreSQL at .* or Redis at `));
+  } finally {
+    await web.close();
+    await dropTestCrawl(name);
+  }
+});
+
+test('drop refuses while a worker runs and keeps the crawl whole; --force drops it and the worker stops with one line', { timeout: 120_000 }, async () => {
+  // Slow answers keep the worker busy while drop runs.
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 200, latencyMs: 40 });
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--delay-ms', '0', '--max-depth', '1000', '--concurrency', '2']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = runCli(['worker', ...shared]);
+    while (((await schemaPages(name)) ?? 0) < 10) await new Promise((r) => setTimeout(r, 100));
+
+    const refused = await runCli(['drop', ...shared]);
+    assert.equal(refused.code, 2);
+    oneLine(refused.stderr);
+    assert.match(refused.stderr, new RegExp(`^focuscrawl: crawl '${name}' has 1 worker running \\(.+\\): stop its workers first .*--force`));
+    assert.ok(((await schemaPages(name)) ?? 0) >= 10, 'the record is kept');
+    assert.ok((await redisKeys(name)) > 0, 'the frontier is kept');
+
+    const forced = await runCli(['drop', ...shared, '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(await schemaPages(name), null);
+    const stopped = await worker;
+    assert.notEqual(stopped.code, 0, 'the worker does not report a finished crawl');
+    assert.doesNotMatch(stopped.stderr, /\n\s+at /, 'no stack trace');
+    assert.ok(stopped.stderr.split('\n').some((l) => l.startsWith('focuscrawl: ')), stopped.stderr);
+    assert.doesNotMatch(stopped.stderr, /internal error/);
+    assert.ok(web.log.length < 400, 'the worker stopped before fetching the whole web');
+  } finally {
+    await web.close();
+    await dropTestCrawl(name);
+  }
+});
+
+test('drop without a shared crawl named says what it needs', async () => {
+  const r = await runCli(['drop', '--name', 'x'], { env: { PATH: process.env.PATH ?? '' } });
+  assert.equal(r.code, 2);
+  oneLine(r.stderr);
+  assert.match(r.stderr, /^focuscrawl: .*--redis/);
+});
