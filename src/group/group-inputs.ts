@@ -45,14 +45,16 @@ export function readSitesFile(file: string): GroupSite[] {
   const sites: GroupSite[] = [];
   const byHost = new Map<string, string>();
   for (const { text, n } of lines(file, 'sites')) {
-    const [rawRoot, ...rest] = text.split('\t');
+    // A URL holds no whitespace, so a tab or spaces (an editor's "TSV") end the root alike; the rest names the site.
+    const [, rawRoot = '', rest = ''] = /^(\S+)\s*(.*)$/s.exec(text.trim()) ?? [];
     const where = `${file}:${n}`;
-    const root = httpUrl(rawRoot!.trim(), where, 'site root');
+    const root = httpUrl(rawRoot, where, 'site root');
     const host = hostOf(root);
     const other = byHost.get(host);
+    if (other === root) throw new FocusCrawlError('USAGE', `${where}: site ${root} is listed twice`);
     if (other) throw new FocusCrawlError('USAGE', `${where}: site ${root} is on the same host as ${other}; give one root per host`);
     byHost.set(host, root);
-    sites.push({ root, name: rest.join('\t').trim() || host, host });
+    sites.push({ root, name: rest.replace(/\s+/g, ' ').trim() || host, host });
   }
   if (!sites.length) throw new FocusCrawlError('USAGE', `${file}: no sites (one root URL per line)`);
   return sites;
@@ -63,9 +65,9 @@ export function readExamplesFile(file: string, sites: GroupSite[]): GroupExample
   const examples: GroupExample[] = [];
   for (const { text, n } of lines(file, 'examples')) {
     const where = `${file}:${n}`;
-    const cols = text.split('\t').map((c) => c.trim());
+    const cols = text.trim().split(/\s+/);
     if (cols.length !== 2 || !cols[0] || !cols[1]) {
-      throw new FocusCrawlError('USAGE', `${where}: expected 'site_root<TAB>page_url', got '${text.length > 80 ? text.slice(0, 80) + '…' : text}'`);
+      throw new FocusCrawlError('USAGE', `${where}: expected 'site_root<TAB>page_url' (a tab or spaces between), got '${text.length > 80 ? text.slice(0, 80) + '…' : text}'`);
     }
     const root = httpUrl(cols[0], where, 'site root');
     const url = httpUrl(cols[1], where, 'page URL');

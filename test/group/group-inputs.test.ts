@@ -20,7 +20,14 @@ test('sites file: roots with optional names; comments and blank lines skipped', 
   ]);
 });
 
+test('sites file: spaces instead of a tab end the root as a tab does, and the name keeps its words', () => {
+  const sites = readSitesFile(file('spaced-sites.tsv', 'https://a.example.edu/    North  University\nhttps://b.example.edu/\tSouth\tCampus\n'));
+  assert.deepEqual(sites.map((s) => [s.root, s.name]), [['https://a.example.edu/', 'North University'], ['https://b.example.edu/', 'South Campus']]);
+});
+
 test('sites file errors name the file and line', () => {
+  const dup = file('dup-sites.tsv', 'https://a.example.edu/\nhttps://a.example.edu/\tagain\n');
+  assert.throws(() => readSitesFile(dup), { message: `${dup}:2: site https://a.example.edu/ is listed twice` });
   const bad = file('bad-sites.tsv', 'https://a.example.edu/\nftp://b.example.edu/\n');
   assert.throws(() => readSitesFile(bad), { message: `${bad}:2: site root 'ftp://b.example.edu/' is not an http(s) URL` });
   const twice = file('twice.tsv', 'https://a.example.edu/\nhttps://a.example.edu/other/\n');
@@ -33,8 +40,11 @@ test('examples file: a malformed line names the file and line number', () => {
   const ok = readExamplesFile(file('ok.tsv', 'https://a.example.edu/\thttps://a.example.edu/zs/2023.html\n'), sites);
   assert.equal(ok[0]!.url, 'https://a.example.edu/zs/2023.html');
   assert.equal(ok[0]!.site.host, 'a.example.edu');
-  const noTab = file('notab.tsv', 'https://a.example.edu/\thttps://a.example.edu/x\nhttps://b.example.edu/ https://b.example.edu/y\n');
-  assert.throws(() => readExamplesFile(noTab, sites), { message: `${noTab}:2: expected 'site_root<TAB>page_url', got 'https://b.example.edu/ https://b.example.edu/y'` });
+  // An editor that saves a TSV with spaces: a URL holds none, so they separate as a tab does.
+  const spaced = readExamplesFile(file('spaced.tsv', 'https://a.example.edu/\thttps://a.example.edu/x\nhttps://b.example.edu/   https://b.example.edu/y\n'), sites);
+  assert.deepEqual(spaced.map((e) => e.url), ['https://a.example.edu/x', 'https://b.example.edu/y']);
+  const three = file('three.tsv', 'https://b.example.edu/\thttps://b.example.edu/y\tnote\n');
+  assert.throws(() => readExamplesFile(three, sites), { message: `${three}:1: expected 'site_root<TAB>page_url' (a tab or spaces between), got 'https://b.example.edu/\thttps://b.example.edu/y\tnote'` });
   const unknown = file('unknown.tsv', 'https://c.example.edu/\thttps://c.example.edu/x\n');
   assert.throws(() => readExamplesFile(unknown, sites), { message: `${unknown}:1: site root https://c.example.edu/ is not in the sites file` });
   const elsewhere = file('elsewhere.tsv', 'https://a.example.edu/\thttps://b.example.edu/x\n');
