@@ -1,3 +1,4 @@
+import { count } from './progress.js';
 import type { Command } from 'commander';
 import { formatOfFile } from './format-of-file.js';
 import { FocusCrawlError } from '../errors.js';
@@ -106,7 +107,7 @@ export function registerGroup(program: Command): void {
       await writeChunks(o.out, formatRanking(report.pages, format, o.all === true));
       const targets = report.pages.filter((p) => p.target);
       const withTargets = new Set(targets.map((p) => p.site)).size;
-      log(`${targets.length} target pages on ${withTargets} of ${sites.length} sites (${report.pages.length} pages fetched and ranked)${o.out ? `; written to ${o.out}` : ''}`);
+      log(`${count(targets.length, 'target page')} on ${withTargets} of ${count(sites.length, 'site')} (${count(report.pages.length, 'page')} fetched and ranked)${o.out ? `; written to ${o.out}` : ''}`);
       // Sites of which no page could be read (refused connections, errors, robots.txt): said, not
       // left for the reader to infer from the ranking; the crawl log has each one's reason.
       const read = new Set(report.pages.map((p) => p.site));

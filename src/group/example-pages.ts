@@ -1,5 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
-import { normalizeUrl } from '../parse/normalize-url.js';
+import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import type { LogEntry } from '../store/store.js';
 import type { GroupExample } from './group-inputs.js';
 import type { rankableDocs, RankedDoc } from './group-ranking.js';
@@ -24,15 +24,34 @@ export function missingExamples(o: ExampleOptions, ranked: Ranked): GroupExample
 
 /**
  * Why each example that is no rankable page is missing, from the crawl log: an error (HTTP 404,
- * too large), a discard (depth, traps), or a page that was fetched but is no HTML text.
+ * too large), a discard (depth, traps), or a page that was fetched but is no HTML text. An example
+ * the log never names is explained by its site: a root that could not be fetched (a dead host),
+ * or a site whose pages ran out before the path search's budget (a mistyped URL, an unlinked page).
  */
 export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry> }, o: ExampleOptions, ranked: Ranked): Promise<Map<string, string>> {
-  const wanted = new Set(missingExamples(o, ranked).map((e) => normalizeUrl(e.url) ?? e.url));
+  const missing = missingExamples(o, ranked);
+  const wanted = new Set(missing.map((e) => normalizeUrl(e.url) ?? e.url));
   const fates = new Map<string, string>();
   if (!wanted.size) return fates;
+  const roots = new Map(missing.map((e) => [normalizeUrl(e.site.root) ?? e.site.root, e.site.host]));
+  const rootErrors = new Map<string, string>();
+  const fetched = new Map<string, number>();
   for await (const e of store.logEntries()) {
+    if (e.state === 'done') {
+      const host = hostOf(e.url);
+      fetched.set(host, (fetched.get(host) ?? 0) + 1);
+    }
+    if (e.state === 'error' && roots.has(e.url)) rootErrors.set(roots.get(e.url)!, e.error ?? 'no reason recorded');
     if (!wanted.has(e.url)) continue;
     fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
+  }
+  for (const e of missing) {
+    const key = normalizeUrl(e.url) ?? e.url;
+    if (fates.has(key)) continue;
+    const rootError = rootErrors.get(e.site.host);
+    const n = fetched.get(e.site.host) ?? 0;
+    if (rootError !== undefined) fates.set(key, `was not reached: its site root ${e.site.root} could not be fetched (${rootError})`);
+    else if (n < o.pathSearchPages) fates.set(key, `was not reached: none of the ${n} pages crawled from ${e.site.root} links to it, and no more were found from there (check the URL)`);
   }
   return fates;
 }

@@ -1,3 +1,4 @@
+import { count } from '../cli/progress.js';
 import { startCrawl } from '../crawl.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
@@ -230,7 +231,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       }
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
-      log(`round ${round}: ${fetched} pages fetched${failedNote(after.error - before.error)}, ${added.length} pages added to the sample library (${library.samples.length} samples), ${dead} dead ends learned (${library.deadEnds} in all)`);
+      log(`round ${round}: ${count(fetched, 'page')} fetched${failedNote(after.error - before.error)}, ${count(added.length, 'page')} added to the sample library (${count(library.samples.length, 'sample')}), ${count(dead, 'dead end')} learned (${library.deadEnds} in all)`);
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
@@ -294,7 +295,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await db.settle();
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
-    log(`round 1: ${fetched} pages fetched${failedNote(after.error - before.error)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${after.discarded - before.discarded} links discarded`);
+    log(`round 1: ${count(fetched, 'page')} fetched${failedNote(after.error - before.error)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${count(after.discarded - before.discarded, 'link')} discarded`);
     ranked = await rankableDocs(graph);
     const pages = ranked.docs.map((d) => {
       const j = fc.judged.get(d.url);

@@ -118,7 +118,7 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
 
 test('focuscrawl group names a malformed examples line and exits 2', async () => {
   const bad = join(dir, 'bad-examples.tsv');
-  writeFileSync(bad, `${roots.a}\t${roots.a}adm/scores/2023.html\n${roots.b} ${roots.b}apply/\n`);
+  writeFileSync(bad, `${roots.a}\t${roots.a}adm/scores/2023.html\n${roots.b}\t${roots.b}apply/\tnote\n`);
   const r = await runCli(['group', '--sites', sitesFile, '--examples', bad]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, new RegExp(`focuscrawl: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: expected 'site_root<TAB>page_url'`));
@@ -153,6 +153,29 @@ test('an example that was fetched but cannot be used is named with the reason fr
     const all = await runCli(['group', '--sites', sites, '--examples', none, '--delay-ms', '0', '--db', join(dir, 'none.db')]);
     assert.equal(all.code, 2);
     assert.match(all.stderr, /focuscrawl: no example page could be used \(the reasons are above\): check the examples$/m);
+  } finally {
+    await z.close();
+  }
+});
+
+test('an example the crawl never reached is explained by its site: a root that could not be fetched, or a site that ran out of pages', async () => {
+  const z = await serveTinySites({
+    z: {
+      '/': ['Zeta University', 'welcome', [['/ok.html', 'Score lines 2023']]],
+      '/ok.html': ['Score lines 2023', 'admission score lines by province', []],
+    },
+  });
+  try {
+    const sites = join(dir, 'unreached-sites.tsv');
+    writeFileSync(sites, `${z.roots.z}\tZeta\nhttp://127.0.0.1:9/\tDead\n`);
+    const examples = join(dir, 'unreached-examples.tsv');
+    // A mistyped page on a live two-page site, a page of a site that refuses connections, and one that works.
+    writeFileSync(examples, `${z.roots.z}\t${z.roots.z}okk.html\nhttp://127.0.0.1:9/\thttp://127.0.0.1:9/faq.html\n${z.roots.z}\t${z.roots.z}ok.html\n`);
+    const r = await runCli(['group', '--sites', sites, '--examples', examples, '--budget-per-site', '5', '--iterations', '1', '--delay-ms', '0', '--db', join(dir, 'unreached.db')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /unreached-examples\.tsv:1: example http:\/\/127\.0\.0\.1:\d+\/okk\.html was not reached: none of the \d+ pages crawled from http:\/\/127\.0\.0\.1:\d+\/ links to it, and no more were found from there \(check the URL\); left out/);
+    assert.match(r.stderr, /unreached-examples\.tsv:2: example http:\/\/127\.0\.0\.1:9\/faq\.html was not reached: its site root http:\/\/127\.0\.0\.1:9\/ could not be fetched \(.*connection refused.*\); left out/);
+    assert.doesNotMatch(r.stderr, /raise --path-search/);
   } finally {
     await z.close();
   }
