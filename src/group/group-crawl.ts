@@ -308,9 +308,9 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   }
 }
 
-/** " (12 of them failed)" when fetches of a round failed: refused, timed out, HTTP errors. */
+/** " (12 failed)" when fetches of a round failed: refused, timed out, HTTP errors. */
 function failedNote(failed: number): string {
-  return failed > 0 ? ` (${failed} of them failed)` : '';
+  return failed > 0 ? ` (${failed} failed)` : '';
 }
 
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
