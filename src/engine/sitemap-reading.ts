@@ -68,8 +68,8 @@ export class SitemapReading {
   /**
    * On the first request of a site (origin) this process handles, once robots.txt has been read
    * (or at once without robots): its sitemap files join the frontier, the `Sitemap:` lines of
-   * robots.txt, else the guessed /sitemap.xml. A sitemap file out of scope is discarded like a
-   * link. The frontier's dedup makes this idempotent across resumes.
+   * robots.txt, else the guessed /sitemap.xml. A named sitemap file out of scope is discarded like
+   * a link; a guessed one is not offered. The frontier's dedup makes this idempotent across resumes.
    */
   async offer(req: CrawlRequest): Promise<void> {
     const opts = this.#opts;
@@ -99,6 +99,8 @@ export class SitemapReading {
       const host = hostOf(url);
       const req: NewRequest = { url, host, depth: 0, parent: parent?.key ?? null, anchor: '', priority: SITEMAP_PRIORITY, data: null, sitemap: { site, level, ...(guessed ? { guessed: true } : {}) } };
       const out = this.#c.scope.check(url, host);
+      // The guessed /sitemap.xml is no link anyone wrote: out of scope it is not offered, and not counted as a discard.
+      if (out && guessed) continue;
       if (out) {
         const [fresh] = await this.#c.frontier.discard([req], out);
         if (fresh) await this.#c.logDiscards([{ req, reason: out }], parentUrl || null);

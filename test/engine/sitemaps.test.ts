@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { startCrawl } from '../../src/crawl.js';
 import type { CrawlConfigInput } from '../../src/config/crawl-config.js';
@@ -238,5 +239,24 @@ test('a sitemap in UTF-16 with a BOM, or in Latin-1 with the declaration saying 
     assert.equal(srv.hits.get('/html/caf%C3%A9'), 1, 'é read as é, not as a replacement character');
   } finally {
     await srv.close();
+  }
+});
+
+test('a service host reached only by probes gets no guessed sitemap, and no discard is counted for one', async () => {
+  const caps = readFileSync(new URL('../../../test/fixtures/services/wms-130-geoserver.xml', import.meta.url));
+  const partner = await startTestServer([[/^\/ows$/, (_q, res) => xml(res, caps)]], '127.0.0.9');
+  const portal = await startTestServer([[/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Portal</title><a href="/html/linked">linked</a> <a href="${partner.origin}/ows?service=WMS&amp;request=GetCapabilities">WMS</a>`)]]);
+  try {
+    const { stats, log, entries } = await crawl(portal, { detect: ['wms'], allowPrivate: true });
+    const fromPartner = entries.filter((e) => e.url.startsWith(partner.origin));
+    assert.equal(fromPartner.length, 1, 'nothing of the partner but the probe: ' + fromPartner.map((e) => e.url).join(' '));
+    assert.match(fromPartner[0]!.url, /\/ows\?/);
+    assert.equal(fromPartner[0]!.state, 'done', 'the endpoint was probed: ' + fromPartner[0]!.error);
+    assert.equal(partner.hits.get('/sitemap.xml') ?? 0, 0);
+    assert.equal(stats.frontier.discarded, 0, 'no discard that no page wrote');
+    assert.equal(log.get('/sitemap.xml')?.state, 'done', "the portal's own sitemap is still guessed");
+  } finally {
+    await portal.close();
+    await partner.close();
   }
 });
