@@ -194,7 +194,7 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
       const given = new Set((config.seeds ?? []).map((s) => normalizeUrl(s) ?? s)).size;
       const added = crawl.seedsAdded ?? given;
       const known = given - added;
-      process.stdout.write(`${crawl.where}: ${count(added, 'seed')} added${known > 0 ? ` (${known} already known to the crawl)` : ''}; start workers with focuscrawl worker --name ${target.name}\n`);
+      process.stdout.write(`${crawl.where}: ${count(added, 'seed')} queued${known > 0 ? ` (${known} already known to the crawl, not queued again)` : ''}; start workers with focuscrawl worker --name ${target.name}\n`);
       await crawl.close();
       return;
     }

@@ -64,7 +64,7 @@ export function restartNote(label: string, previous: Record<string, unknown>, ne
   const options = changes.length;
   const storedSeeds = Array.isArray(previous.seeds) ? previous.seeds.length : 0;
   const seeds = Array.isArray(next.seeds) ? next.seeds.length : 0;
-  if (seeds > storedSeeds) changes.push(`seeds ${storedSeeds} → ${seeds} (${seeds - storedSeeds} added; the stored ones are kept)`);
+  if (seeds > storedSeeds) changes.push(`seeds ${storedSeeds} → ${seeds} (${seeds - storedSeeds} added to the seed list; the stored ones are kept)`);
   if (!changes.length) return null;
   return `${label} starts again with options changed since its last start (old → new): ${changes.join(', ')}${options ? '; focuscrawl resume continues a crawl with its own options' : ''}`;
 }

@@ -23,7 +23,7 @@ test('a second crawl on a database with another seed keeps the first seed (its p
   const second = await runCli(['crawl', sites.b.pages[0]!, '--db', db, '--max-pages', '50', '--delay-ms', '0', '--no-sitemaps']);
   assert.equal(second.code, 0, second.stderr);
   const notes = second.stderr.split('\n').filter((l) => l.startsWith('focuscrawl: '));
-  assert.deepEqual(notes, [`focuscrawl: ${db} starts again with options changed since its last start (old → new): maxPages 2 → 50, seeds 1 → 2 (1 added; the stored ones are kept); focuscrawl resume continues a crawl with its own options`]);
+  assert.deepEqual(notes, [`focuscrawl: ${db} starts again with options changed since its last start (old → new): maxPages 2 → 50, seeds 1 → 2 (1 added to the seed list; the stored ones are kept); focuscrawl resume continues a crawl with its own options`]);
 
   const log = (await runCli(['export', '--db', db])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; state: string; error: string | null });
   assert.deepEqual(log.filter((e) => e.state !== 'done'), [], 'no URL refused: the first seed\'s address is still allowed');

@@ -20,7 +20,7 @@ test('crawl --name again with another seed adds it to the stored seeds (the firs
     assert.equal(first.code, 0, first.stderr);
     const second = await runCli(['crawl', ...shared, '--seed-only', '--seeds', sites.b.pages[0]!, '--max-pages', '50', '--delay-ms', '0', '--no-sitemaps']);
     assert.equal(second.code, 0, second.stderr);
-    assert.deepEqual(second.stderr.trim().split('\n'), [`focuscrawl: crawl '${name}' starts again with options changed since its last start (old → new): maxPages 2 → 50, concurrency 1 → 16 (not given: the default), seeds 1 → 2 (1 added; the stored ones are kept); focuscrawl resume continues a crawl with its own options`]);
+    assert.deepEqual(second.stderr.trim().split('\n'), [`focuscrawl: crawl '${name}' starts again with options changed since its last start (old → new): maxPages 2 → 50, concurrency 1 → 16 (not given: the default), seeds 1 → 2 (1 added to the seed list; the stored ones are kept); focuscrawl resume continues a crawl with its own options`]);
     const worker = await runCli(['worker', ...shared]);
     assert.equal(worker.code, 0, worker.stderr);
 

@@ -79,19 +79,19 @@ test("openSharedWorker checks its options: a misspelt one is named with the near
   }
 });
 
-test('crawl --seed-only counts the seeds it added, with the noun agreeing: 1 seed added', { timeout: 60_000 }, async () => {
+test('crawl --seed-only counts the seeds it queued, with the noun agreeing: 1 seed queued', { timeout: 60_000 }, async () => {
   const name = `t${randomBytes(5).toString('hex')}`;
   try {
     const r = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', 'http://127.0.0.1:9/', '--no-sitemaps']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /: 1 seed added; start workers with focuscrawl worker --name /);
+    assert.match(r.stdout, /: 1 seed queued; start workers with focuscrawl worker --name /);
     // Run again with the same seed and a new one: only the new one is added, and said so.
     const again = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', 'http://127.0.0.1:9/', 'http://127.0.0.1:9/b', '--no-sitemaps']);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /: 1 seed added \(1 already known to the crawl\); start workers/);
+    assert.match(again.stdout, /: 1 seed queued \(1 already known to the crawl, not queued again\); start workers/);
     // A seed given twice is one seed, not one added and one known.
     const twice = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', 'http://127.0.0.1:9/c', 'http://127.0.0.1:9/c', '--no-sitemaps']);
-    assert.match(twice.stdout, /: 1 seed added; start workers/);
+    assert.match(twice.stdout, /: 1 seed queued; start workers/);
   } finally {
     await dropTestCrawl(name);
   }

@@ -43,7 +43,7 @@ test('three workers share a crawl of 5,000 pages over 10 hosts; one is killed wi
     const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', String(delayMs),
       '--max-pages', '100000', '--max-depth', '1000', '--lease-ms', '3000', '--concurrency', '4']);
     assert.equal(seeded.code, 0, seeded.stderr);
-    assert.match(seeded.stdout, /10 seeds added/);
+    assert.match(seeded.stdout, /10 seeds queued/);
 
     const children: ChildProcess[] = [];
     const worker = () => runCli(['worker', ...shared], { onStart: (c) => children.push(c) });
