@@ -98,7 +98,10 @@ export function registerStatus(program: Command): void {
           // Every URL once: the ones held too, so that the line adds up to the crawl's URLs.
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${heldText(embedded, running, c.fetching, live)}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
-          ...(s.lastRun ? [`last run ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}`] : []),
+          // A shared crawl's runs are its workers': one worker's stop is not the crawl's while others run.
+          ...(s.lastRun
+            ? [`${embedded ? 'last run' : "a worker's last run"} ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}${!embedded && live?.workers.length ? '; the crawl goes on with the workers running' : ''}`]
+            : []),
           ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),
           `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
           ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),

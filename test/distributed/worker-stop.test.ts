@@ -32,3 +32,28 @@ test('SIGTERM stops a worker saying what is true: its URLs in flight wait again 
     await dropTestCrawl(name);
   }
 });
+
+test("status after one worker stopped while another runs: the stop is that worker's run, and the crawl goes on", { timeout: 120_000 }, async () => {
+  const site = await serveHoldingSite();
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', PG_URL, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...site.urls(4), '--per-host', '4', '--concurrency', '2', '--delay-ms', '0', '--no-sitemaps']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const staying = runCli(['worker', ...shared]);
+    await site.holding(2);
+    const leaving = await runCli(['worker', ...shared], { onStart: (c) => void site.holding(4).then(() => c.kill('SIGTERM')) });
+    assert.match(leaving.stdout, /crawl ended \(stopped\)/);
+    const status = await runCli(['status', ...shared]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /; 1 worker running \(/);
+    assert.match(status.stdout, /^a worker's last run ended [^\n]*: stopped[^\n]*; the crawl goes on with the workers running$/m);
+    assert.doesNotMatch(status.stdout, /^last run ended/m);
+    site.release();
+    assert.equal((await staying).code, 0);
+  } finally {
+    site.release();
+    await site.close();
+    await dropTestCrawl(name);
+  }
+});
