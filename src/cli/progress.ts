@@ -102,8 +102,8 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   if (services) {
     const per = services.fetched ? services.valid / services.fetched : 0;
     lines.push(
-      `services: ${services.valid} valid, ${services.exception} exception, ${services.invalid} invalid; ` +
-        `${per.toFixed(4)} valid services per page downloaded (${services.fetched} fetched, ${s.probes} probes this run)`,
+      `services (whole crawl): ${services.valid} valid, ${services.exception} exception, ${services.invalid} invalid; ` +
+        `${per.toFixed(4)} valid services per page downloaded (${services.fetched} fetched in the whole crawl); ${count(s.probes, 'probe')} this run`,
     );
   }
   lines.push(`repository: ${db}`);

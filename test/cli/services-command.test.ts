@@ -70,7 +70,7 @@ after(() => new Promise<void>((r) => server.close(() => r())));
 
 test('crawl --preset wms reports services found per page downloaded', () => {
   // 3 pages + 7 probes = 10 fetches; 3 valid services.
-  assert.match(crawlOut, /services: 3 valid, 1 exception, 3 invalid; 0\.3000 valid services per page downloaded \(10 fetched, 7 probes this run\)/);
+  assert.match(crawlOut, /services \(whole crawl\): 3 valid, 1 exception, 3 invalid; 0\.3000 valid services per page downloaded \(10 fetched in the whole crawl\); 7 probes this run/);
 });
 
 test('services --format json lists every endpoint with its layers and the pages that linked to it', async () => {
