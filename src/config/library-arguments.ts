@@ -78,6 +78,6 @@ export function resumeTopic(topic: string | TopicFileInput): TopicFile {
   const compiled = compiledTopicProblem(topic);
   if (compiled) throw new FocusCrawlError('CONFIG', `resume topic ${compiled}`);
   const parsed = topicFileSchema.safeParse(topic);
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape)));
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('resume topic field', parsed.error, Object.keys(topicFileSchema.shape), topicFileSchema));
   return parsed.data;
 }

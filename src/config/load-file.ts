@@ -2,7 +2,7 @@ import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import type { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { readBounded } from './read-bounded.js';
-import { didYouMean, optionIssue } from './option-issue.js';
+import { didYouMean, keysAt, optionIssue } from './option-issue.js';
 
 /**
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
@@ -85,6 +85,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
     else if (unknownKey !== undefined) {
       message = 'unknown';
       if (path.length === 0 && shape) message += didYouMean(camel(unknownKey), Object.keys(shape));
+      else if (path.length > 0) message += didYouMean(unknownKey, keysAt(schema, path));
       const others = keys!.filter((k) => k !== unknownKey);
       if (others.length) message += `; also unknown: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}`;
     }

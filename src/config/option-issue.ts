@@ -40,7 +40,42 @@ function describe(issue: Issue, base: string[]): OptionIssue {
     const got = /received (\w+)$/.exec(issue.message)?.[1];
     if (words) return { path, message: `must be ${words}${got ? `, not ${got === 'number' && issue.expected === 'int' ? 'a fraction' : RECEIVED[got] ?? got}` : ''}` };
   }
+  // zod's own wording only: a schema's message of its own ("is empty: give a file name") stands.
+  if (issue.code === 'invalid_value' && issue.values.length && /^Invalid option/.test(issue.message)) {
+    return { path, message: `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => `'${String(v)}'`).join(', ')}` };
+  }
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && /^Too (big|small)/.test(issue.message) && typeof (issue.code === 'too_big' ? issue.maximum : issue.minimum) !== 'object') {
+    return { path, message: boundWords(issue.code === 'too_big', Number(issue.code === 'too_big' ? issue.maximum : issue.minimum), issue.inclusive !== false, String(issue.origin)) };
+  }
   return { path, message: issue.message };
+}
+
+/** "must be at most 1", "must not be empty": a bound zod found broken, as a config file's reader says it. */
+function boundWords(max: boolean, n: number, inclusive: boolean, origin: string): string {
+  if (origin === 'string' || origin === 'array' || origin === 'set') {
+    if (!max && n === 1 && inclusive) return 'must not be empty';
+    const unit = origin === 'string' ? 'character' : 'item';
+    return `must have ${max ? 'at most' : 'at least'} ${n} ${unit}${n === 1 ? '' : 's'}`;
+  }
+  if (inclusive) return `must be ${max ? 'at most' : 'at least'} ${n}`;
+  return `must be ${max ? 'below' : 'above'} ${n}`;
+}
+
+/** The keys of the object `schema` holds at `path` (through optional, default and nullable wrappers); none when it holds no object there. */
+export function keysAt(schema: z.ZodType, path: readonly string[]): string[] {
+  type Def = { type?: string; innerType?: unknown; shape?: Record<string, unknown> };
+  const def = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  const unwrap = (s: unknown): unknown => {
+    while (['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(def(s)?.type ?? '')) s = def(s)!.innerType;
+    return s;
+  };
+  let s = unwrap(schema);
+  for (const key of path) {
+    const shape = def(s)?.type === 'object' ? def(s)!.shape : undefined;
+    if (!shape || !Object.hasOwn(shape, key)) return [];
+    s = unwrap(shape[key]);
+  }
+  return def(s)?.type === 'object' ? Object.keys(def(s)!.shape ?? {}) : [];
 }
 
 /**
@@ -76,9 +111,13 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** "crawl option 'maxPage': unknown (did you mean 'maxPages'?)": `what` names the kind of field. */
-export function optionMessage(what: string, error: z.ZodError, known: readonly string[] = []): string {
+/**
+ * "crawl option 'maxPage': unknown (did you mean 'maxPages'?)": `what` names the kind of field.
+ * `schema` gives the keys of nested maps for the same hint ("positions.titel": 'title').
+ */
+export function optionMessage(what: string, error: z.ZodError, known: readonly string[] = [], schema?: z.ZodType): string {
   const i = optionIssue(error);
-  const hint = i.unknownKey !== undefined && i.path.length === 1 ? didYouMean(i.unknownKey, known) : '';
+  const keys = i.path.length === 1 ? known : schema ? keysAt(schema, i.path.slice(0, -1)) : [];
+  const hint = i.unknownKey !== undefined ? didYouMean(i.unknownKey, keys) : '';
   return `${what} '${i.path.join('.') || '(top level)'}': ${i.message}${hint}`;
 }

@@ -117,7 +117,7 @@ export function topicFromFile(input: TopicFileInput, baseDir: string | null = nu
   const compiled = compiledTopicProblem(input);
   if (compiled) throw new FocusCrawlError('CONFIG', `topic ${compiled}`);
   const parsed = topicFileSchema.safeParse(input);
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('topic field', parsed.error, Object.keys(topicFileSchema.shape)));
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('topic field', parsed.error, Object.keys(topicFileSchema.shape), topicFileSchema));
   const t = parsed.data;
   const tokenizeOptions = { stem: t.stem, cjk: t.cjk };
   const vector = new Map<string, number>();

@@ -64,7 +64,7 @@ test("a config file's inline topic is named at the field at fault, not as the un
   const missing = file('inline-missing.yaml', 'seeds: [http://127.0.0.1:9/]\ntopic:\n  name: solar\n');
   refuses(() => loadCrawlConfigFile(missing), /^.*inline-missing\.yaml:3: config field 'topic\.keywords': is missing$/);
   const threshold = file('inline-threshold.yaml', 'topic:\n  name: solar\n  keywords: {solar: 1}\n  threshold: 2\n');
-  refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': Too big: expected number to be <=1$/);
+  refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': must be at most 1$/);
   refuses(() => loadTopicFile(file('no-name.yaml', 'keywords: {solar: 1}\n')), /^.*no-name\.yaml:1: topic field 'name': is missing$/);
 });
 

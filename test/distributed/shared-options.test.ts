@@ -59,7 +59,7 @@ test("openSharedWorker checks its options: a misspelt one is named with the near
   try {
     // Refused before connecting: the crawl need not exist for the caller's typo to be named.
     await assert.rejects(openSharedWorker(target, { concurency: 4 } as never), config("worker option 'concurency': unknown (did you mean 'concurrency'?)"));
-    await assert.rejects(openSharedWorker(target, { concurrency: 0 }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^worker option 'concurrency': Too small/.test(err.message), 'concurrency 0');
+    await assert.rejects(openSharedWorker(target, { concurrency: 0 }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^worker option 'concurrency': must be above 0$/.test(err.message), 'concurrency 0');
     await assert.rejects(openSharedWorker(target, { maxPages: 2.5 }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^worker option 'maxPages': /.test(err.message));
     await assert.rejects(openSharedWorker(target, { proxy: 'ftp://x' }), config("worker option 'proxy': not a proxy: an http://, https:// or socks5:// URL, or 'direct'"));
     assert.equal(await schemaExists(name), false);

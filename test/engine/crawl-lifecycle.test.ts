@@ -131,7 +131,7 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
     // The unknown key explains the missing one, and is named first.
     [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keyword': unknown"],
     [{ seeds, db, topic: { name: 'solar' } }, "crawl option 'topic.keywords': is missing"],
-    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': Too big: expected number to be <=1"],
+    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': must be at most 1"],
     [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],
     [{ seeds, db, topic: topicFromFile({ name: 'solar', keywords: { solar: 1 } }) }, "crawl option 'topic' is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }"],
     [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned)"],
