@@ -23,7 +23,13 @@ export function registerServices(program: Command): void {
       if (open.running) process.stderr.write(`focuscrawl: ${open.running}: this is what it has committed so far\n`);
       try {
         const status = o.status ?? (format === 'geojson' ? 'valid' : undefined);
-        const entries = (await open.reader.services()).filter((e) => !status || e.status === status);
+        const all = await open.reader.services();
+        const entries = all.filter((e) => !status || e.status === status);
+        // An empty registry of a crawl that never looked for services: said, so [] is not read as "none found".
+        const detect = (await open.reader.config())?.detect;
+        if (!all.length && !(Array.isArray(detect) && detect.length)) {
+          process.stderr.write(`focuscrawl: ${open.label} was crawled without service detection, so it has no services to list (crawl with --preset wms or --detect TYPES)\n`);
+        }
         await writeChunks(o.out, formatServices(entries, format));
       } finally {
         await open.close();

@@ -132,3 +132,15 @@ test('bad service flags name the problem and exit 2', async () => {
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /no crawl database at .*none\.db/);
 });
+
+test('services of a crawl that never looked for them: an empty list, and one line saying why', async () => {
+  const plain = join(dir, 'plain.db');
+  const c = await runCli(['crawl', '--seeds', origin + '/', '--db', plain, '--delay-ms', '0', '--no-sitemaps', '--max-pages', '2']);
+  assert.equal(c.code, 0, c.stderr);
+  const r = await runCli(['services', '--db', plain]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), []);
+  assert.match(r.stderr, /^focuscrawl: .*plain\.db was crawled without service detection, so it has no services to list \(crawl with --preset wms or --detect TYPES\)\n$/);
+  const detected = await runCli(['services', '--db', db]);
+  assert.equal(detected.stderr, '', 'no such line for a crawl that looked');
+});
