@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { topicFileSchema } from '../relevance/topic.js';
 import { loadFile } from './load-file.js';
+import { didYouMean } from './option-issue.js';
 import { FocusCrawlError } from '../errors.js';
 import { strategyNames } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
@@ -291,12 +293,22 @@ const FLAGS_ONLY: Readonly<Record<string, string>> = {
   config: '--config',
 };
 
+/** ":7" for the line of a top-level `key:` (YAML) or `"key":` (JSON) in `file`, as the loader's own errors say it; '' when not found. */
+function keyLine(file: string, key: string): string {
+  try {
+    const i = readFileSync(file, 'utf8').split(/\r?\n/).findIndex((l) => new RegExp(`^\\s*["']?${key}["']?\\s*:`).test(l));
+    return i < 0 ? '' : `:${i + 1}`;
+  } catch {
+    return '';
+  }
+}
+
 /** Reads a config file; a topic path in it is resolved against the file's folder. */
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
   const cfg = loadFile(file, crawlConfigSchema.partial(), 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
   // Checked here so that the file is named: the crawl's own check knows only the name.
   if (typeof cfg.strategy === 'string' && !strategyNames().includes(cfg.strategy)) {
-    throw new FocusCrawlError('CONFIG', `${file}: config field 'strategy': unknown strategy '${cfg.strategy}' (${strategyNames().join(', ')})`);
+    throw new FocusCrawlError('CONFIG', `${file}${keyLine(file, 'strategy')}: config field 'strategy': unknown strategy '${cfg.strategy}'${didYouMean(cfg.strategy, strategyNames()) || ` (${strategyNames().join(', ')})`}`);
   }
   if (typeof cfg.topic === 'string') cfg.topic = resolve(dirname(file), cfg.topic);
   if (typeof cfg.db === 'string') cfg.db = resolve(dirname(file), cfg.db);

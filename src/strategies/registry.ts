@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
+import { didYouMean } from '../config/option-issue.js';
 import type { Topic } from '../relevance/topic.js';
 import { AdaptiveStrategy, adaptiveOptions } from './adaptive.js';
 import { BestFirstStrategy } from './best-first.js';
@@ -43,7 +44,7 @@ export const defaultStrategyName = (hasTopic: boolean): string => (hasTopic ? 'a
 /** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
 export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {
   const entry = STRATEGIES[name];
-  if (!entry) throw new FocusCrawlError('CONFIG', `unknown strategy '${name}' (known: ${strategyNames().join(', ')})`);
+  if (!entry) throw new FocusCrawlError('CONFIG', `unknown strategy '${name}'${didYouMean(name, strategyNames()) || ` (known: ${strategyNames().join(', ')})`}`);
   if (entry.needsTopic && !topic) throw new FocusCrawlError('CONFIG', `strategy '${name}' needs a topic: pass --topic FILE`);
   const parsed = entry.options.safeParse(options);
   if (!parsed.success) {

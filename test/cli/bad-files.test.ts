@@ -33,7 +33,9 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   writeFileSync(join(dir, 'hosts.yaml'), 'hosts: ["not a host!!"]\n');
   await fails(['crawl', seed, '--config', join(dir, 'hosts.yaml')], /hosts\.yaml:1: config field 'hosts\.0': not a host name/);
   writeFileSync(join(dir, 'strategy.yaml'), 'strategy: nonsense\n');
-  await fails(['crawl', seed, '--config', join(dir, 'strategy.yaml')], /strategy\.yaml: config field 'strategy': unknown strategy 'nonsense'/);
+  await fails(['crawl', seed, '--config', join(dir, 'strategy.yaml')], /strategy\.yaml:1: config field 'strategy': unknown strategy 'nonsense' \(bfs, best-first, /);
+  writeFileSync(join(dir, 'near.yaml'), '# a near miss\nstrategy: bestfirst\n');
+  await fails(['crawl', seed, '--config', join(dir, 'near.yaml')], /near\.yaml:2: config field 'strategy': unknown strategy 'bestfirst' \(did you mean 'best-first'\?\)$/);
   writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
   await fails(['crawl', seed, '--config', join(dir, 'deep.json')], /deep\.json: config file nested too deeply to read/);
 });

@@ -134,7 +134,7 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
     [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': must be at most 1"],
     [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],
     [{ seeds, db, topic: topicFromFile({ name: 'solar', keywords: { solar: 1 } }) }, "crawl option 'topic' is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }"],
-    [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (known: bfs, best-first, shark, inherit-recover, weighted-levels, two-step, threshold, adaptive, learned)"],
+    [{ seeds, db, strategy: 'bestfirst' }, "unknown strategy 'bestfirst' (did you mean 'best-first'?)"],
     [{ seeds, db, strategy: 'shark' }, "strategy 'shark' needs a topic: pass --topic FILE"],
     [{ db }, 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)'],
     [{ seeds, db, stopWhenStalled: 3 }, '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)'],
