@@ -12,7 +12,7 @@ import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
 import { procCpuMs } from './proc-cpu.js';
-import { pinServices, UNPINNED } from './cpu-pinning.js';
+import { pinOrExit, UNPINNED, type CpuPinning } from './cpu-pinning.js';
 
 /**
  * CPU milliseconds per fetched page, by process: one shared worker (and the Redis and PostgreSQL
@@ -43,7 +43,8 @@ const PER_HOST = Number(opt('pages-per-host', '500'));
 const CONCURRENCY = Number(opt('concurrency', '32'));
 const ROUNDS = Number(opt('rounds', '1'));
 const PROF = opt('prof', '');
-const PIN = argv.includes('--pin') ? pinServices() : UNPINNED;
+// Pinned in main, right before the runs, so that a failure before them leaves every process as it was.
+let PIN: CpuPinning = UNPINNED;
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const shares: number[] = [];
   const per = (ms: number, n: number) => (ms / n).toFixed(3);
+  if (argv.includes('--pin')) PIN = pinOrExit();
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       process.stderr.write(`round ${round}: embedded...\n`);

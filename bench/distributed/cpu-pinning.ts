@@ -15,7 +15,7 @@ export interface CpuPinning {
   spawnArgs(node: string, args: string[]): [string, string[]];
   /** What the figures were measured under, for the table's heading. */
   readonly label: string;
-  /** Gives every pinned process all cores back. */
+  /** Sets every pinned process back to all cores (where Redis and PostgreSQL run by default). */
   restore(): void;
 }
 
@@ -74,3 +74,13 @@ export const UNPINNED: CpuPinning = {
   spawnArgs: (node, args) => [node, args],
   restore() {},
 };
+
+/** pinServices, or one line and exit 2 when it cannot pin (not Linux, one core, a service elsewhere, no permission). */
+export function pinOrExit(): CpuPinning {
+  try {
+    return pinServices();
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}

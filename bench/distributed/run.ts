@@ -11,7 +11,7 @@ import { serveMultiHostWeb, type MultiHostWeb } from '../../src/bench/multi-host
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { optionValue } from '../option-value.js';
-import { pinServices, UNPINNED } from './cpu-pinning.js';
+import { pinOrExit, UNPINNED, type CpuPinning } from './cpu-pinning.js';
 
 /**
  * bench/distributed: the shared crawl (Redis frontier, PostgreSQL repository) with 1, 2 and 4
@@ -40,7 +40,8 @@ const CONCURRENCY = Number(opt('concurrency', '32'));
 const WORKERS = opt('workers', '1,2,4').split(',').map(Number);
 const ROUNDS = Number(opt('rounds', '1'));
 const waitingOnly = argv.includes('--waiting-only');
-const PIN = argv.includes('--pin') && !waitingOnly ? pinServices() : UNPINNED;
+// Pinned in main, right before the runs, so that a failure before them leaves every process as it was.
+let PIN: CpuPinning = UNPINNED;
 const record = !argv.includes('--no-record') && !waitingOnly;
 const REDIS = process.env.FOCUSCRAWL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const PG = process.env.FOCUSCRAWL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
   await db.connect();
   const rows: string[] = [];
   const notes: string[] = [];
+  if (argv.includes('--pin') && !waitingOnly) PIN = pinOrExit();
   try {
     process.stderr.write(`web: ${HOSTS} hosts, ${pages} pages\n`);
     const shares = new Map<number, number[]>();
@@ -232,7 +234,7 @@ async function main(): Promise<void> {
   const table = [
     `## bench/distributed (${new Date().toISOString().slice(0, 10)}): shared workers against the embedded crawler`,
     '',
-    `\`npm run bench:distributed -- --hosts ${HOSTS} --pages-per-host ${PER_HOST} --concurrency ${CONCURRENCY} --workers ${WORKERS.join(',')}${ROUNDS > 1 ? ` --rounds ${ROUNDS}` : ''}\``,
+    `\`npm run bench:distributed -- --hosts ${HOSTS} --pages-per-host ${PER_HOST} --concurrency ${CONCURRENCY} --workers ${WORKERS.join(',')}${ROUNDS > 1 ? ` --rounds ${ROUNDS}` : ''}${PIN === UNPINNED ? '' : ' --pin'}\``,
     '',
     `Machine: ${cpus().length} cores (${cpu}), Node ${process.version}; Redis, PostgreSQL, the web server and every crawler process on the same machine (${PIN.label}).`,
     `Web: ${HOSTS} hosts on 127.0.0.1, ${pages} pages (about 2 KB, 9 links each), per host 2 requests at once, no delay, no robots.txt or sitemaps.`,

@@ -14,5 +14,6 @@ export function registerDrop(program: Command): void {
       const r = await dropCrawl(target, { force: o.force === true });
       const record = r.pages === null ? 'PostgreSQL held no record of it' : `its PostgreSQL schema dropped with ${count(r.pages, 'page')}`;
       process.stdout.write(`crawl '${target.name}' dropped: ${count(r.redisKeys, 'Redis key')} deleted, ${record}\n`);
+      if (r.leftKeys) process.stderr.write(`focuscrawl: a worker of crawl '${target.name}' still writes to Redis; stop it, then run focuscrawl drop --name ${target.name} again\n`);
     });
 }

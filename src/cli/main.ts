@@ -43,9 +43,13 @@ const COMMANDS: [string, () => Promise<(program: Command) => void>][] = [
 // The program's own options are -V and -h, so the first word that is no option names the command.
 // Help, an unknown command (commander's "did you mean") and no command at all need every one.
 const args = process.argv.slice(2);
-const named = args.find((a) => !a.startsWith('-'));
-const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
-const used = versionOnly ? [] : COMMANDS.filter(([name]) => name === named);
+const at = args.findIndex((a) => !a.startsWith('-'));
+const named = at < 0 ? undefined : args[at];
+const before = at < 0 ? args : args.slice(0, at);
+// `focuscrawl -h crawl` is the program's help, which lists every command.
+const programHelp = before.some((a) => a === '-h' || a === '--help');
+const versionOnly = named === undefined && !programHelp && args.some((a) => a === '-V' || a === '--version');
+const used = versionOnly || programHelp ? [] : COMMANDS.filter(([name]) => name === named);
 for (const [, load] of used.length || versionOnly ? used : COMMANDS) (await load())(program);
 const overrideAll = (c: Command) => c.commands.forEach((sub) => (sub.exitOverride(), overrideAll(sub)));
 overrideAll(program);

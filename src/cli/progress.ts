@@ -1,3 +1,4 @@
+import { count } from '../text/count.js';
 import cliProgress from 'cli-progress';
 import type { CrawlSummary, StopReason } from '../engine/crawler.js';
 import { discardSummary } from '../engine/discard-reasons.js';
@@ -67,7 +68,7 @@ export function stopReasonText(reason: StopReason, discardedBy: Record<string, n
 
 /** "1 error", "2 errors". */
 /** "1 seed", "2 seeds": a count with its noun agreeing. */
-export const count = (n: number, one: string, many = one + 's'): string => `${n} ${n === 1 ? one : many}`;
+export { count };
 
 export function summaryText(summary: CrawlSummary, db: string, relevantTotal: number | null, services: ServiceTotals | null = null): string {
   const s = summary.stats;

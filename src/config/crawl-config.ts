@@ -296,7 +296,9 @@ const FLAGS_ONLY: Readonly<Record<string, string>> = {
 /** ":7" for the line of a top-level `key:` (YAML) or `"key":` (JSON) in `file`, as the loader's own errors say it; '' when not found. */
 function keyLine(file: string, key: string): string {
   try {
-    const i = readFileSync(file, 'utf8').split(/\r?\n/).findIndex((l) => new RegExp(`^\\s*["']?${key}["']?\\s*:`).test(l));
+    // YAML's top-level keys start their line; JSON's are quoted, at any indentation.
+    const top = /\.json$/i.test(file) ? new RegExp(`^\\s*"${key}"\\s*:`) : new RegExp(`^["']?${key}["']?\\s*:`);
+    const i = readFileSync(file, 'utf8').split(/\r?\n/).findIndex((l) => top.test(l));
     return i < 0 ? '' : `:${i + 1}`;
   } catch {
     return '';

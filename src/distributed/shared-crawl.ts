@@ -100,10 +100,10 @@ function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget })
   if ((err as Error)?.name === 'ReplyError') {
     return new FocusCrawlError('STORE', `Redis at ${redact(s.target.redis)} refused a command: ${(err as Error).message}; ${lost}`, { cause: err });
   }
-  // undefined_table, invalid_schema_name: the crawl's schema went (focuscrawl drop --force, or by hand) while this worker ran.
+  // undefined_table, invalid_schema_name: most likely the crawl was dropped while this worker ran; said as a likelihood.
   const code = (err as { code?: unknown })?.code;
   if (code === '42P01' || code === '3F000') {
-    return new FocusCrawlError('STORE', `PostgreSQL at ${redact(s.target.pg)} no longer holds crawl '${s.target.name}' (its schema was dropped while this worker ran: ${(err as Error).message}); this worker stops`, { cause: err });
+    return new FocusCrawlError('STORE', `PostgreSQL at ${redact(s.target.pg)} lacks a table of crawl '${s.target.name}' (${(err as Error).message}): the crawl was dropped while this worker ran (focuscrawl drop --force), or its schema was damaged; this worker stops`, { cause: err });
   }
   // The store's own error after its retries names PostgreSQL; a worker adds what becomes of its URLs.
   if (err instanceof FocusCrawlError) return err.message.startsWith('lost PostgreSQL') ? new FocusCrawlError(err.code, `${err.message}; ${lost}`, { cause: err }) : err;

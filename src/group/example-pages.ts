@@ -41,7 +41,8 @@ export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry
       const host = hostOf(e.url);
       fetched.set(host, (fetched.get(host) ?? 0) + 1);
     }
-    if (e.state === 'error' && roots.has(e.url)) rootErrors.set(roots.get(e.url)!, e.error ?? 'no reason recorded');
+    // A root that ended without its page (refused, dead, disallowed by robots.txt, redirected out of scope).
+    if (e.state !== 'done' && roots.has(e.url)) rootErrors.set(roots.get(e.url)!, `${e.state === 'error' ? '' : 'discarded: '}${e.error ?? 'no reason recorded'}`);
     if (!wanted.has(e.url)) continue;
     fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
   }
@@ -51,7 +52,8 @@ export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry
     const rootError = rootErrors.get(e.site.host);
     const n = fetched.get(e.site.host) ?? 0;
     if (rootError !== undefined) fates.set(key, `was not reached: its site root ${e.site.root} could not be fetched (${rootError})`);
-    else if (n < o.pathSearchPages) fates.set(key, `was not reached: none of the ${n} pages crawled from ${e.site.root} links to it, and no more were found from there (check the URL)`);
+    else if (n === 0) fates.set(key, `was not reached: no page of its site was crawled from ${e.site.root} (its reason is in the crawl log)`);
+    else if (n < o.pathSearchPages) fates.set(key, `was not reached: ${n === 1 ? 'the one page' : `none of the ${n} pages`} crawled from ${e.site.root} ${n === 1 ? 'does not link' : 'links'} to it, and no more were found from there (check the URL)`);
   }
   return fates;
 }

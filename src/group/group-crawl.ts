@@ -1,4 +1,4 @@
-import { count } from '../cli/progress.js';
+import { count } from '../text/count.js';
 import { startCrawl } from '../crawl.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';

@@ -90,10 +90,12 @@ test('drop refuses while a worker runs and keeps the crawl whole; --force drops 
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(await schemaPages(name), null);
     const stopped = await worker;
-    assert.notEqual(stopped.code, 0, 'the worker does not report a finished crawl');
+    assert.equal(stopped.code, 2, 'the worker does not report a finished crawl');
     assert.doesNotMatch(stopped.stderr, /\n\s+at /, 'no stack trace');
-    assert.ok(stopped.stderr.split('\n').some((l) => l.startsWith('focuscrawl: ')), stopped.stderr);
-    assert.doesNotMatch(stopped.stderr, /internal error/);
+    assert.match(stopped.stderr, new RegExp(`^focuscrawl: PostgreSQL at .* lacks a table of crawl '${name}' .*: the crawl was dropped while this worker ran .*; this worker stops$`, 'm'));
+    assert.equal(await redisKeys(name), 0, 'what the worker wrote while it stopped is swept too');
+    const again = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(',')]);
+    assert.equal(again.code, 0, `the name can be used again: ${again.stderr}`);
     assert.ok(web.log.length < 400, 'the worker stopped before fetching the whole web');
   } finally {
     await web.close();
@@ -101,9 +103,44 @@ test('drop refuses while a worker runs and keeps the crawl whole; --force drops 
   }
 });
 
-test('drop without a shared crawl named says what it needs', async () => {
-  const r = await runCli(['drop', '--name', 'x'], { env: { PATH: process.env.PATH ?? '' } });
+test('drop says what it needs: --name without the services, or no flags at all (an embedded crawl is a file)', async () => {
+  const env = { PATH: process.env.PATH ?? '' };
+  const r = await runCli(['drop', '--name', 'x'], { env });
   assert.equal(r.code, 2);
   oneLine(r.stderr);
   assert.match(r.stderr, /^focuscrawl: .*--redis/);
+  const bare = await runCli(['drop'], { env });
+  assert.equal(bare.code, 2);
+  oneLine(bare.stderr);
+  assert.match(bare.stderr.trim(), /^focuscrawl: drop deletes a shared crawl: pass --name NAME .*; an embedded crawl is its database file, deleted as a file$/);
+});
+
+test('drop refused by PostgreSQL (not the schema\'s owner) deletes nothing, in one line', { timeout: 120_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 1, pagesPerHost: 5 });
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const role = `fc_nonowner_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client(PG_URL);
+  await admin.connect();
+  try {
+    const crawl = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--delay-ms', '0']);
+    assert.equal(crawl.code, 0, crawl.stderr);
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${pgSchema(name)} TO ${role}`);
+    await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${pgSchema(name)} TO ${role}`);
+    const url = new URL(PG_URL);
+    url.username = role;
+    const keys = await redisKeys(name);
+    const r = await runCli(['drop', '--redis', REDIS_URL, '--pg', url.toString(), '--name', name]);
+    assert.equal(r.code, 2);
+    oneLine(r.stderr);
+    assert.match(r.stderr.trim(), new RegExp(`^focuscrawl: PostgreSQL at .* refused to drop schema ${pgSchema(name)}: .*owner.*; nothing was deleted$`));
+    assert.equal(await redisKeys(name), keys, 'every Redis key is still there');
+    assert.equal(await schemaPages(name), 5);
+  } finally {
+    await web.close();
+    await dropTestCrawl(name);
+    await admin.query(`DROP OWNED BY ${role}`).catch(() => {});
+    await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
+    await admin.end();
+  }
 });
