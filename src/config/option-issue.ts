@@ -61,21 +61,33 @@ function boundWords(max: boolean, n: number, inclusive: boolean, origin: string)
   return `must be ${max ? 'below' : 'above'} ${n}`;
 }
 
-/** The keys of the object `schema` holds at `path` (through optional, default and nullable wrappers); none when it holds no object there. */
+/**
+ * The keys of the object `schema` holds at `path`, through optional, default and nullable
+ * wrappers and through unions (a config's `topic`: a file name or a topic inline); none when it
+ * holds no object there.
+ */
 export function keysAt(schema: z.ZodType, path: readonly string[]): string[] {
-  type Def = { type?: string; innerType?: unknown; shape?: Record<string, unknown> };
-  const def = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-  const unwrap = (s: unknown): unknown => {
-    while (['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(def(s)?.type ?? '')) s = def(s)!.innerType;
-    return s;
-  };
-  let s = unwrap(schema);
-  for (const key of path) {
-    const shape = def(s)?.type === 'object' ? def(s)!.shape : undefined;
-    if (!shape || !Object.hasOwn(shape, key)) return [];
-    s = unwrap(shape[key]);
+  return keysIn(schema, path);
+}
+
+type Def = { type?: string; innerType?: unknown; shape?: Record<string, unknown>; options?: unknown[] };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+function keysIn(schema: unknown, path: readonly string[]): string[] {
+  let s = schema;
+  while (['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(defOf(s)?.type ?? '')) s = defOf(s)!.innerType;
+  const def = defOf(s);
+  if (def?.type === 'union') {
+    for (const option of def.options ?? []) {
+      const keys = keysIn(option, path);
+      if (keys.length) return keys;
+    }
+    return [];
   }
-  return def(s)?.type === 'object' ? Object.keys(def(s)!.shape ?? {}) : [];
+  if (def?.type !== 'object' || !def.shape) return [];
+  if (!path.length) return Object.keys(def.shape);
+  const [key, ...rest] = path;
+  return Object.hasOwn(def.shape, key!) ? keysIn(def.shape[key!], rest) : [];
 }
 
 /**

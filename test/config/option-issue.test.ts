@@ -11,6 +11,7 @@ const schema = z
     name: z.string().min(1),
     words: z.array(z.string()).max(2),
     positions: z.object({ title: z.number(), body: z.number() }).strict().optional(),
+    topic: z.union([z.string(), z.object({ name: z.string(), keywords: z.record(z.string(), z.number()) }).strict()]).nullable().default(null),
   })
   .strict();
 const ok = { threshold: 0.5, maxPages: 10, scope: 'host', name: 'x', words: [] };
@@ -31,9 +32,10 @@ test('bounds, choices and nested unknown keys are said in words a config file\'s
   assert.equal(message({ maxPage: 1 }), "field 'maxPage': unknown (did you mean 'maxPages'?)");
 });
 
-test('keysAt walks optional maps and says nothing where no map is', () => {
+test('keysAt walks optional maps and unions, and says nothing where no map is', () => {
   assert.deepEqual(keysAt(schema, ['positions']), ['title', 'body']);
-  assert.deepEqual(keysAt(schema, []), ['threshold', 'maxPages', 'scope', 'name', 'words', 'positions']);
+  assert.deepEqual(keysAt(schema, []), ['threshold', 'maxPages', 'scope', 'name', 'words', 'positions', 'topic']);
+  assert.deepEqual(keysAt(schema, ['topic']), ['name', 'keywords'], 'through a nullable default union, to its map');
   assert.deepEqual(keysAt(schema, ['threshold']), []);
   assert.deepEqual(keysAt(schema, ['nothing', 'here']), []);
 });
