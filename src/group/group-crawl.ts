@@ -1,4 +1,5 @@
 import { count } from '../text/count.js';
+import type { CrawlStats } from '../engine/crawl-stats.js';
 import { startCrawl } from '../crawl.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
@@ -194,7 +195,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       await crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
       await crawl.frontier.rescore((r) => bfc.rescore(r));
       const before = crawl.frontier.countsNow();
-      await crawl.run();
+      const { stats } = await crawl.run();
       await db.settle();
       const after = crawl.frontier.countsNow();
       ranked = await rankableDocs(graph);
@@ -231,7 +232,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       }
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
-      log(`round ${round}: ${count(fetched, 'page')} fetched${failedNote(after.error - before.error)}, ${count(added.length, 'page')} added to the sample library (${count(library.samples.length, 'sample')}), ${count(dead, 'dead end')} learned (${library.deadEnds} in all)`);
+      log(`round ${round}: ${fetchedNote(stats)}, ${count(added.length, 'page')} added to the sample library (${count(library.samples.length, 'sample')}), ${count(dead, 'dead end')} learned (${library.deadEnds} in all)`);
       if (round < o.iterations && added.length === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
@@ -291,11 +292,11 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
     await crawl.frontier.setHostBudget(o.budgetPerSite);
     const before = crawl.frontier.countsNow();
-    await crawl.run();
+    const { stats } = await crawl.run();
     await db.settle();
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
-    log(`round 1: ${count(fetched, 'page')} fetched${failedNote(after.error - before.error)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${count(after.discarded - before.discarded, 'link')} discarded`);
+    log(`round 1: ${fetchedNote(stats)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${count(after.discarded - before.discarded, 'link')} discarded`);
     ranked = await rankableDocs(graph);
     const pages = ranked.docs.map((d) => {
       const j = fc.judged.get(d.url);
@@ -308,9 +309,13 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   }
 }
 
-/** " (12 failed)" when fetches of a round failed: refused, timed out, HTTP errors. */
-function failedNote(failed: number): string {
-  return failed > 0 ? ` (${failed} failed)` : '';
+/**
+ * "40 pages fetched (2 failed), 3 URLs ended without a request": a round's requests as the
+ * summary counts them. A dead host's URLs end without one (its host marked unreachable) and are
+ * no failed fetches.
+ */
+function fetchedNote(s: CrawlStats): string {
+  return `${count(s.fetched, 'page')} fetched${s.errors > 0 ? ` (${s.errors} failed)` : ''}${s.notFetched > 0 ? `, ${count(s.notFetched, 'URL')} ended without a request (host or its robots.txt unreachable)` : ''}`;
 }
 
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
