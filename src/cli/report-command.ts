@@ -10,7 +10,8 @@ export function registerReport(program: Command): void {
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
     .requiredOption('--out <dir>', 'folder to write (index.html and data.json)')
     .option('--truth <file>', 'ground truth for a recall curve: the relevant pages, one URL a line')
-    .action(async (o: SharedFlags & { db?: string; out: string; truth?: string }) => {
+    .option('--force', 'write into a folder whose index.html is no focuscrawl report, or to a folder named like a file (x.html)')
+    .action(async (o: SharedFlags & { db?: string; out: string; truth?: string; force?: boolean }) => {
       const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
       const open = await openReader(o, { live: true });
@@ -18,7 +19,7 @@ export function registerReport(program: Command): void {
       if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       try {
         const { writeReport } = await import('../dashboard/write-report.js');
-        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out);
+        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out, { force: o.force === true });
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);
       } finally {
         await open.close();

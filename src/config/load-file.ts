@@ -20,8 +20,16 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     throw new FocusCrawlError('CONFIG', `${file}: ${what} file in UTF-16; save it as UTF-8`);
   }
+  // A binary file or a legacy encoding (GBK, Latin-1) said so, not quoted back as garbage in a YAML error.
+  if (bytes.includes(0)) throw new FocusCrawlError('CONFIG', `${file}: not a ${what} file (it holds binary data); a ${what} file is YAML or JSON text`);
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new FocusCrawlError('CONFIG', `${file}: ${what} file is not UTF-8 (saved as GBK, Big5 or Latin-1?); save it as UTF-8`);
+  }
   // A byte order mark is no content: YAML skips it, JSON.parse would stop at it.
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = decoded.replace(/^\uFEFF/, '');
   try {
     return parseFile(file, text, schema, what, flagsOnly);
   } catch (err) {

@@ -79,6 +79,11 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://dashboard');
     if (!allowed(req, url, o.token)) {
+      // Without a token the only check is the Host header (DNS rebinding): a proxy or an alias fails it, not a missing token.
+      if (o.token === null) {
+        res.writeHead(403, { ...SAFE_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end(`focuscrawl serve: this dashboard answers to a loopback address only (127.0.0.1, localhost), not to Host '${String(req.headers.host ?? '').slice(0, 100)}'; behind a proxy or a name of your own, serve it with --host and its token\n`);
+        return;
+      }
       res.writeHead(401, { ...SAFE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('focuscrawl serve: this dashboard needs its token (open the address serve printed)\n');
       return;
     }
@@ -96,7 +101,8 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
       const q = (params.get('q') ?? '').trim();
       // An empty search is a mistake to report, not a question whose answer is "nothing".
       if (!q) return json(res, 400, { error: params.has('q') ? 'q is empty: give the words to look for' : 'q is missing: give the words to look for (?q=…)' });
-      const limit = Math.min(100, Math.max(1, Number(params.get('limit') ?? 20) || 20));
+      // Whole hits: a fraction (1.5) would reach the store's LIMIT as a float.
+      const limit = Math.min(100, Math.max(1, Math.floor(Number(params.get('limit') ?? 20)) || 20));
       // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
       return json(res, 200, { hits: await searchPages(open.reader, q, limit), lag: await open.searchLag() });
     }
@@ -124,6 +130,8 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
     }
     if (method === 'GET' && path === '/api/events') {
       res.writeHead(200, { ...SAFE_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      // HEAD asks for the headers alone: a stream it never reads would hold the connection.
+      if (req.method === 'HEAD') return void res.end();
       streams.add(res);
       const send = (s: unknown) => res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`);
       send(await poller.read());

@@ -37,6 +37,8 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const who = live?.workers.length ? ` by ${count(live.workers.length, 'worker')} (${live.workers.join(', ')})` : '';
   // Left out, the leases of a killed worker would read as a crawl stopped with nothing in flight, or not started.
   const expired = expiredLeasesLine(live);
+  // An embedded crawl's leases with no run holding them: a run killed (kill -9) or crashed, as status says.
+  const interrupted = !live && running === false && urls.fetching > 0 ? `${count(urls.fetching, 'URL')} leased by an interrupted run (killed or crashed): focuscrawl resume returns them` : null;
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
@@ -44,8 +46,8 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
         : { name: 'waiting on politeness', detail: `${urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now'}${who}` }
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
-        : lastRun || expired
-          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired].filter((x) => x !== null).join('; ') }
+        : lastRun || expired || interrupted
+          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired, interrupted].filter((x) => x !== null).join('; ') }
           : { name: 'not started', detail: urls.waiting ? `${count(urls.waiting, 'URL')} waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));

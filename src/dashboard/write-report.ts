@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { readSnapshot, type SnapshotSource } from './read-snapshot.js';
@@ -12,8 +12,9 @@ const REPORT_PAGES = 200;
  * into a single index.html (browsers refuse module scripts from file:// URLs, inline ones run),
  * plus the snapshot as data.json for other tools. No server, no network.
  */
-export async function writeReport(src: SnapshotSource, outDir: string): Promise<{ index: string; snapshotAt: string }> {
+export async function writeReport(src: SnapshotSource, outDir: string, o: { force?: boolean } = {}): Promise<{ index: string; snapshotAt: string }> {
   checkDashboardFiles();
+  checkReportFolder(outDir, o.force === true);
   const snapshot = await readSnapshot(src, null, REPORT_PAGES);
   const html = readFileSync(join(DASHBOARD_FILES, 'index.html'), 'utf8');
   const js = readFileSync(join(DASHBOARD_FILES, 'assets/dashboard.js'), 'utf8');
@@ -37,6 +38,28 @@ export async function writeReport(src: SnapshotSource, outDir: string): Promise<
     throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err, 'write')}`);
   }
   return { index: join(outDir, 'index.html'), snapshotAt: snapshot.at };
+}
+
+/**
+ * The report is a folder: a name like a file's (report.html) would become a folder of that name,
+ * and an index.html that no report wrote would be replaced without a word. A folder holding an
+ * earlier report is written again (a report refreshed in place).
+ */
+function checkReportFolder(outDir: string, force: boolean): void {
+  if (force) return;
+  if (/\.html?$/i.test(outDir) && !existsSync(outDir)) {
+    throw new FocusCrawlError('USAGE', `--out ${outDir}: the report is a folder (index.html and data.json), and this looks like a file name; name a folder (e.g. ${outDir.replace(/\.html?$/i, '')}), or pass --force to make a folder of that name`);
+  }
+  const index = join(outDir, 'index.html');
+  let text: string;
+  try {
+    text = readFileSync(index, 'utf8');
+  } catch {
+    return;
+  }
+  if (!text.includes('id="focuscrawl-data"')) {
+    throw new FocusCrawlError('USAGE', `--out ${outDir}: it holds an index.html that is no focuscrawl report, which the report would replace; name another folder, or pass --force`);
+  }
 }
 
 function escapeHtml(s: string): string {

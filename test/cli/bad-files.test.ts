@@ -28,6 +28,11 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   await fails(['crawl', seed, '--topic', join(dir, 'huge.yaml')], /huge\.yaml: topic file of \d+ bytes, more than the 262144 read/);
   writeFileSync(join(dir, 'utf16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name: t\nkeywords:\n  solar: 2\n', 'utf16le')]));
   await fails(['crawl', seed, '--topic', join(dir, 'utf16.yaml')], /utf16\.yaml: topic file in UTF-16; save it as UTF-8/);
+  // 光伏 in GBK: said to be no UTF-8, not quoted back as replacement characters.
+  writeFileSync(join(dir, 'gbk.yaml'), Buffer.concat([Buffer.from('name: t\nkeywords:\n  '), Buffer.from([0xb9, 0xe2, 0xb7, 0xfc]), Buffer.from(': 2\n')]));
+  await fails(['crawl', seed, '--topic', join(dir, 'gbk.yaml')], /gbk\.yaml: topic file is not UTF-8 \(saved as GBK, Big5 or Latin-1\?\); save it as UTF-8$/);
+  writeFileSync(join(dir, 'binary.yaml'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x1b, 0x5b, 0x32, 0x4a]));
+  await fails(['crawl', seed, '--topic', join(dir, 'binary.yaml')], /binary\.yaml: not a topic file \(it holds binary data\); a topic file is YAML or JSON text$/);
   writeFileSync(join(dir, 'blank.yaml'), 'name: t\nkeywords:\n  "   ": 2\n  solar: 1\n');
   await fails(['crawl', seed, '--topic', join(dir, 'blank.yaml')], /blank\.yaml:3: topic field 'keywords\. {3}'/);
   writeFileSync(join(dir, 'hosts.yaml'), 'hosts: ["not a host!!"]\n');

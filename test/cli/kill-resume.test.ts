@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
@@ -65,6 +65,13 @@ test('SIGKILL at any moment, then resume: every reachable page done exactly once
   try {
     const first = await h.runKilledAt(['crawl', '--seeds', origin + '/p/0', '--db', db, '--delay-ms', '0', '--per-host', '6', ...common], 40);
     assert.equal(first.signal, 'SIGKILL', `exit ${first.code}: ${first.stdout} ${first.stderr}`);
+    // The dashboard's reading of a killed first run (the report writes the same snapshot): stopped, not "not started".
+    const out = join(dirname(db), 'report');
+    const report = await runCli(['report', '--db', db, '--out', out]);
+    assert.equal(report.code, 0, report.stderr);
+    const { state } = JSON.parse(readFileSync(join(out, 'data.json'), 'utf8')) as { state: { name: string; detail: string } };
+    assert.equal(state.name, 'stopped', JSON.stringify(state));
+    assert.match(state.detail, /^\d+ URLs? leased by an interrupted run \(killed or crashed\): focuscrawl resume returns them$/);
     const second = await h.runKilledAt(['resume', '--db', db, ...common], h.hits() + 90);
     assert.equal(second.signal, 'SIGKILL', `exit ${second.code}: ${second.stdout} ${second.stderr}`);
     const last = await h.runToEnd(['resume', '--db', db, ...common]);

@@ -103,3 +103,36 @@ test('broken escapes and searches with no words are 400; other methods 405; junk
     await s.stop();
   }
 });
+
+/** A raw request with its status, headers and body (HEAD and a forged Host, which fetch() will not send). */
+function raw(port: string, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: Number(port), method, path, headers, timeout: 5000 }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type'] ?? ''), body }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a fractional search limit is whole hits, HEAD of the event stream ends, and a foreign Host is told why it is refused', async () => {
+  const s = await startServe(['--db', db]);
+  try {
+    const u = new URL(s.url);
+    const half = await fetch(s.url + 'api/search?q=solar&limit=1.5');
+    assert.equal(half.status, 200, await half.clone().text());
+    assert.equal(((await half.json()) as { hits: unknown[] }).hits.length, 1);
+    const head = await raw(u.port, 'HEAD', '/api/events');
+    assert.equal(head.status, 200);
+    assert.match(head.type, /^text\/event-stream/);
+    const foreign = await raw(u.port, 'GET', '/api/snapshot', { host: 'evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.body, /answers to a loopback address only .*not to Host 'evil\.example'/);
+    assert.doesNotMatch(foreign.body, /token \(open/);
+  } finally {
+    await s.stop();
+  }
+});

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
@@ -43,4 +43,25 @@ test('a host is listed once anything of it was fetched, waits, or was reached by
   assert.equal(wasInPlay(h({ fetched: 1 })), true);
   assert.equal(wasInPlay(h({ waiting: 3 })), true, 'in scope, not reached yet');
   assert.equal(wasInPlay(h({ delayMs: 0, nextAllowedAt: '2026-01-01T00:00:00Z' })), true, 'its first request in flight');
+});
+
+test('report refuses to replace an index.html it did not write and a folder named like a file, writes its own folder again, and --force overrides', async () => {
+  const db = join(dir, 'r.db');
+  const c = await runCli(['crawl', '--seeds', web.roots.solar!, '--topic', DEMO_TOPIC, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
+  assert.equal(c.code, 0, c.stderr);
+  const mine = join(dir, 'site-folder');
+  mkdirSync(mine);
+  writeFileSync(join(mine, 'index.html'), '<h1>my own page</h1>');
+  const refused = await runCli(['report', '--db', db, '--out', mine]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /^focuscrawl: --out .*site-folder: it holds an index\.html that is no focuscrawl report, which the report would replace; name another folder, or pass --force\n$/);
+  assert.equal(readFileSync(join(mine, 'index.html'), 'utf8'), '<h1>my own page</h1>', 'the file is untouched');
+  const fileLike = await runCli(['report', '--db', db, '--out', join(dir, 'report.html')]);
+  assert.equal(fileLike.code, 2);
+  assert.match(fileLike.stderr, /looks like a file name; name a folder \(e\.g\. .*report\)/);
+  assert.equal(existsSync(join(dir, 'report.html')), false);
+  const again = join(dir, 'again');
+  for (let i = 0; i < 2; i++) assert.equal((await runCli(['report', '--db', db, '--out', again])).code, 0, 'a report folder is written again');
+  assert.equal((await runCli(['report', '--db', db, '--out', mine, '--force'])).code, 0);
+  assert.match(readFileSync(join(mine, 'index.html'), 'utf8'), /focuscrawl-data/);
 });
