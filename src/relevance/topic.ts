@@ -64,6 +64,13 @@ export const topicFileSchema = z.strictObject({
   } else if (empty.length) {
     ctx.addIssue({ code: 'custom', path: ['keywords', empty[0]!], message: `keyword '${empty[0]}' gives no term (a stopword or punctuation)` });
   }
+  // Pages give Chinese text as pairs of characters: a keyword's lone character is a term no page has.
+  if (t.cjk === 'bigrams') {
+    const lone = Object.keys(t.keywords).find((k) => tokenize(k, options).some((term) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u.test(term)));
+    if (lone !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['keywords', lone], message: `keyword '${lone}' holds a single Chinese character, which no page gives (Chinese text is read as pairs of characters): use a word of two or more (光伏, not 光), or cjk: words` });
+    }
+  }
 });
 export type TopicFile = z.output<typeof topicFileSchema>;
 export type TopicFileInput = z.input<typeof topicFileSchema>;

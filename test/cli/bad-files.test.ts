@@ -33,6 +33,8 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   await fails(['crawl', seed, '--topic', join(dir, 'gbk.yaml')], /gbk\.yaml: topic file is not UTF-8 \(saved as GBK, Big5 or Latin-1\?\); save it as UTF-8$/);
   writeFileSync(join(dir, 'binary.yaml'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x1b, 0x5b, 0x32, 0x4a]));
   await fails(['crawl', seed, '--topic', join(dir, 'binary.yaml')], /binary\.yaml: not a topic file \(it holds binary data\); a topic file is YAML or JSON text$/);
+  writeFileSync(join(dir, 'lone.yaml'), 'name: t\nkeywords:\n  solar: 2\n  光: 1\n');
+  await fails(['crawl', seed, '--topic', join(dir, 'lone.yaml')], /lone\.yaml:4: topic field 'keywords\.光': keyword '光' holds a single Chinese character, which no page gives/);
   writeFileSync(join(dir, 'blank.yaml'), 'name: t\nkeywords:\n  "   ": 2\n  solar: 1\n');
   await fails(['crawl', seed, '--topic', join(dir, 'blank.yaml')], /blank\.yaml:3: topic field 'keywords\. {3}'/);
   writeFileSync(join(dir, 'hosts.yaml'), 'hosts: ["not a host!!"]\n');
