@@ -18,8 +18,8 @@ const program = new Command('focuscrawl')
 
 /**
  * Every command in help's order, loaded when used: a command's module brings its libraries (the
- * HTML parser, undici, SQLite, zod, yaml...). `--version` then loads none (0.6 s to 0.1 s on the
- * 2-core VM); most commands share much of the same stack, so they gain less.
+ * HTML parser, undici, SQLite, zod, yaml...). `--version` then loads none; most commands share
+ * much of the same stack, so they gain less (bench/RESULTS.md, CLI start-up).
  */
 const COMMANDS: [string, () => Promise<(program: Command) => void>][] = [
   ['crawl', async () => (await import('./crawl-command.js')).registerCrawl],

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
@@ -293,25 +292,15 @@ const FLAGS_ONLY: Readonly<Record<string, string>> = {
   config: '--config',
 };
 
-/** ":7" for the line of a top-level `key:` (YAML) or `"key":` (JSON) in `file`, as the loader's own errors say it; '' when not found. */
-function keyLine(file: string, key: string): string {
-  try {
-    // YAML's top-level keys start their line; JSON's are quoted, at any indentation.
-    const top = /\.json$/i.test(file) ? new RegExp(`^\\s*"${key}"\\s*:`) : new RegExp(`^["']?${key}["']?\\s*:`);
-    const i = readFileSync(file, 'utf8').split(/\r?\n/).findIndex((l) => top.test(l));
-    return i < 0 ? '' : `:${i + 1}`;
-  } catch {
-    return '';
-  }
-}
-
 /** Reads a config file; a topic path in it is resolved against the file's folder. */
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
-  const cfg = loadFile(file, crawlConfigSchema.partial(), 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
-  // Checked here so that the file is named: the crawl's own check knows only the name.
-  if (typeof cfg.strategy === 'string' && !strategyNames().includes(cfg.strategy)) {
-    throw new FocusCrawlError('CONFIG', `${file}${keyLine(file, 'strategy')}: config field 'strategy': unknown strategy '${cfg.strategy}'${didYouMean(cfg.strategy, strategyNames()) || ` (${strategyNames().join(', ')})`}`);
-  }
+  // The strategy is checked with the file's other fields, so its error names the file and line: the crawl's own check knows only the name.
+  const schema = crawlConfigSchema.partial().superRefine((c, ctx) => {
+    if (typeof c.strategy === 'string' && !strategyNames().includes(c.strategy)) {
+      ctx.addIssue({ code: 'custom', path: ['strategy'], message: `unknown strategy '${c.strategy}'${didYouMean(c.strategy, strategyNames()) || ` (${strategyNames().join(', ')})`}` });
+    }
+  });
+  const cfg = loadFile(file, schema, 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
   if (typeof cfg.topic === 'string') cfg.topic = resolve(dirname(file), cfg.topic);
   if (typeof cfg.db === 'string') cfg.db = resolve(dirname(file), cfg.db);
   return cfg;

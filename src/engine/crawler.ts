@@ -371,12 +371,11 @@ export class Crawler {
     const robots = this.#o.robots;
     if (robots) {
       const v = await robots.check(req.url, signal);
-      // A service probe visits an endpoint, not a site's pages: a partner host reached only by probes gets no sitemap guessed.
-      if (v.kind !== 'unreachable' && !req.probe) await this.#sitemaps.offer(req);
+      if (v.kind !== 'unreachable') await this.#sitemaps.offer(req);
       if (v.kind === 'disallowed') return this.#ending.finish(req, { state: 'discarded', reason: 'disallowed by robots.txt' }, null);
       if (v.kind === 'unreachable') return this.#ending.failed(req, new FetchError(req.url, v.reason, { transient: true, retryAfterMs: v.retryAfterMs }));
       if (v.crawlDelayMs > 0 && !this.#o.replaying) await this.#o.frontier.setHostDelay(req.host, v.crawlDelayMs);
-    } else if (!req.probe) {
+    } else {
       await this.#sitemaps.offer(req);
     }
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);

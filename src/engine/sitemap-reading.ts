@@ -73,7 +73,8 @@ export class SitemapReading {
    */
   async offer(req: CrawlRequest): Promise<void> {
     const opts = this.#opts;
-    if (!opts) return;
+    // A service probe visits an endpoint, not a site's pages: a partner host reached only by probes gets no sitemap.
+    if (!opts || req.probe) return;
     let site: string;
     try {
       site = new URL(req.url).origin;

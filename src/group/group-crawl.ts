@@ -1,5 +1,5 @@
 import { count } from '../text/count.js';
-import type { CrawlStats } from '../engine/crawl-stats.js';
+import { fetchedNote } from './round-line.js';
 import { startCrawl } from '../crawl.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { BootstrapGroupStrategy } from '../strategies/bootstrap-group.js';
@@ -309,14 +309,6 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   }
 }
 
-/**
- * "40 pages fetched (2 failed), 3 URLs ended without a request": a round's requests as the
- * summary counts them. A dead host's URLs end without one (its host marked unreachable) and are
- * no failed fetches.
- */
-function fetchedNote(s: CrawlStats): string {
-  return `${count(s.fetched, 'page')} fetched${s.errors > 0 ? ` (${s.errors} failed)` : ''}${s.notFetched > 0 ? `, ${count(s.notFetched, 'URL')} ended without a request (host or its robots.txt unreachable)` : ''}`;
-}
 
 /** The samples as the current ranking sees them: boilerplate and IDF change as the crawl grows. */
 function sampleVectors(library: SampleLibrary, ranked: Ranked): SampleView[] {
