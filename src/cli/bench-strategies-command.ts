@@ -1,5 +1,5 @@
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -9,6 +9,7 @@ import { lineChartSvg } from '../bench/svg-line-chart.js';
 import { DEFAULT_WEB, pageUrl, readWebSpec, writeWeb, type WebSpec } from '../bench/topical-web.js';
 import { startCrawl } from '../crawl.js';
 import { FocusCrawlError, fileError } from '../errors.js';
+import { makeFolder } from '../files/make-folder.js';
 import { strategyNames } from '../strategies/registry.js';
 import { oneOf, positiveInt } from './option-parsers.js';
 
@@ -92,6 +93,14 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
   return out;
 }
 
+function makeOutFolder(dir: string): void {
+  try {
+    makeFolder(dir);
+  } catch (err) {
+    throw new FocusCrawlError('IO', `--out ${dir}: cannot make the folder: ${fileError(err, 'write')}`);
+  }
+}
+
 export function registerBenchStrategies(bench: Command): void {
   bench
     .command('gen')
@@ -103,7 +112,7 @@ export function registerBenchStrategies(bench: Command): void {
     .option('--lang <lang>', 'en | zh (default en)', oneOf(['en', 'zh'] as const), 'en')
     .option('--port <n>', `first port on 127.0.0.1 (default ${DEFAULT_WEB.basePort})`, positiveInt, DEFAULT_WEB.basePort)
     .action((o: { out: string; seed: number; hosts: number; pages: number; lang: 'en' | 'zh'; port: number }) => {
-      mkdirSync(o.out, { recursive: true });
+      makeOutFolder(o.out);
       const spec: WebSpec = { ...DEFAULT_WEB, seed: o.seed, hosts: o.hosts, pagesPerHost: o.pages, lang: o.lang, basePort: o.port };
       const r = writeWeb(spec, o.out);
       process.stdout.write(`wrote ${r.pages} pages on ${spec.hosts} hosts (${r.targets} targets in ${o.out}/labels.txt) to ${o.out}\n`);
@@ -121,10 +130,11 @@ export function registerBenchStrategies(bench: Command): void {
     .option('--offline', 'read the web folder through the replay fetcher instead of serving it over HTTP')
     .action(async (o: { web: string; topic: string; labels?: string; strategies?: string[]; budget: number; concurrency: number; out: string; offline?: boolean }) => {
       const labelsFile = o.labels ?? join(o.web, 'labels.txt');
+      // Made before the crawls, not after: a folder that cannot be made fails now, not at the end.
+      makeOutFolder(o.out);
       const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
       const labels = readLabels(labelsFile).size;
       const table = metricsTable(ms);
-      mkdirSync(o.out, { recursive: true });
       const every10 = <T,>(xs: T[]) => xs.filter((_n, i) => (i + 1) % 10 === 0);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, elapsed, ...m }) => ({ ...m, found: every10(found), elapsed: every10(elapsed) })) }, null, 2));
       writeFileSync(join(o.out, 'results.md'), `Web ${o.web}, ${labels} targets, budget ${o.budget}, topic ${o.topic}\n\n${table}\n`);

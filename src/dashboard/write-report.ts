@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { readSnapshot, type SnapshotSource } from './read-snapshot.js';
@@ -27,7 +28,7 @@ export async function writeReport(src: SnapshotSource, outDir: string, o: { forc
     .replace('<title>focuscrawl</title>', () => `<title>focuscrawl report: ${escapeHtml(src.label)}</title>\n    <style>${css}</style>`)
     .replace('</body>', () => `  <script id="focuscrawl-data" type="application/json">${data}</script>\n    <script type="module">${js.replace(/<\/script/gi, '<\\/script')}</script>\n  </body>`);
   try {
-    mkdirSync(outDir, { recursive: true });
+    makeFolder(outDir);
     writeFileSync(join(outDir, 'index.html'), page);
     writeFileSync(join(outDir, 'data.json'), JSON.stringify(snapshot, null, 1));
   } catch (err) {

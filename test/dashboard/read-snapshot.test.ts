@@ -64,4 +64,13 @@ test('report refuses to replace an index.html it did not write and a folder name
   for (let i = 0; i < 2; i++) assert.equal((await runCli(['report', '--db', db, '--out', again])).code, 0, 'a report folder is written again');
   assert.equal((await runCli(['report', '--db', db, '--out', mine, '--force'])).code, 0);
   assert.match(readFileSync(join(mine, 'index.html'), 'utf8'), /focuscrawl-data/);
+  // A folder that cannot be made ends with its error: Node's own recursive mkdir loops for ever under /proc.
+  if (existsSync('/proc/self')) {
+    const proc = await runCli(['report', '--db', db, '--out', '/proc/focuscrawl-report/deeper']);
+    assert.equal(proc.code, 2);
+    assert.match(proc.stderr, /^focuscrawl: cannot write the report to \/proc\/focuscrawl-report\/deeper: /);
+  }
+  const nested = join(dir, 'a', 'b', 'report');
+  assert.equal((await runCli(['report', '--db', db, '--out', nested])).code, 0, 'missing parents are made');
+  assert.ok(existsSync(join(nested, 'data.json')));
 });
