@@ -25,7 +25,8 @@ function countPhrase(tokens: string[], phrase: string[]): number {
  * The smoothed idf keeps a term that occurs in every sample positive: the source ranks terms over
  * pages that are all about the topic, where plain idf would zero the best terms. Candidates may be
  * phrases (counted as consecutive words). With no candidates every sample word is a candidate,
- * and the background documents make words common everywhere rank low.
+ * and the background documents make words common everywhere rank low; words without a letter
+ * are not proposed.
  */
 export function rankTerms(samples: string[], opts: { candidates?: string[] | null; background?: string[]; tokenize?: TokenizeOptions } = {}): RankedTerm[] {
   const tk = opts.tokenize ?? {};
@@ -36,7 +37,9 @@ export function rankTerms(samples: string[], opts: { candidates?: string[] | nul
   const n = sampleTokens.length + backgroundTokens.length;
   const candidates = opts.candidates?.length
     ? opts.candidates.map((c) => ({ term: c, words: tokenize(c, tk) })).filter((c) => c.words.length > 0)
-    : [...new Set(sampleTokens.flat())].map((w) => ({ term: w, words: [w] }));
+    : // A word with no letter (a version, a year, a line number) is absent from the background
+      // and so ranked first, yet names no topic: proposed only when the user lists it.
+      [...new Set(sampleTokens.flat())].filter((w) => /\p{L}/u.test(w)).map((w) => ({ term: w, words: [w] }));
   const ranked = candidates.map(({ term, words }) => {
     let occurrences = 0;
     let df = 0;

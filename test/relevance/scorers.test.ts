@@ -45,6 +45,9 @@ test('TF-IDF ranking on a small corpus computed by hand', () => {
   close(ranked[1]!.weight, 0.2 * (Math.log(2) + 1));
   const proposed = rankTerms(['wms layer wms', 'wms map'], { background: ['map of the city', 'city map'] });
   assert.equal(proposed[0]!.term, 'wms', 'without candidates, words common in the background rank low');
+  const versions = rankTerms(['wms 1.3.0 2024 layer', 'wms 1.3.0 2024 ipv6'], { background: ['city map'] });
+  assert.deepEqual(versions.map((r) => r.term).filter((t) => /\d/.test(t)), ['ipv6'], 'numbers are not proposed, words with digits are');
+  assert.deepEqual(rankTerms(['wms 1.3.0'], { candidates: ['1.3.0'] }).map((r) => r.term), ['1.3.0'], 'a number the user lists is ranked');
 });
 
 test('similarity to example pages (TF-IDF cosine), lowered by negatives', () => {
