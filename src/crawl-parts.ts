@@ -9,6 +9,7 @@ import type { ServiceRegistry } from './services/service-registry.js';
 import { HttpFetcher } from './fetch/http-fetcher.js';
 import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
+import { resolveMapOf } from './fetch/resolve-map.js';
 import { RobotsCache, ROBOTS_AGENT } from './fetch/robots-cache.js';
 import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
@@ -45,6 +46,7 @@ const POLITENESS_RECORD_MS = 2000;
 /** The network (undici), or a recording with `replay`; wrapped to write a WARC with `record`. */
 export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
   // The WARC reader and writer (warcio) load only for --replay and --record.
+  const resolve = resolveMapOf(config.resolve);
   const base: Fetcher = config.replay
     ? await (await import('./fetch/replay-fetcher.js')).ReplayFetcher.open(config.replay, config.maxRedirects)
     : new HttpFetcher({
@@ -59,7 +61,8 @@ export async function makeFetcher(config: CrawlConfig): Promise<Fetcher> {
         connectionsPerOrigin: Math.max(config.perHost, 1),
         lowSpeedLimit: config.lowSpeedLimit,
         lowSpeedTimeMs: config.lowSpeedTimeMs,
-        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts]),
+        addressPolicy: config.allowPrivate ? null : new AddressPolicy([...config.seeds, ...config.hosts, ...resolve.addresses()]),
+        resolve,
         proxy: proxyFor(config.proxy),
         headers: config.headers,
         credentialHosts: seedHosts(config.seeds),

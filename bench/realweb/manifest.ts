@@ -9,6 +9,8 @@ export type Builder = 'html-tree';
 
 export interface SiteDef {
   id: string;
+  /** The host name the site has on the web, where the published copy lives (run.ts --host-names serves it under that name). */
+  webHost?: string;
   /** The Debian package installing the tree (installed with apt-get when missing). */
   package: string;
   /** The tree's folder once installed. */
@@ -44,6 +46,7 @@ export interface TopicDef {
 export const SITES: SiteDef[] = [
   {
     id: 'django',
+    webHost: 'docs.djangoproject.com',
     package: 'python-django-doc',
     root: '/usr/share/doc/python-django-doc/html',
     start: 'index.html',
@@ -55,6 +58,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'sqlalchemy',
+    webHost: 'docs.sqlalchemy.org',
     package: 'python-sqlalchemy-doc',
     root: '/usr/share/doc/python-sqlalchemy-doc/html',
     start: 'index.html',
@@ -66,6 +70,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'apache',
+    webHost: 'httpd.apache.org',
     package: 'apache2-doc',
     root: '/usr/share/doc/apache2-doc/manual/en',
     start: 'index.html',
@@ -77,6 +82,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'git',
+    webHost: 'git-scm.com',
     package: 'git-doc',
     root: '/usr/share/doc/git-doc',
     start: 'index.html',
@@ -88,6 +94,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'sqlite',
+    webHost: 'www.sqlite.org',
     package: 'sqlite3-doc',
     root: '/usr/share/doc/sqlite3',
     start: 'index.html',
@@ -99,6 +106,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'rust',
+    webHost: 'doc.rust-lang.org',
     package: 'rust-doc',
     root: '/usr/share/doc/rust-doc/html',
     start: 'index.html',
@@ -110,6 +118,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'handbook-zh',
+    webHost: 'debian-handbook.info',
     package: 'debian-handbook',
     root: '/usr/share/doc/debian-handbook/html/zh-CN',
     start: 'index.html',
@@ -121,6 +130,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'cmake',
+    webHost: 'cmake.org',
     package: 'cmake-doc',
     root: '/usr/share/doc/cmake-data/html',
     start: 'index.html',
@@ -132,6 +142,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'celery',
+    webHost: 'docs.celeryq.dev',
     package: 'python-celery-doc',
     root: '/usr/share/doc/python-celery-doc/html',
     start: 'index.html',
@@ -143,6 +154,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'ant',
+    webHost: 'ant.apache.org',
     package: 'ant-doc',
     root: '/usr/share/doc/ant/manual',
     start: 'index.html',
@@ -154,6 +166,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'gimp-zh',
+    webHost: 'docs.gimp.org',
     package: 'gimp-help-zh-cn',
     root: '/usr/share/gimp/2.0/help/zh_CN',
     start: 'index.html',
@@ -165,6 +178,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'libvirt',
+    webHost: 'libvirt.org',
     package: 'libvirt-doc',
     root: '/usr/share/doc/libvirt-doc/html',
     start: 'index.html',
@@ -176,6 +190,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'lilypond-zh',
+    webHost: 'lilypond.org',
     package: 'lilypond-doc-html-zh',
     root: '/usr/share/doc/lilypond/html/Documentation/learning',
     start: 'index.zh.html',
@@ -187,6 +202,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'scipy',
+    webHost: 'docs.scipy.org',
     package: 'python-scipy-doc',
     root: '/usr/share/doc/python-scipy-doc/html',
     start: 'index.html',
@@ -198,6 +214,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'sphinx',
+    webHost: 'www.sphinx-doc.org',
     package: 'sphinx-doc',
     root: '/usr/share/doc/sphinx-doc/html',
     start: 'index.html',
@@ -209,6 +226,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'octave',
+    webHost: 'docs.octave.org',
     package: 'octave-doc',
     root: '/usr/share/doc/octave/octave.html',
     start: 'index.html',
@@ -220,6 +238,7 @@ export const SITES: SiteDef[] = [
   },
   {
     id: 'glib',
+    webHost: 'docs.gtk.org',
     package: 'libglib2.0-doc',
     root: '/usr/share/gtk-doc/html',
     start: 'glib/index.html',

@@ -20,7 +20,7 @@ import { topicRanking } from './topic-ranking.js';
 
 /**
  * bench/realweb: crawl real documentation sites (Debian packages, opaque URLs, served on
- * 127.0.0.1) for each topic with each strategy, and grade the crawl log's order against labels
+ * 127.0.0.1, under their web host names with --host-names) for each topic with each strategy, and grade the crawl log's order against labels
  * taken from the sites' own layout. `npm run bench:realweb -- --help` lists the options.
  */
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,6 +38,8 @@ const HELP = `npm run bench:realweb -- [options]
   --out DIR                results.json, results.md, recall-<topic>.svg (default bench/realweb/out/results)
   --per-host N             requests in flight on the site at once (default 1: a deterministic order; the CLI's default is 2)
   --orders                 also write order-<topic>-<strategy>.txt to --out: each fetched page's original path (* on targets), priority, relevance, anchor
+  --host-names             serve each site under the host name it has on the web (docs.djangoproject.com:PORT, resolved to
+                           127.0.0.1 by the crawl's --resolve), not as 127.0.0.1:PORT: a site's name is then in its host, as on the web
   --no-record              do not write bench/realweb/RESULTS-realweb.md and docs/img/realweb-*.svg
   --build-only             build the missing sites and stop
   --rebuild                rebuild the selected sites even if built
@@ -54,6 +56,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(outRoot, 'results') },
     'no-record': { type: 'boolean', default: false },
     orders: { type: 'boolean', default: false },
+    'host-names': { type: 'boolean', default: false },
     'per-host': { type: 'string', default: '1' },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
@@ -142,11 +145,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'fc-realweb-'));
 const servers: ServedSite[] = [];
 try {
   const origins = new Map<string, string>();
+  const resolve = new Map<string, string[]>();
   for (const id of sites.keys()) {
     const s = SITES.find((x) => x.id === id)!;
     const served = await serveBuiltSite({ port: s.port, encoding: s.encoding, page: folderPages(pagesDir(outRoot, id)) });
     servers.push(served);
-    origins.set(id, served.origin);
+    const port = new URL(served.origin).port;
+    if (args['host-names'] && !s.webHost) fail(`--host-names: site ${s.id} has no webHost in manifest.ts`);
+    origins.set(id, args['host-names'] ? `http://${s.webHost}:${port}` : served.origin);
+    resolve.set(id, args['host-names'] ? [`${s.webHost}:${port}:127.0.0.1`] : []);
   }
   for (const [ti, t] of topics.entries()) {
     const site = sites.get(t.site)!;
@@ -197,6 +204,7 @@ try {
       const c0 = performance.now();
       const crawl = await startCrawl({
         seeds: [origin + '/'],
+        resolve: resolve.get(t.site)!,
         topic: file,
         strategy,
         rediscovery: mode === 'keep' ? 'keep' : 'raise',

@@ -4,7 +4,8 @@ import { startCrawl } from '../crawl.js';
 import { defaultStrategyName, strategyNames } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
-import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, requestHeader, tcpPort } from './option-parsers.js';
+import { sameResolveKey } from '../fetch/resolve-map.js';
+import { keyNumber, nonNegativeInt, oneOf, positiveInt, proxySetting, regex, requestHeader, resolveEntry, tcpPort } from './option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { withSharedOptions } from './shared-options.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
@@ -29,6 +30,7 @@ interface CrawlFlags {
   maxUrlLength?: number;
   proxy?: string;
   header?: Record<string, string>;
+  resolve?: string[];
   concurrency?: number;
   perHost?: number;
   delayMs?: number;
@@ -102,6 +104,8 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
     const file = Object.entries(cfg.headers ?? {}).filter(([k]) => !(k.toLowerCase() in o.header!));
     cfg.headers = { ...Object.fromEntries(file), ...o.header };
   }
+  // As curl: an entry for the same host and port given again replaces the file's.
+  if (o.resolve) cfg.resolve = [...(cfg.resolve ?? []).filter((f) => !o.resolve!.some((e) => sameResolveKey(e, f))), ...o.resolve];
   set('concurrency', o.concurrency);
   set('perHost', o.perHost);
   set('delayMs', o.delayMs);
@@ -161,6 +165,7 @@ export function registerCrawl(program: Command): void {
     .option('--allow-private', 'also fetch private, loopback and link-local addresses other than those of the seeds and --hosts')
     .option('--proxy <url>', "send every request through this proxy (http://, https:// or socks5://, user:password@ if it asks); 'direct' ignores HTTP_PROXY/HTTPS_PROXY (default: those variables, with NO_PROXY, when set)", proxySetting)
     .option('--header <header>', "add 'Name: value' to every request (repeatable); credentials (Authorization, Cookie, names with token, key, secret, auth, session, password) go only to the seeds' hosts; not stored: give it again to resume", requestHeader)
+    .option('--resolve <host:port:addr>', "connect to ADDR for HOST:PORT (PORT or *), as curl --resolve; the URL, Host header and TLS name stay HOST's (repeatable; stored with the crawl)", resolveEntry)
     .option('--record <file.warc>', 'append every response to a WARC file')
     .option('--replay <file.warc|dir>', 'crawl a recording instead of the network (a WARC, or a folder from bench gen)')
     .option('--seen-cache <n>', 'URL-seen test: a CLOCK cache of N fingerprints over the database index instead of all in memory (default 0: all in memory)', nonNegativeInt)

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isProxySetting, regexProblem } from '../config/crawl-config.js';
 import { headerProblem } from '../fetch/request-headers.js';
+import { parseResolveEntry } from '../fetch/resolve-map.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -57,6 +58,13 @@ export function proxySetting(value: string): string {
 }
 
 /** 'Name: value', repeatable, collected into an object with lower-case names (a later one wins). */
+/** Collects repeated `--resolve HOST:PORT:ADDR` entries (curl's form). */
+export function resolveEntry(value: string, previous: string[] = []): string[] {
+  const e = parseResolveEntry(value);
+  if (typeof e === 'string') throw new InvalidArgumentError(e);
+  return [...previous, value.trim()];
+}
+
 export function requestHeader(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const colon = value.indexOf(':');
   if (colon <= 0) throw new InvalidArgumentError(`expected 'Name: value', got '${value}'`);

@@ -10,6 +10,7 @@ import { isHttpUrl } from '../parse/normalize-url.js';
 import { quotedSeed, seedProblem } from './seeds.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
 import { headerValueProblem, requestHeadersSchema } from '../fetch/request-headers.js';
+import { parseResolveEntry } from '../fetch/resolve-map.js';
 import { redact } from '../distributed/shared-target.js';
 
 /**
@@ -181,6 +182,15 @@ export const crawlConfigSchema = z.strictObject({
    * to the seeds' hosts. Never stored with the crawl: resume and worker take them again.
    */
   headers: requestHeadersSchema.default({}),
+  /**
+   * Host names resolved by hand, as curl's --resolve: `HOST:PORT:ADDR` (PORT a number or `*`,
+   * ADDR IPv4 or [IPv6]). Connections to HOST:PORT go to ADDR; URLs, Host headers and TLS names
+   * stay HOST's, and the private-address rule allows ADDR. Stored with the crawl. Default none.
+   */
+  resolve: z.array(z.string().superRefine((v, ctx) => {
+    const e = parseResolveEntry(v);
+    if (typeof e === 'string') ctx.addIssue({ code: 'custom', message: e });
+  })).default([]),
   connectTimeoutMs: millis(1).default(10_000),
   headersTimeoutMs: millis(1).default(15_000),
   bodyTimeoutMs: millis(1).default(15_000),

@@ -1,5 +1,5 @@
 import type { lookup } from 'node:dns';
-import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { RequestHeaders } from './request-headers.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
@@ -10,6 +10,7 @@ import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
 import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
 import { networkErrorWords } from './network-error-words.js';
+import type { ResolveMap } from './resolve-map.js';
 
 export interface HttpFetcherOptions {
   /** Sent on every request. Default 'focuscrawl/0.1 (+https://github.com/focuscrawl)'. */
@@ -42,6 +43,8 @@ export interface HttpFetcherOptions {
   addressPolicy: AddressPolicy | null;
   /** Resolves host names (dns.lookup by default; tests map names to local addresses). */
   lookup?: typeof lookup;
+  /** Host names resolved by hand (config `resolve`, curl's --resolve); not applied through a proxy, which resolves names itself. */
+  resolve?: ResolveMap | null;
   /**
    * Every request through this proxy (http://, https:// or socks5://, credentials in the URL);
    * 'env': the environment's HTTP_PROXY, HTTPS_PROXY and NO_PROXY, as curl reads them; null:
@@ -143,11 +146,12 @@ export class HttpFetcher implements Fetcher {
 
   constructor(options: Partial<HttpFetcherOptions> = {}) {
     this.options = { ...defaultHttpFetcherOptions, ...options };
-    const { addressPolicy: policy, lookup: resolve, connectTimeoutMs: timeout, proxy } = this.options;
+    const { addressPolicy: policy, lookup: resolve, connectTimeoutMs: timeout, proxy, resolve: byHand } = this.options;
     // With a proxy, `connect` serves only the direct connections (NO_PROXY hosts): the proxy's own
     // connection is one the user asked for.
+    const direct = policy ? policy.connector({ timeout, lookup: resolve }) : byHand?.size ? buildConnector({ timeout, ...(resolve ? { lookup: resolve } : {}) } as buildConnector.BuildOptions) : null;
     const agent = {
-      connect: policy ? policy.connector({ timeout, lookup: resolve }) : { timeout, ...(resolve ? { lookup: resolve } : {}) },
+      connect: direct ? (byHand?.size ? byHand.connector(direct) : direct) : { timeout, ...(resolve ? { lookup: resolve } : {}) },
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
       // Node's 16 KB would refuse every page of a site that sends a 20 KB Content-Security-Policy;
