@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { isWarcFile } from './fetch/is-warc-file.js';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
@@ -192,6 +193,10 @@ function checkFiles(config: CrawlConfig): void {
   checkDbFile(config.db);
   if (config.record && sameFile(config.record, config.db)) {
     throw new FocusCrawlError('USAGE', `--record ${config.record} is the crawl database: the WARC would be written into it; choose another file`);
+  }
+  // Records are appended: to a file that is no WARC (the topic file, another crawl's database) they would damage it.
+  if (config.record && existsSync(config.record) && statSync(config.record).isFile() && !isWarcFile(config.record)) {
+    throw new FocusCrawlError('USAGE', `--record ${config.record}: the file exists and is not a WARC recording, so appending records would damage it; choose another file`);
   }
   for (const [what, file] of [['crawl database', config.db], ['WARC', config.record]] as const) {
     const dir = file ? dirname(resolve(file)) : null;

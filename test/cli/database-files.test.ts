@@ -81,6 +81,21 @@ test('devices and empty names are no crawl database; the WARC may not be the dat
   assert.ok(!existsSync(db));
 });
 
+test('--record appends to a WARC only: a topic file or another database given by mistake is refused and left as it was', async () => {
+  const topic = join(dir, 'mistake.yaml');
+  writeFileSync(topic, 'name: solar\nkeywords: {solar: 1}\n');
+  await cliFails(['crawl', `${site.origin}/`, '--db', join(dir, 'm1.db'), '--topic', topic, '--record', topic], /--record .*mistake\.yaml: the file exists and is not a WARC recording/);
+  assert.equal(readFileSync(topic, 'utf8'), 'name: solar\nkeywords: {solar: 1}\n');
+  const other = join(dir, 'other.db');
+  assert.equal((await crawl(other)).code, 0);
+  const before = readFileSync(other);
+  await cliFails(['crawl', `${site.origin}/`, '--db', join(dir, 'm2.db'), '--record', other], /--record .*other\.db: the file exists and is not a WARC/);
+  assert.ok(readFileSync(other).equals(before), 'the other database is untouched');
+  const warc = join(dir, 'twice.warc');
+  for (const db of ['m3.db', 'm4.db']) assert.equal((await crawl(join(dir, db), '--record', warc)).code, 0, 'a WARC is appended to');
+  assert.equal(readFileSync(warc).subarray(0, 2).toString('hex'), '1f8b');
+});
+
 test('writes to a full device end in one line: an export, standard output, and a WARC recording', async () => {
   const db = join(dir, 'full.db');
   assert.equal((await crawl(db)).code, 0);
