@@ -10,7 +10,8 @@ import { HttpFetcher } from './fetch/http-fetcher.js';
 import { AddressPolicy, robotsFetcher } from './fetch/address-policy.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import { resolveMapOf } from './fetch/resolve-map.js';
-import { RobotsCache, ROBOTS_AGENT } from './fetch/robots-cache.js';
+import { RobotsCache } from './fetch/robots-cache.js';
+import { robotsAgentOf } from './fetch/robots-agent.js';
 import { HostHealth, trackHealth } from './fetch/host-health.js';
 import { TrapGuard } from './engine/trap-guard.js';
 import { hostOf, normalizeUrl } from './parse/normalize-url.js';
@@ -139,7 +140,7 @@ export function crawlGuards(config: CrawlConfig, network: Fetcher) {
   const health = new HostHealth({ maxFailures: config.hostMaxFailures, downMs: config.hostDownMs, backoffBaseMs: config.retryBaseMs });
   const http = trackHealth(network, health);
   const traps = new TrapGuard({ maxUrlsPerPattern: config.maxUrlsPerPattern, maxParamValues: config.maxParamValues });
-  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: ROBOTS_AGENT, unreachableRetryMs: config.robotsRetryMs }) : null;
+  const robots = config.robots ? new RobotsCache(robotsFetcher(http), { agent: robotsAgentOf(config.userAgent), unreachableRetryMs: config.robotsRetryMs }) : null;
   return { health, http, traps, robots };
 }
 
@@ -186,6 +187,7 @@ export function makeCrawler(
     stopWhenStalled: config.stopWhenStalled,
     checkpoint: parts.checkpoint,
     rediscovery: config.rediscovery,
+    robotsAgent: robotsAgentOf(config.userAgent),
     health,
     traps,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,

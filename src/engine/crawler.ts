@@ -33,6 +33,8 @@ export interface CrawlerOptions {
   fetcher: Fetcher;
   /** Null disables robots.txt (tests, replay). */
   robots: RobotsCache | null;
+  /** The token `<meta name=…>` and X-Robots-Tag lines for one crawler are matched against (robotsAgentOf). Default 'focuscrawl'. */
+  robotsAgent?: string;
   /** Answers come from a recording (--replay): no server to be polite to, so robots.txt's Crawl-delay is not kept. */
   replaying?: boolean;
   strategy: Strategy;
@@ -138,7 +140,7 @@ export class Crawler {
   readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -403,12 +405,12 @@ export class Crawler {
     if (!res.body || !isHtmlType(res.contentType) || (res.contentType === '' && isBinaryBody(res.body))) return this.#ending.finish(req, { state: 'done' }, res);
 
     const { html, encoding } = decodeHtml(res.body, res.contentType);
-    const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null });
+    const page = parseHtml(html, res.finalUrl, encoding, { linkContext: this.#o.strategy.linkContext ?? 0, serviceText: this.#probing !== null, robotsAgent: this.#o.robotsAgent });
     const topic = this.#o.strategy.topic;
     const profile = topic ? topicProfile(topic, page) : null;
     const relevance = topic && profile ? profileCosine(topic, profile) : null;
     this.stats.links += page.links.length;
-    const header = robotsHeader(res.headers['x-robots-tag'], ROBOTS_AGENT);
+    const header = robotsHeader(res.headers['x-robots-tag'], this.#o.robotsAgent);
     const noindex = page.noindex || header.noindex;
     if (!page.nofollow && !header.nofollow) await this.#links.add(req, page.links, { request: req, page, relevance, profile });
     if (relevance !== null && topic) this.#countRelevance(relevance >= topic.threshold);

@@ -30,7 +30,7 @@ export interface RobotsOptions {
   timeoutMs: number;
 }
 
-/** The crawler's product token in robots.txt, `<meta name="focuscrawl">` and X-Robots-Tag. */
+/** The crawler's product token in robots.txt, `<meta name="focuscrawl">` and X-Robots-Tag with the default User-Agent (robotsAgentOf). */
 export const ROBOTS_AGENT = 'focuscrawl';
 
 export const defaultRobotsOptions: RobotsOptions = {

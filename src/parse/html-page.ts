@@ -62,6 +62,8 @@ export interface ParseOptions {
    * around links to .xml files). Off by default, so an ordinary crawl's parse does none of it.
    */
   serviceText?: boolean;
+  /** `<meta name=…>` besides `robots` whose noindex/nofollow apply: the crawler's robots token. Default 'focuscrawl'. */
+  robotsAgent?: string;
 }
 
 /** An absolute http(s) URL in text: RFC 3986 characters only, so CJK text or a quote ends it. */
@@ -121,6 +123,7 @@ function urlsIn(text: string, add: (url: string, at: number, end: number) => voi
  */
 export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: ParseOptions = {}): Page {
   const contextChars = opts.linkContext ?? 0;
+  const myMeta = (opts.robotsAgent ?? 'focuscrawl').toLowerCase();
   let base: BaseUrl | null = null;
   const getBase = () => (base ??= baseUrl(url));
   let baseSet = false;
@@ -237,7 +240,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           return;
         case 'meta': {
           const n = (attrs.name ?? '').toLowerCase();
-          if (n === 'robots' || n === 'focuscrawl') {
+          if (n === 'robots' || n === myMeta) {
             const c = (attrs.content ?? '').toLowerCase();
             if (c.includes('noindex') || c.includes('none')) noindex = true;
             if (c.includes('nofollow') || c.includes('none')) nofollow = true;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startCrawl } from '../../src/crawl.js';
+import { robotsAgentOf } from '../../src/fetch/robots-agent.js';
 
 // Path -> its X-Robots-Tag header lines; each page links its own child (path + '1').
 const TAGS: Record<string, string[]> = {
@@ -50,6 +51,45 @@ test('X-Robots-Tag is obeyed like <meta name="robots">: noindex keeps the text o
     assert.equal(stored.get('/otherbot')!.text?.includes('words on the page'), true);
     assert.equal(found.includes('/noindex'), false, 'not searchable');
     assert.equal(found.includes('/plain'), true);
+  } finally {
+    server.close();
+  }
+});
+
+test('robots.txt, X-Robots-Tag and <meta> address the crawler by the token of the User-Agent it sends', async () => {
+  assert.equal(robotsAgentOf('MyBot/1.0 (+https://example.org/bot)'), 'mybot');
+  assert.equal(robotsAgentOf('Mozilla/5.0 (compatible; Seeker-2/2.1; +https://example.org)'), 'seeker-2');
+  assert.equal(robotsAgentOf('focuscrawl/0.1 (+https://github.com/focuscrawl/focuscrawl)'), 'focuscrawl');
+  assert.equal(robotsAgentOf('(no token)'), 'focuscrawl');
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: mybot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n');
+    hits.push(path);
+    const body = path === '/' ? '<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a>' : '<p>words on the page</p>';
+    if (path === '/c') res.setHeader('X-Robots-Tag', 'mybot: noindex');
+    const meta = path === '/d' ? '<meta name="mybot" content="noindex">' : '';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>t</title>${meta}<body>${body}</body>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'fc-robots-agent-'));
+  try {
+    const crawlAs = async (userAgent: string | undefined, db: string) => {
+      hits.length = 0;
+      const crawl = await startCrawl({ seeds: [origin + '/'], db: join(dir, db), delayMs: 0, sitemaps: false, ...(userAgent ? { userAgent } : {}) });
+      await crawl.run();
+      await crawl.db.settle();
+      const noindex = (crawl.db.db.prepare('SELECT url FROM pages WHERE noindex = 1').pluck().all() as string[]).map((u) => u.slice(origin.length)).sort();
+      await crawl.close();
+      return { fetched: [...hits].sort(), noindex };
+    };
+    const mine = await crawlAs('MyBot/1.0 (+https://example.org/bot)', 'mine.db');
+    assert.deepEqual(mine.fetched, ['/', '/b', '/c', '/d'], "MyBot's group disallows /a and only /a");
+    assert.deepEqual(mine.noindex, ['/c', '/d'], 'the header line and the <meta> named for MyBot apply');
+    const plain = await crawlAs(undefined, 'plain.db');
+    assert.deepEqual(plain.fetched, ['/', '/a', '/c', '/d'], 'focuscrawl falls under *, which disallows /b');
+    assert.deepEqual(plain.noindex, [], 'lines for another crawler do not apply');
   } finally {
     server.close();
   }
