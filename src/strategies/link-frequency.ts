@@ -1,4 +1,5 @@
 import { hashTerm } from '../text/term-hasher.js';
+import { packBytes, unpackBytes } from './packed-bytes.js';
 
 const ROWS = 4;
 
@@ -73,14 +74,14 @@ export class LinkFrequency {
 
   /** Plain arrays for a snapshot (strategy state that outlives the process). */
   snapshot(): { pages: [string, number][]; counts: string } {
-    return { pages: [...this.#pages], counts: Buffer.from(this.#counts.buffer, this.#counts.byteOffset, this.#counts.byteLength).toString('base64') };
+    return { pages: [...this.#pages], counts: packBytes(this.#counts) };
   }
 
   restore(s: { pages: [string, number][]; counts: string }): void {
     this.#pages.clear();
     for (const [h, n] of s.pages) this.#pages.set(h, n);
-    const b = Buffer.from(s.counts, 'base64');
-    if (b.byteLength === this.#counts.byteLength) this.#counts.set(new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)));
+    const b = unpackBytes(s.counts, this.#counts.byteLength);
+    if (b) this.#counts.set(new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)));
   }
 }
 

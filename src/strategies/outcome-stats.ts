@@ -1,3 +1,4 @@
+import { packBytes, unpackBytes } from './packed-bytes.js';
 /**
  * What the crawl has learned about link features: for each hashed feature (an anchor word, a URL
  * directory, a host, a navigation bucket), how many links with it were fetched and how many of
@@ -64,14 +65,13 @@ export class OutcomeStats {
   }
 
   snapshot(): { total: number; relevant: number; n: string; s: string } {
-    const b64 = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-    return { total: this.#total, relevant: this.#relevant, n: b64(this.#n), s: b64(this.#s) };
+    return { total: this.#total, relevant: this.#relevant, n: packBytes(this.#n), s: packBytes(this.#s) };
   }
 
   restore(x: { total: number; relevant: number; n: string; s: string }): void {
     const load = (dst: Float32Array, src: string) => {
-      const b = Buffer.from(src, 'base64');
-      if (b.byteLength === dst.byteLength) dst.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)));
+      const b = unpackBytes(src, dst.byteLength);
+      if (b) dst.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)));
     };
     load(this.#n, x.n);
     load(this.#s, x.s);
