@@ -46,12 +46,21 @@ export class CrawlScope {
     for (const h of [...seedHosts, ...opts.hosts.map((h) => h.toLowerCase())]) this.addSeedHost(h);
   }
 
-  /** Widens the scope to a seed added later (resume with more seeds). */
+  /**
+   * Widens the scope to a seed added later (resume with more seeds). A name and its `www.` form
+   * are one site: `http://example.org/` that redirects to `https://www.example.org/`, as most
+   * sites do one way or the other, would otherwise leave a host-scoped crawl with nothing.
+   */
   addSeedHost(host: string): void {
-    this.#hosts.add(host);
     const hn = hostname(host);
-    this.#hosts.add(hn);
-    this.#domains.add(getDomain(hn) ?? hn);
+    const port = host.slice(hn.length);
+    const named = hn.includes('.') && !/^[\d.]+$/.test(hn) && !hn.startsWith('[');
+    const twin = named ? (hn.startsWith('www.') ? hn.slice(4) : `www.${hn}`) : null;
+    for (const h of twin && twin.includes('.') ? [hn, twin] : [hn]) {
+      this.#hosts.add(h + port);
+      this.#hosts.add(h);
+      this.#domains.add(getDomain(h) ?? h);
+    }
   }
 
   /** Null when the URL is in scope, else the reason it is not. */

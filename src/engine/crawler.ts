@@ -458,6 +458,8 @@ export class Crawler {
 
   async #redirectGuard(to: string, probe = false): Promise<true | string> {
     const reason = probe ? this.#o.scope.checkFilters(to) : this.#o.scope.check(to, hostOf(to));
+    // A seed that moved to another host is the usual cause: say what would follow it.
+    if (reason === 'out of scope (host)' || reason === 'out of scope (domain)') return `${reason}; --hosts ${hostOf(to)} would allow it`;
     if (reason) return reason;
     if (this.#o.robots) {
       const v = await this.#o.robots.check(to, this.#abort.signal);

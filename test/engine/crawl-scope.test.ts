@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CrawlScope } from '../../src/engine/crawl-scope.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const none = { hosts: [], allow: [], deny: [] };
 
@@ -33,4 +39,29 @@ test('a URL longer than maxUrlLength is out of scope, for links and for probes (
   assert.equal(s.checkFilters(url + 'x'), 'out of scope (longer than 40 characters)');
   assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://a.org/' + 'x'.repeat(2070), 'a.org'), null, '2,083 by default');
   assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://a.org/' + 'x'.repeat(2071), 'a.org'), 'out of scope (longer than 2083 characters)');
+});
+
+test('a name and its www. form are one site in host scope; addresses and single labels have no twin', () => {
+  const s = new CrawlScope(['example.org', 'www.docs.test:8080', '127.0.0.1:9000', 'localhost'], { mode: 'host', ...none });
+  assert.equal(s.check('https://www.example.org/', 'www.example.org'), null, 'example.org -> www.example.org');
+  assert.equal(s.check('http://docs.test:8080/', 'docs.test:8080'), null, 'www.docs.test -> docs.test, same port');
+  assert.equal(s.check('http://shop.example.org/', 'shop.example.org'), 'out of scope (host)');
+  assert.equal(s.check('http://www.127.0.0.1:9000/', 'www.127.0.0.1:9000'), 'out of scope (host)');
+  assert.equal(s.check('http://www.localhost/', 'www.localhost'), 'out of scope (host)');
+});
+
+test('a seed that redirects to another host says which --hosts would follow it', async () => {
+  const there = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>there</title>'));
+  await new Promise<void>((r) => there.listen(0, '127.0.0.1', r));
+  const to = `127.0.0.1:${(there.address() as AddressInfo).port}`;
+  const here = createServer((req, res) => (req.url === '/robots.txt' ? res.writeHead(404).end() : res.writeHead(301, { location: `http://${to}/moved` }).end()));
+  await new Promise<void>((r) => here.listen(0, '127.0.0.1', r));
+  try {
+    const r = await runCli(['crawl', `http://127.0.0.1:${(here.address() as AddressInfo).port}/`, '--db', join(mkdtempSync(join(tmpdir(), 'fc-moved-')), 'm.db'), '--no-sitemaps']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`redirect to http://${to}/moved not followed: out of scope (host); --hosts ${to} would allow it`), r.stdout);
+  } finally {
+    here.close();
+    there.close();
+  }
 });
