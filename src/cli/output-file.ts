@@ -1,4 +1,4 @@
-import { accessSync, constants, createWriteStream, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, createWriteStream, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { dirname, resolve } from 'node:path';
@@ -30,6 +30,21 @@ export function checkOutputFile(file: string | undefined): void {
   }
 }
 
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+function isSqliteFile(file: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 const statOf = (file: string): Stats | null => {
   try {
     return statSync(file);
@@ -51,6 +66,8 @@ export function checkOutputNotInput(out: string | undefined, inputs: readonly { 
     const side = flag === '--db' ? DB_SIDE_FILES.find((suffix) => sameFile(out, file + suffix)) : undefined;
     if (side) throw new FocusCrawlError('USAGE', `--out ${out} is the ${side} file of the ${flag} ${file}: writing it would destroy the crawl; choose another file`);
   }
+  // An output is replaced, as curl -o does; a database (another crawl's) is not an output.
+  if (statOf(out)?.isFile() && isSqliteFile(out)) throw new FocusCrawlError('USAGE', `--out ${out} is a SQLite database: writing it would destroy it; choose another file`);
 }
 
 /**

@@ -36,6 +36,15 @@ test('--out naming the database it reads is refused before the database is touch
   await fails(['export', '--db', path, '--out', path], /--out .*kept\.db is the --db it would read/);
   await fails(['export', '--what', 'pages', '--db', path, '--out', join(dir, '.', 'kept.db')], /is the --db it would read/);
   await fails(['services', '--db', path, '--out', path], /is the --db it would read/);
+  // Another crawl's database is no output either; a file that is not one is replaced, as with curl -o.
+  const other = join(dir, 'other.db');
+  await new SqliteDb(other, { create: true }).close();
+  const otherBefore = readFileSync(other);
+  await fails(['export', '--db', path, '--out', other, '--format', 'csv'], /--out .*other\.db is a SQLite database: writing it would destroy it/);
+  assert.ok(readFileSync(other).equals(otherBefore), 'the other database is untouched');
+  writeFileSync(join(dir, 'old.csv'), 'old');
+  assert.equal((await runCli(['export', '--db', path, '--out', join(dir, 'old.csv')])).code, 0);
+  assert.notEqual(readFileSync(join(dir, 'old.csv'), 'utf8'), 'old');
   // An --out that cannot be written is named before any work: a group crawl runs for hours first.
   mkdirSync(join(dir, 'outdir'), { recursive: true });
   await fails(['services', '--db', path, '--out', join(dir, 'outdir')], /cannot write .*outdir: it is a folder/);
