@@ -68,7 +68,7 @@ export const crawlConfigSchema = z.strictObject({
   detect: z.array(z.enum(['wms', 'wmts', 'wfs', 'wcs', 'csw', 'ogcapi', 'all'])).default([]),
   /** Topic file path (in a config file, relative to the config file) or an inline topic. */
   topic: z.union([fileName, topicFileSchema]).nullable().default(null),
-  /** Default 'best-first' when there is a topic, else 'bfs'. */
+  /** Default 'adaptive' when there is a topic, else 'bfs' (defaultStrategyName). */
   strategy: z.string().nullable().default(null),
   /** The strategy's parameters (docs/strategies.md), e.g. {m0: 100, b: 0.8, f: 0.2}; defaults are the sources'. */
   strategyOptions: z.record(z.string(), z.number()).default({}),
@@ -300,9 +300,10 @@ const FLAGS_ONLY: Readonly<Record<string, string>> = {
   metricsPort: '--metrics-port',
   force: '--force',
   config: '--config',
+  seedsFile: '--seeds-file; a config file lists its seeds under seeds:',
 };
 
-/** Reads a config file; a topic path in it is resolved against the file's folder. */
+/** Reads a config file; the file paths in it (topic, db, record, replay) are resolved against the file's folder. */
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
   // The strategy is checked with the file's other fields, so its error names the file and line: the crawl's own check knows only the name.
   const schema = crawlConfigSchema.partial().superRefine((c, ctx) => {
@@ -311,7 +312,10 @@ export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
     }
   });
   const cfg = loadFile(file, schema, 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
-  if (typeof cfg.topic === 'string') cfg.topic = resolve(dirname(file), cfg.topic);
-  if (typeof cfg.db === 'string') cfg.db = resolve(dirname(file), cfg.db);
+  // Every file a config file names is found beside it, wherever the crawl is started from.
+  for (const key of ['topic', 'db', 'record', 'replay'] as const) {
+    const v = cfg[key];
+    if (typeof v === 'string') (cfg as Record<string, unknown>)[key] = resolve(dirname(file), v);
+  }
   return cfg;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlConfigSchema, loadCrawlConfigFile } from '../../src/config/crawl-config.js';
@@ -42,4 +42,11 @@ test('a regular expression V8 cannot compile is refused when the config is read,
 test('hosts: a name in another script is taken as URLs carry it; a bad one is named', () => {
   assert.deepEqual(loadCrawlConfigFile(file('idn.yaml', 'hosts: ["bücher.example", "BÜCHER.example:8080", "example.org", "[::1]:8080"]\n')).hosts, ['xn--bcher-kva.example', 'xn--bcher-kva.example:8080', 'example.org', '[::1]:8080']);
   refuses(() => loadCrawlConfigFile(file('bad-host.yaml', 'hosts: ["not a host!!"]\n')), /bad-host\.yaml:1: config field 'hosts\.0': not a host name: 'not a host!!'/);
+});
+
+test("the files a config file names are found beside it; --seeds-file is said to be a flag", () => {
+  mkdirSync(join(dir, 'cfg'), { recursive: true });
+  const cfg = loadCrawlConfigFile(writtenFile(join(dir, 'cfg'), 'files.yaml', 'db: r.db\ntopic: t.yaml\nrecord: rec.warc\nreplay: old.warc\n'));
+  assert.deepEqual([cfg.db, cfg.topic, cfg.record, cfg.replay], ['r.db', 't.yaml', 'rec.warc', 'old.warc'].map((f) => join(dir, 'cfg', f)));
+  refuses(() => loadCrawlConfigFile(file('seeds-file.yaml', 'seedsFile: seeds.txt\n')), /seeds-file\.yaml:1: config field 'seedsFile': given on the command line only \(--seeds-file; a config file lists its seeds under seeds:\)/);
 });
