@@ -281,9 +281,12 @@ export class HttpFetcher implements Fetcher {
     const at = e as { address?: unknown; port?: unknown; cause?: { address?: unknown; port?: unknown } };
     const where = at.address ?? at.cause?.address;
     const port = at.port ?? at.cause?.port;
+    const ms = /(\d+) ms/.exec(e.message ?? '')?.[1] ?? String(this.options.totalTimeoutMs);
     const reason = plain
       ? `${plain} [${code}${typeof where === 'string' ? ` ${where}${typeof port === 'number' ? `:${port}` : ''}` : ''}]`
-      : `${code}: ${e.name === 'TimeoutError' ? (e.message ?? `timed out after ${this.options.totalTimeoutMs} ms`) : (e.message ?? String(err))}`;
+      : e.name === 'TimeoutError'
+        ? `the request took longer than ${ms} ms in all (totalTimeoutMs)${slowBody ? ', its body still arriving: not retried, as it would arrive as slowly again' : ''}`
+        : `${code}: ${e.message ?? String(err)}`;
     return new FetchError(url, reason, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }
 

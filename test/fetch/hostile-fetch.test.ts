@@ -36,7 +36,7 @@ test('a body still arriving at the total timeout fails for good: it would arrive
   try {
     const err = await slow.fetch(srv.origin + '/drip/3').catch((e: unknown) => e);
     assert.ok(err instanceof FetchError, String(err));
-    assert.match(err.message, /timed out after 400 ms/);
+    assert.match(err.message, /the request took longer than 400 ms in all \(totalTimeoutMs\), its body still arriving: not retried/);
     assert.equal(err.status, 200);
     assert.equal(err.transient, false);
     const silent = await slow.fetch(srv.origin + '/hang').catch((e: unknown) => e);

@@ -91,7 +91,7 @@ test('a total timeout says so without a stray DOMException code', async () => {
   try {
     const err = await f.fetch(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`).catch((e: FetchError) => e);
     assert.ok(err instanceof FetchError);
-    assert.equal(err.message, 'TimeoutError: timed out after 200 ms');
+    assert.equal(err.message, 'the request took longer than 200 ms in all (totalTimeoutMs)');
   } finally {
     await f.destroy();
     slow.closeAllConnections();
