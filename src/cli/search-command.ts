@@ -1,3 +1,4 @@
+import { shownQuery } from '../store/query-words.js';
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { openReader } from './open-reader.js';
@@ -28,7 +29,7 @@ export function registerSearch(program: Command): void {
           process.stderr.write(more);
           return;
         }
-        if (!hits.length) process.stdout.write(`no page matches '${query}'\n`);
+        if (!hits.length) process.stdout.write(`no page matches '${shownQuery(query)}'\n`);
         hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${h.snippet}\n`));
         process.stdout.write(more);
       } finally {

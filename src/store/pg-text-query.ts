@@ -1,4 +1,4 @@
-import { queryWords } from './query-words.js';
+import { queryWords, searchableQuery } from './query-words.js';
 import { indexForm } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
@@ -168,6 +168,6 @@ function wordQuery(word: string): string {
  * SQLite index does (cjk-bigrams.ts).
  */
 export function pgTextQuery(query: string): string {
-  const words = queryWords(query.normalize('NFKC').split(SEPARATORS).filter(Boolean), query);
+  const words = queryWords(searchableQuery(query).split(SEPARATORS).filter(Boolean), query);
   return words.map(wordQuery).join(' & ');
 }

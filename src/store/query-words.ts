@@ -16,8 +16,22 @@ export function queryWords(words: readonly string[], query: string): string[] {
     seen.add(key);
     out.push(w);
   }
-  const shown = query.length > 60 ? `${query.slice(0, 60)}…` : query;
+  const shown = shownQuery(query);
   if (!out.length) throw new FocusCrawlError('USAGE', `search query '${shown}' has no words to look for`);
   if (out.length > MAX_QUERY_WORDS) throw new FocusCrawlError('USAGE', `search query '${shown}' has ${out.length} different words; at most ${MAX_QUERY_WORDS} are looked for`);
   return out;
+}
+
+/** A query as messages quote it: a pasted page is cut to its first 60 characters. */
+export function shownQuery(query: string): string {
+  return query.length > 60 ? `${query.slice(0, 60)}…` : query;
+}
+
+/**
+ * The query's text as the index holds page text: without the characters a page shows as
+ * nothing inside a word (the soft hyphen of photo&shy;voltaic, zero-width space, word joiner;
+ * html-page.ts drops them from pages), in NFKC.
+ */
+export function searchableQuery(query: string): string {
+  return query.replace(/[\0\u00ad\u200b\u2060]/g, '').normalize('NFKC');
 }

@@ -46,6 +46,7 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       assert.deepEqual((await store.search('阳能', 10)).map((h) => h.url), ['http://a.test/1'], 'a CJK bigram inside a word');
       assert.deepEqual((await store.search('光', 10)).map((h) => h.url), ['http://a.test/1'], 'one CJK character');
       assert.deepEqual((await store.search('solar inverter', 10)).map((h) => [h.url, h.title]), [['http://a.test/2', 'Solar inverter guide']]);
+      assert.deepEqual((await store.search('in\u00adverter', 10)).map((h) => h.url), ['http://a.test/2'], 'a soft hyphen in the query is dropped, as from pages');
       assert.deepEqual(await store.search('hidden', 10), []);
       assert.equal(await reader.pageCount(), 3);
     } finally {
