@@ -56,6 +56,8 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
       const key = /^"((?:[^"\\]|\\.)*)"/.exec(text.slice(e.pos[0]))?.[1];
       throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(e.pos[0]).line}: invalid JSON: duplicate key${key !== undefined ? ` '${key}'` : ''}`);
     }
+    // The parser's words name its own API ("please use YAML.parseAllDocuments()").
+    if (e.code === 'MULTIPLE_DOCS') throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(e.pos[0]).line}: a second YAML document starts here ('---'); a ${what} file is one document`);
     throw new FocusCrawlError('CONFIG', `${file}:${lines.linePos(errorOffset(text, e.pos[0])).line}: invalid YAML: ${e.message.split('\n')[0]}`);
   }
   let data: unknown;

@@ -41,7 +41,7 @@ function describe(issue: Issue, base: string[]): OptionIssue {
     if (words) return { path, message: `must be ${words}${got ? `, not ${got === 'number' && issue.expected === 'int' ? 'a fraction' : RECEIVED[got] ?? got}` : ''}` };
   }
   // zod's own wording only: a schema's message of its own ("is empty: give a file name") stands.
-  if (issue.code === 'invalid_value' && issue.values.length && /^Invalid option/.test(issue.message)) {
+  if (issue.code === 'invalid_value' && issue.values.length && /^Invalid (option|input)/.test(issue.message)) {
     return { path, message: `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => `'${String(v)}'`).join(', ')}` };
   }
   if ((issue.code === 'too_big' || issue.code === 'too_small') && /^Too (big|small)/.test(issue.message) && typeof (issue.code === 'too_big' ? issue.maximum : issue.minimum) !== 'object') {
@@ -97,7 +97,8 @@ function keysIn(schema: unknown, path: readonly string[]): string[] {
  */
 export function didYouMean(key: string, known: readonly string[]): string {
   let best: string | null = null;
-  let bestDistance = 3;
+  // Two edits turn any key of two letters into another ('a' into 'db'): short keys get fewer.
+  let bestDistance = key.length <= 1 ? 1 : key.length <= 3 ? 2 : 3;
   for (const k of known) {
     const d = editDistance(key.toLowerCase(), k.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [k, d];

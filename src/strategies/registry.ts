@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
-import { didYouMean } from '../config/option-issue.js';
+import { didYouMean, keysAt, optionIssue } from '../config/option-issue.js';
 import type { Topic } from '../relevance/topic.js';
 import { AdaptiveStrategy, adaptiveOptions } from './adaptive.js';
 import { BestFirstStrategy } from './best-first.js';
@@ -48,9 +48,11 @@ export function createStrategy(name: string, topic: Topic | null, options: Optio
   if (entry.needsTopic && !topic) throw new FocusCrawlError('CONFIG', `strategy '${name}' needs a topic: pass --topic FILE`);
   const parsed = entry.options.safeParse(options);
   if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    const field = i.path.join('.') || ((i as { keys?: string[] }).keys ?? []).join(', ');
-    throw new FocusCrawlError('CONFIG', `strategy '${name}' option ${field ? `'${field}'` : ''}: ${i.message}`);
+    // As a config field is named: "unknown (did you mean 'decay'?)", "must be at most 1".
+    const i = optionIssue(parsed.error);
+    const known = keysAt(entry.options, []);
+    const hint = i.unknownKey !== undefined ? didYouMean(i.unknownKey, known) || (known.length ? ` (${name} takes ${known.join(', ')})` : ` (${name} takes none)`) : '';
+    throw new FocusCrawlError('CONFIG', `strategy '${name}' option '${i.path.join('.')}': ${i.message}${hint}`);
   }
   return entry.create(topic, options);
 }

@@ -82,3 +82,10 @@ test('a config file that is no YAML or JSON map, or that names where a crawl run
   refuses(() => loadCrawlConfigFile(file('half.yaml', 'maxPages: 10.5\n')), /half\.yaml:1: config field 'maxPages': must be a whole number, not a fraction$/);
   refuses(() => loadCrawlConfigFile(file('timeout.yaml', 'maxPages: 5\ntimeoutMs: 100\n')), /timeout\.yaml:2: config field 'timeoutMs': unknown \(did you mean 'connectTimeoutMs', 'headersTimeoutMs', 'bodyTimeoutMs' or 'totalTimeoutMs'\?\)$/);
 });
+
+test('a second YAML document, a value not among those allowed, and a short unknown key are said in the reader\'s words', () => {
+  refuses(() => loadCrawlConfigFile(file('two-docs.yaml', 'seeds: [http://a.test/]\n---\nmaxPages: 3\n')), /two-docs\.yaml:2: a second YAML document starts here \('---'\); a config file is one document$/);
+  refuses(() => loadCrawlConfigFile(file('preset.yaml', 'preset: WMS\n')), /preset\.yaml:1: config field 'preset': must be 'wms'$/);
+  refuses(() => loadCrawlConfigFile(file('short.yaml', 'a: 1\n')), /short\.yaml:1: config field 'a': unknown$/);
+  refuses(() => loadCrawlConfigFile(file('near.yaml', 'maxPage: 1\n')), /config field 'maxPage': unknown \(did you mean 'maxPages'\?\)$/);
+});

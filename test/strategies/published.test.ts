@@ -80,6 +80,8 @@ test('shark-search: inherited, anchor and anchor-context scores with d = 0.5, be
 
 test('strategy options are checked by name', () => {
   assert.equal((createStrategy('inherit-recover', topic, { b: 0.5 }) as InheritRecoverStrategy).options.b, 0.5);
-  assert.throws(() => createStrategy('inherit-recover', topic, { b: 1.5 }), /strategy 'inherit-recover' option 'b'/);
-  assert.throws(() => createStrategy('shark', topic, { delta: 1 }), /strategy 'shark' option 'delta'/);
+  assert.throws(() => createStrategy('inherit-recover', topic, { b: 1.5 }), /strategy 'inherit-recover' option 'b': must be below 1$/);
+  assert.throws(() => createStrategy('shark', topic, { speed: 1 }), /strategy 'shark' option 'speed': unknown \(shark takes d, beta, gamma, context\)$/);
+  assert.throws(() => createStrategy('shark', topic, { dd: 1 }), /strategy 'shark' option 'dd': unknown \(did you mean 'd'\?\)$/);
+  assert.throws(() => createStrategy('bfs', null, { zzz: 1 }), /strategy 'bfs' option 'zzz': unknown \(bfs takes none\)$/);
 });
