@@ -34,7 +34,11 @@ export function checkInlineTopic(input: CrawlConfigInput | null | undefined, whe
 
 /** startCrawl's options checked for what belongs in its second argument (where zod's words would not say so). */
 export function checkStartOptions(input: CrawlConfigInput | null | undefined): void {
-  const given = (input ?? {}) as Record<string, unknown>;
+  // From JavaScript anything may come: name it instead of failing inside on a property of null.
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new FocusCrawlError('CONFIG', `startCrawl(options): options must be an object of crawl options ({ seeds: [...], ... }), not ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}`);
+  }
+  const given = input as Record<string, unknown>;
   if ('force' in given) throw new FocusCrawlError('CONFIG', "crawl option 'force': not an option but a part, startCrawl(options, { force: true })");
   if (typeof given.strategy === 'object' && given.strategy !== null) throw new FocusCrawlError('CONFIG', "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one");
   checkInlineTopic(input);

@@ -143,6 +143,7 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
     await assert.rejects(startCrawl(options as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message, JSON.stringify(options));
   }
   // What belongs in the second argument, given among the options, and a misspelt part, which was ignored in silence.
+  await assert.rejects(startCrawl(null as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^startCrawl\(options\): options must be an object of crawl options .*not null$/.test(err.message));
   await assert.rejects(startCrawl({ seeds, db, force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'force': not an option but a part, startCrawl(options, { force: true })");
   await assert.rejects(startCrawl({ seeds, db, strategy: { name: 'mine' } } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "crawl option 'strategy': a strategy object is a part, startCrawl(options, { strategy }); the option names a built-in one");
   await assert.rejects(startCrawl({ seeds, db }, { forse: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "startCrawl part 'forse': unknown (did you mean 'force'?); the parts are fetcher, strategy, force, command");
