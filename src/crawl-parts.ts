@@ -188,6 +188,7 @@ export function makeCrawler(
     checkpoint: parts.checkpoint,
     rediscovery: config.rediscovery,
     robotsAgent: robotsAgentOf(config.userAgent),
+    delayMs: config.replay ? 0 : config.delayMs,
     health,
     traps,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
 import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
@@ -27,12 +28,17 @@ export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
 
+/** The longest a redirect hop waits for its host's delay: five of them fit a 60 s request. */
+const MAX_HOP_WAIT_MS = 10_000;
+
 export interface CrawlerOptions {
   frontier: Frontier;
   store: Store;
   fetcher: Fetcher;
   /** Null disables robots.txt (tests, replay). */
   robots: RobotsCache | null;
+  /** The crawl's delay between requests to a host, which a redirect hop to the same host waits too. Default 0. */
+  delayMs?: number;
   /** The token `<meta name=…>` and X-Robots-Tag lines for one crawler are matched against (robotsAgentOf). Default 'focuscrawl'. */
   robotsAgent?: string;
   /** Answers come from a recording (--replay): no server to be polite to, so robots.txt's Crawl-delay is not kept. */
@@ -140,7 +146,7 @@ export class Crawler {
   readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -150,7 +156,7 @@ export class Crawler {
       stats: this.stats,
       topic: () => this.#o.strategy.topic !== null,
       signal: () => this.#abort.signal,
-      redirectGuard: (to) => this.#redirectGuard(to),
+      redirectGuard: (from, to) => this.#redirectGuard(from, to),
       finish: (req, outcome, res, extra) => this.#ending.finish(req, outcome, res, extra),
       failed: (req, err) => this.#ending.failed(req, err),
       addLinks: (parent, links, view) => this.#links.add(parent, links, view),
@@ -384,7 +390,7 @@ export class Crawler {
     if (req.sitemap) return this.#sitemaps.read(req);
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (_from, to) => this.#redirectGuard(to), signal });
+      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirectGuard(from, to), signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
@@ -440,7 +446,7 @@ export class Crawler {
   async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (_from, to) => this.#redirectGuard(to, true), signal: this.#abort.signal });
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (from, to) => this.#redirectGuard(from, to, true), signal: this.#abort.signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
@@ -456,15 +462,22 @@ export class Crawler {
     return this.#ending.finish(req, outcome, res, { title: record.title ?? undefined, note });
   }
 
-  async #redirectGuard(to: string, probe = false): Promise<true | string> {
+  async #redirectGuard(from: string, to: string, probe = false): Promise<true | string> {
     const reason = probe ? this.#o.scope.checkFilters(to) : this.#o.scope.check(to, hostOf(to));
     // A seed that moved to another host is the usual cause: say what would follow it.
     if (reason === 'out of scope (host)' || reason === 'out of scope (domain)') return `${reason}; --hosts ${hostOf(to)} would allow it`;
     if (reason) return reason;
+    let crawlDelayMs = 0;
     if (this.#o.robots) {
       const v = await this.#o.robots.check(to, this.#abort.signal);
       if (v.kind !== 'allowed') return 'disallowed by robots.txt';
+      if (!this.#o.replaying) crawlDelayMs = v.crawlDelayMs;
     }
+    // A hop is a request like any other: to the same host it waits the host's delay (a chain of
+    // five redirects went out within milliseconds). Capped so that the chain fits the request's
+    // total time; a hop to another host is not held to that host's schedule.
+    const wait = hostOf(from) === hostOf(to) ? Math.min(Math.max(this.#o.delayMs, crawlDelayMs), MAX_HOP_WAIT_MS) : 0;
+    if (wait > 0) await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => {});
     return true;
   }
 

@@ -40,7 +40,7 @@ export interface SitemapCrawl {
   /** Whether the crawl scores relevance (a sitemap is seen with relevance 0, else null). */
   topic(): boolean;
   signal(): AbortSignal;
-  redirectGuard(to: string): Promise<true | string>;
+  redirectGuard(from: string, to: string): Promise<true | string>;
   finish(req: CrawlRequest, outcome: Outcome, res: FetchResult | null, extra?: { note?: string }): Promise<void>;
   failed(req: CrawlRequest, err: FetchError): Promise<void>;
   addLinks(parent: CrawlRequest, links: Link[], view: PageView): Promise<number>;
@@ -136,7 +136,7 @@ export class SitemapReading {
     const sm = req.sitemap!;
     let res: FetchResult;
     try {
-      res = await this.#c.fetcher.fetch(req.url, { anyContentType: true, cutAt: opts.maxBytes, redirectGuard: (_from, to) => this.#c.redirectGuard(to), signal: this.#c.signal() });
+      res = await this.#c.fetcher.fetch(req.url, { anyContentType: true, cutAt: opts.maxBytes, redirectGuard: (from, to) => this.#c.redirectGuard(from, to), signal: this.#c.signal() });
     } catch (err) {
       if (err instanceof FetchError) return this.#c.failed(req, err);
       throw err;
