@@ -85,6 +85,11 @@ export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput;
   const seeds = [...given, ...fromFile];
   if (seeds.length && cfg.seeds?.length) notes.push(`the ${count(seeds.length, 'seed')} given ${seeds.length === 1 ? 'replaces' : 'replace'} the ${cfg.seeds.length} of --config ${o.config}`);
   if (seeds.length) cfg.seeds = seeds;
+  // A list flag replaces the file's list, as the seeds do: said, so a deny list is not lost unawares.
+  for (const [flag, key, given] of [['--allow', 'allow', o.allow], ['--deny', 'deny', o.deny]] as const) {
+    const inFile = cfg[key]?.length ?? 0;
+    if (given?.length && inFile) notes.push(`${flag} replaces the ${count(inFile, `${key} pattern`)} of --config ${o.config}`);
+  }
   const set = <K extends keyof CrawlConfigInput>(k: K, v: CrawlConfigInput[K] | undefined) => {
     if (v !== undefined) cfg[k] = v;
   };

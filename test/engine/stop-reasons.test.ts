@@ -140,12 +140,13 @@ test('starting a crawl again on its database with another page budget says so', 
   assert.ok(again.notes.includes(`${db} starts again with options changed since its last start (old → new): maxPages 3 → 10000 (not given: the default); focuscrawl resume continues a crawl with its own options`), again.notes.join('\n'));
 });
 
-test('seeds given on the command line replace a config file\'s, and the crawl says so', async () => {
+test('seeds and deny patterns given on the command line replace a config file\'s, and the crawl says so', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fc-stop-seeds-'));
-  writeFileSync(join(dir, 'c.yaml'), `seeds: ["${origin}/about", "${origin}/news"]\n`);
-  const r = await runCli(['crawl', origin + '/', '--config', join(dir, 'c.yaml'), '--db', join(dir, 'c.db'), '--max-pages', '1', '--delay-ms', '0']);
+  writeFileSync(join(dir, 'c.yaml'), `seeds: ["${origin}/about", "${origin}/news"]\ndeny: ["/private", "/admin"]\n`);
+  const r = await runCli(['crawl', origin + '/', '--config', join(dir, 'c.yaml'), '--db', join(dir, 'c.db'), '--max-pages', '1', '--delay-ms', '0', '--deny', '/logout']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /focuscrawl: the 1 seed given replaces the 2 of --config .*c\.yaml/);
+  assert.match(r.stderr, /focuscrawl: --deny replaces the 2 deny patterns of --config .*c\.yaml/);
 });
 
 test('--stop-when-stalled without a topic is refused with one line', async () => {
