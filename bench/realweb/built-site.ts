@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Bumped whenever the build changes what is served; an older build is rebuilt. */
-export const BUILD_VERSION = 3;
+export const BUILD_VERSION = 4;
 
 /** What a build leaves in out/<site>/graph.json: the served pages and their link graph. */
 export interface BuiltSite {

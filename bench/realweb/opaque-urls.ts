@@ -72,6 +72,14 @@ export function rewriteLinks(html: string, fromPage: string, target: (original: 
     const tag = name.toLowerCase();
     if (DROP_TAGS.has(tag)) return '';
     if (!attrs) return whole;
+    // A meta refresh is a link the crawler follows: to its opaque URL, or gone with its tag.
+    if (tag === 'meta' && /http-equiv\s*=\s*["']?refresh/i.test(attrs)) {
+      const content = /content\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(attrs);
+      const to = /^\s*[\d.]+\s*[;,]\s*(?:url\s*=\s*)?(['"]?)([^'"]+)\1/i.exec(decodeEntities(content?.[1] ?? content?.[2] ?? ''))?.[2]?.trim();
+      const res = to ? resolveOriginal(from, to) : null;
+      const url = res && !res.fragmentOnly ? target(res.path) : null;
+      return url === null ? '' : `<meta http-equiv="refresh" content="0; url=${url}">`;
+    }
     const followed = FOLLOWED[tag];
     let changed = false;
     const out = attrs.replace(ATTR, (a, sp: string, attr: string, eq: string | undefined, value: string | undefined) => {

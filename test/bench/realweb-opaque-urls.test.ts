@@ -40,6 +40,15 @@ test('rewriteLinks keeps text and anchors, points served pages to opaque URLs an
   );
 });
 
+test('a meta refresh, a link the crawler follows, points to the opaque URL or goes with its tag', () => {
+  const served: Record<string, string> = { 'dir/b.html': '/p/0123456789.html' };
+  const rw = (html: string) => rewriteLinks(html, 'dir/page.html', (p) => served[p] ?? null);
+  assert.equal(rw(`<meta http-equiv="refresh" content="0;URL='b.html'"><p>x</p>`), '<meta http-equiv="refresh" content="0; url=/p/0123456789.html"><p>x</p>');
+  assert.equal(rw('<meta http-equiv=refresh content="0; ./b.html">'), '<meta http-equiv="refresh" content="0; url=/p/0123456789.html">');
+  assert.equal(rw(`<meta http-equiv="refresh" content="0;URL='../../../cargo-doc/x.html'"><p>x</p>`), '<p>x</p>', 'out of the tree: no word of its path is left');
+  assert.equal(rw('<meta charset="utf-8">'), '<meta charset="utf-8">');
+});
+
 test('redirect stubs are recognised by their meta refresh', () => {
   const stub = '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0;URL=../struct.Mutex.html"></head><body>Redirecting</body></html>';
   assert.equal(redirectTarget(stub, 'std/sync/mutex/struct.Mutex.html'), 'std/sync/struct.Mutex.html');

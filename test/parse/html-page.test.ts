@@ -61,6 +61,8 @@ test('a meta refresh target is a link of the page; a refresh without a URL, or t
   const links = (head: string) => parseHtml(`<head>${head}</head><body>stub</body>`, 'http://x.test/d/p.html').links.map((l) => l.url);
   assert.deepEqual(links('<meta http-equiv="refresh" content="0; url=next.html">'), ['http://x.test/d/next.html']);
   assert.deepEqual(links(`<meta http-equiv=Refresh content="3;URL='/a b'">`), ['http://x.test/a%20b']);
+  assert.deepEqual(links('<meta http-equiv="refresh" content="0; ./cli.html">'), ['http://x.test/d/cli.html'], 'the URL without url=');
   assert.deepEqual(links('<meta http-equiv="refresh" content="30">'), []);
+  assert.deepEqual(links('<meta http-equiv="refresh" content="0; url=">'), []);
   assert.deepEqual(links('<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'), []);
 });
