@@ -29,14 +29,20 @@ async function labelledTexts(o: { db: string }): Promise<{ samples: string[]; ba
   }
 }
 
-function readLines(file: string, what: string): string[] {
-  let text: string;
+/** The lines of a text file that hold something, with their numbers, comments (#) and blanks left out. */
+function readLines(file: string, what: string): { line: number; text: string }[] {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${fileError(err)}`);
   }
-  return text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*/, '').trim()).filter(Boolean);
+  if (bytes.subarray(0, 8192).includes(0)) throw new FocusCrawlError('USAGE', `${what} file ${file} is not a text file (it holds binary data)`);
+  return bytes
+    .toString('utf8')
+    .split(/\r?\n/)
+    .map((l, i) => ({ line: i + 1, text: l.replace(/(^|\s)#.*/, '').trim() }))
+    .filter((l) => l.text);
 }
 
 function writeOut(file: string, text: string): void {
@@ -54,7 +60,8 @@ function readCandidates(file: string): string[] {
   } catch (err) {
     throw new FocusCrawlError('IO', `cannot read candidates file ${file}: ${fileError(err)}`);
   }
-  const terms = text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+  // A term listed twice is one candidate (it was ranked, and printed, twice).
+  const terms = [...new Set(text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim()).filter(Boolean))];
   if (!terms.length) throw new FocusCrawlError('USAGE', `candidates file ${file} lists no terms`);
   return terms;
 }
@@ -119,13 +126,18 @@ export function registerTopic(program: Command): void {
     .requiredOption('--links <file>', 'service links (URLs), one a line; # starts a comment')
     .option('--top <n>', 'keywords to keep (default 10, as in the source)', positiveInt, 10)
     .option('--abbreviations <list>', `acronyms kept at the weaker level, never keywords (default ${DEFAULT_ABBREVIATIONS.join(',')})`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .requiredOption('--out <file>', 'topic-file fragment to write (links: keywords, abbreviations)')
-    .action((o: { links: string; top: number; abbreviations?: string[]; out: string }) => {
-      const urls = readLines(o.links, 'links');
-      if (!urls.length) throw new FocusCrawlError('USAGE', `links file ${o.links} lists no link`);
+    .requiredOption('--out <file>', 'topic-file fragment to write (links: keywords, abbreviations); an existing file only with --force')
+    .option('--force', 'overwrite --out if it exists')
+    .action((o: { links: string; top: number; abbreviations?: string[]; out: string; force?: boolean }) => {
+      // The fragment is meant to be pasted into a topic file, so --out naming that file is an easy slip.
+      if (!o.force && existsSync(o.out)) throw new FocusCrawlError('USAGE', `--out ${o.out} exists: give --force to overwrite it, or choose another file`);
+      const lines = readLines(o.links, 'links');
+      if (!lines.length) throw new FocusCrawlError('USAGE', `links file ${o.links} lists no link`);
       // Words are learned from the links' paths and queries: a line that is no URL has neither.
-      const bad = urls.findIndex((u) => !isHttpUrl(u));
-      if (bad >= 0) throw new FocusCrawlError('USAGE', `links file ${o.links}: '${urls[bad]!.slice(0, 200)}' is not an http(s) URL (one link a line)`);
+      const bad = lines.find((l) => !isHttpUrl(l.text));
+      if (bad) throw new FocusCrawlError('USAGE', `${o.links}:${bad.line}: '${bad.text.slice(0, 200)}' is not an http(s) URL (one link a line)`);
+      // A link listed twice is one link: counted twice, its words would look twice as common.
+      const urls = [...new Set(lines.map((l) => l.text))];
       const abbreviations = o.abbreviations ?? [...DEFAULT_ABBREVIATIONS];
       const ranked = learnLinkKeywords(urls, { top: o.top, abbreviations });
       if (!ranked.length) throw new FocusCrawlError('USAGE', `no word found in the paths and queries of ${o.links}`);

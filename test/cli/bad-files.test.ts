@@ -63,7 +63,7 @@ test('a binary file given as a page or as a links file is named, not read as tex
   // A missing file is only a missing file: no URL hint for a name with an extension.
   await fails(['score', join(dir, 'missing.html'), '--topic', join(dir, 'topic.yaml')], /missing\.html: no such file \(ENOENT\)$/);
   writeFileSync(join(dir, 'links.txt'), 'http://127.0.0.1:9/wms?service=WMS\nnot a link\n');
-  await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt: 'not a link' is not an http\(s\) URL/);
+  await fails(['topic', 'learn-links', '--links', join(dir, 'links.txt'), '--out', join(dir, 'links.yaml')], /links\.txt:2: 'not a link' is not an http\(s\) URL/);
 });
 
 test('crawl settings that failed only once the crawl ran are refused before it starts', async () => {

@@ -42,9 +42,24 @@ test('topic learn-links writes the link keywords and abbreviations as a topic-fi
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^request\tin 4 of 4 links$/m);
   assert.deepEqual(parse(readFileSync(out, 'utf8')), { links: { keywords: ['request', 'roads', 'service', 'getcapabilities', 'getmap'], abbreviations: ['wms', 'ows'] } });
-  const bad = await runCli(['topic', 'learn-links', '--links', join(dir, 'missing.txt'), '--out', out]);
+  const bad = await runCli(['topic', 'learn-links', '--links', join(dir, 'missing.txt'), '--out', join(dir, 'never.yaml')]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /cannot read links file/);
+  // The fragment goes into a topic file by hand: --out naming that file must not replace it.
+  const before = readFileSync(out, 'utf8');
+  const again = await runCli(['topic', 'learn-links', '--links', links, '--out', out]);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /--out .*links\.yaml exists: give --force to overwrite it/);
+  assert.equal(readFileSync(out, 'utf8'), before);
+  // A link listed twice counts once; a binary file is said to be one.
+  writeFileSync(links, `${LINKS.join('\n')}\n${LINKS[0]}\n${LINKS[0]}\n`);
+  const twice = await runCli(['topic', 'learn-links', '--links', links, '--top', '5', '--abbreviations', 'wms,ows', '--out', out, '--force']);
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.match(twice.stdout, /^request\tin 4 of 4 links$/m);
+  writeFileSync(join(dir, 'binary.txt'), Buffer.from([0x53, 0x51, 0, 1, 2]));
+  const binary = await runCli(['topic', 'learn-links', '--links', join(dir, 'binary.txt'), '--out', join(dir, 'never.yaml')]);
+  assert.equal(binary.code, 2);
+  assert.match(binary.stderr, /links file .*binary\.txt is not a text file \(it holds binary data\)/);
 });
 
 test('topics/wms.yaml is what the learning steps make of topics/wms-sample, and --preset wms uses 5 requests', async () => {

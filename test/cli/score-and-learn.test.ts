@@ -64,12 +64,12 @@ test('topic learn ranks candidates by TF-IDF over samples and writes a usable to
   mkdirSync(samples, { recursive: true });
   writeFileSync(join(samples, 'a.html'), '<title>WMS list</title><p>wms layer map service wms</p>');
   writeFileSync(join(samples, 'b.html'), '<title>Map server</title><p>wms map getcapabilities</p>');
-  writeFileSync(join(dir, 'candidates.txt'), '# terms from the WMS specification\nwms\nmap\nlayer\nfootball\n');
+  writeFileSync(join(dir, 'candidates.txt'), '# terms from the WMS specification\nwms\nmap\nlayer\nfootball\nwms\n');
   const out = join(dir, 'learned.yaml');
   const r = await runCli(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', samples, '--top', '2', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const learned = parse(readFileSync(out, 'utf8')) as { name: string; keywords: Record<string, number> };
-  assert.deepEqual(Object.keys(learned.keywords), ['wms', 'map']);
+  assert.deepEqual(Object.keys(learned.keywords), ['wms', 'map'], 'a candidate listed twice is ranked once');
   assert.equal(learned.keywords.wms, 1);
   assert.equal(learned.name, 'wms');
   const crawlable = await runCli(['score', '--topic', out, join(samples, 'a.html')]);
