@@ -8,7 +8,7 @@ import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { internalErrorLine, isBackendFailure } from '../errors.js';
 import { ROBOTS_AGENT, type RobotsCache } from '../fetch/robots-cache.js';
 import type { HostHealth } from '../fetch/host-health.js';
-import { type RetryPolicy, defaultRetryPolicy } from '../fetch/retry-policy.js';
+import { type RetryPolicy, defaultRetryPolicy, isTransientStatus, parseRetryAfter } from '../fetch/retry-policy.js';
 import { decodeHtml } from '../fetch/decode-body.js';
 import { isBinaryBody, isHtmlType } from '../fetch/http-fetcher.js';
 import { parseHtml } from '../parse/html-page.js';
@@ -446,13 +446,18 @@ export class Crawler {
   async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, redirectGuard: (from, to) => this.#redirectGuard(from, to, true), signal: this.#abort.signal });
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, anyStatus: true, redirectGuard: (from, to) => this.#redirectGuard(from, to, true), signal: this.#abort.signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
     }
     this.stats.bytes += res.bytes;
     const { record, followUps } = probing.judge(req, res);
+    // A 5xx is retried as any other, unless it carries an exception report: OGC servers answer
+    // NoApplicableCode with HTTP 500, and that is the service's final word (docs/services.md).
+    if (isTransientStatus(res.status) && record.status !== 'exception') {
+      return this.#ending.failed(req, new FetchError(req.url, `HTTP ${res.status}`, { transient: true, status: res.status, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }));
+    }
     if (followUps.length) await this.#o.frontier.add(followUps, Date.now());
     // The registry entry is written before the probe's log line and final state (UrlEnding.finish).
     await probing.save(req, record);

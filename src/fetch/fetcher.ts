@@ -40,6 +40,11 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Read the body whatever its content type and status (robots.txt, capabilities documents). */
   anyContentType?: boolean;
+  /**
+   * Return a 5xx (or 429) answer with its body instead of failing with a transient FetchError:
+   * the caller judges it (an OGC exception report often comes with HTTP 500, and is final).
+   */
+  anyStatus?: boolean;
   /** A total deadline for this request shorter than the fetcher's own (robots.txt). */
   timeoutMs?: number;
   /**

@@ -221,7 +221,7 @@ export class HttpFetcher implements Fetcher {
         continue;
       }
       // The page is known by its name without a session id, whatever name it was served under.
-      return this.#finish(url, stripSessionIds(current), res, redirects, started, options.anyContentType === true, options.cutAt);
+      return this.#finish(url, stripSessionIds(current), res, redirects, started, options.anyContentType === true, options.cutAt, options.anyStatus === true);
     }
   }
 
@@ -298,6 +298,7 @@ export class HttpFetcher implements Fetcher {
     started: number,
     anyContentType: boolean,
     cutAt: number | undefined,
+    anyStatus = false,
   ): Promise<FetchResult> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v, k);
@@ -306,7 +307,7 @@ export class HttpFetcher implements Fetcher {
     const types = res.headers['content-type'];
     if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
     const contentType = headers['content-type'] ?? '';
-    if (isTransientStatus(status)) {
+    if (isTransientStatus(status) && !anyStatus) {
       await res.body.dump();
       throw new FetchError(url, `HTTP ${status}`, { transient: true, status, retryAfterMs: parseRetryAfter(headers['retry-after']) });
     }

@@ -27,6 +27,13 @@ interface Stored {
 }
 
 /**
+ * A robots.txt the recording lacks (a host the recorded crawl never asked, a bench web's foreign
+ * link) is absent, as a 404 makes it: read as unreachable, it held each URL of the host for
+ * minutes of retries in a replay that has nobody to be polite to.
+ */
+const NO_ROBOTS: Stored = { status: 404, headers: { 'content-type': 'text/plain' }, body: new Uint8Array() };
+
+/**
  * Answers fetches from a recording instead of the network, deterministically: a WARC file (as
  * written by --record, or any WARC of response records) or a folder written by `bench gen`.
  * Redirects, robots.txt and HTTP statuses come back as recorded; a URL that is not in the
@@ -73,7 +80,7 @@ export class ReplayFetcher implements Fetcher {
     const redirects: RedirectHop[] = [];
     let current = url;
     for (;;) {
-      const hit = this.#lookup(current);
+      const hit = this.#lookup(current) ?? (new URL(current).pathname === '/robots.txt' ? NO_ROBOTS : null);
       if (!hit) throw new FetchError(url, `${current} is not in the recording ${this.#source}`, { transient: false });
       const location = hit.headers.location;
       if (hit.status >= 300 && hit.status < 400 && location) {

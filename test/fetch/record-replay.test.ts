@@ -8,6 +8,7 @@ import { startCrawl } from '../../src/crawl.js';
 import { writeWeb, DEFAULT_WEB } from '../../src/bench/topical-web.js';
 import { startTestServer } from '../helpers/misbehaving-server.js';
 import { RecordingFetcher } from '../../src/fetch/recording-fetcher.js';
+import { ReplayFetcher } from '../../src/fetch/replay-fetcher.js';
 import type { Fetcher } from '../../src/fetch/fetcher.js';
 import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
@@ -57,6 +58,10 @@ test('a recorded crawl replays offline with the same outcome for every URL', asy
   assert.ok(live.includes(`${srv.origin}/two-robots-tags noindex=1 text=0`), live.join('\n'));
   assert.match(records, /\r\nset-cookie: a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT\r\nset-cookie: b=2\r\n/i, 'cookies are never folded into one line');
   await assert.rejects(startCrawl({ ...common, db: join(dir, 'x.db'), replay: join(dir, 'missing.warc') }), /no recording at .*missing\.warc/);
+  // A host the recording never asked: its robots.txt is absent (a 404), and its pages fail at once.
+  const replay = await ReplayFetcher.open(warc, 5);
+  assert.equal((await replay.fetch('http://127.0.0.9:9/robots.txt', { anyContentType: true })).status, 404);
+  await assert.rejects(replay.fetch('http://127.0.0.9:9/page'), /http:\/\/127\.0\.0\.9:9\/page is not in the recording/);
 });
 
 test('a web written by bench gen can be crawled with no server', async () => {
