@@ -39,6 +39,8 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const expired = expiredLeasesLine(live);
   // An embedded crawl's leases with no run holding them: a run killed (kill -9) or crashed, as status says.
   const interrupted = !live && running === false && urls.fetching > 0 ? `${count(urls.fetching, 'URL')} leased by an interrupted run (killed or crashed): focuscrawl resume returns them` : null;
+  // Killed between two requests: nothing leased, but pages fetched and no end recorded.
+  const unrecorded = !live && running === false && !interrupted && !lastRun && urls.done + urls.error > 0 ? 'a run ended without recording its end (killed or crashed): focuscrawl resume continues it' : null;
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
@@ -46,8 +48,8 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
         : { name: 'waiting on politeness', detail: `${urls.waiting ? `${urls.waiting} URLs wait for their hosts' delay` : 'nothing claimable now'}${who}` }
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
-        : lastRun || expired || interrupted
-          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired, interrupted].filter((x) => x !== null).join('; ') }
+        : lastRun || expired || interrupted || unrecorded
+          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired, interrupted, unrecorded].filter((x) => x !== null).join('; ') }
           : { name: 'not started', detail: urls.waiting ? `${count(urls.waiting, 'URL')} waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));

@@ -7,6 +7,7 @@ import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
 import { wasInPlay } from '../../src/dashboard/read-snapshot.js';
 import type { Snapshot } from '../../src/dashboard/snapshot.js';
 import type { HostSummary } from '../../src/store/crawl-reader.js';
+import Database from 'better-sqlite3';
 import { runCli } from '../helpers/run-cli.js';
 import { serveTinySites } from '../helpers/tiny-sites.js';
 
@@ -73,4 +74,18 @@ test('report refuses to replace an index.html it did not write and a folder name
   const nested = join(dir, 'a', 'b', 'report');
   assert.equal((await runCli(['report', '--db', db, '--out', nested])).code, 0, 'missing parents are made');
   assert.ok(existsSync(join(nested, 'data.json')));
+});
+
+test('a run killed between two requests (nothing leased, no end recorded) reads as stopped, not as not started', async () => {
+  const db = join(dir, 'killed.db');
+  const c = await runCli(['crawl', '--seeds', web.roots.solar!, '--db', db, '--delay-ms', '0', '--no-sitemaps', '--max-pages', '1']);
+  assert.equal(c.code, 0, c.stderr);
+  // What kill -9 leaves when it lands between requests: the run's end is never written.
+  const sql = new Database(db);
+  sql.prepare("DELETE FROM meta WHERE key = 'lastRun'").run();
+  sql.close();
+  const r = await runCli(['report', '--db', db, '--out', join(dir, 'killed-report')]);
+  assert.equal(r.code, 0, r.stderr);
+  const { state } = JSON.parse(readFileSync(join(dir, 'killed-report', 'data.json'), 'utf8')) as Snapshot;
+  assert.deepEqual(state, { name: 'stopped', detail: 'a run ended without recording its end (killed or crashed): focuscrawl resume continues it' });
 });
