@@ -93,3 +93,13 @@ export function num(s: string | undefined | null): number {
 export function box(a: number, b: number, c: number, d: number): [number, number, number, number] | null {
   return [a, b, c, d].every(Number.isFinite) ? [a, b, c, d] : null;
 }
+
+/**
+ * A longitude/latitude box [west, south, east, north] that can be one: longitudes in -180..180,
+ * latitudes in -90..90, south <= north; else null (a server's [-500, -95, 500, 300] drew a
+ * polygon off the Earth). West above east is a box across the antimeridian, as ISO 19115 allows.
+ */
+export function lonLatBox(w: number, s: number, e: number, n: number): [number, number, number, number] | null {
+  const b = box(w, s, e, n);
+  return b && w >= -180 && w <= 180 && e >= -180 && e <= 180 && s >= -90 && n <= 90 && s <= n ? b : null;
+}

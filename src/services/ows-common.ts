@@ -1,4 +1,4 @@
-import { box, keywordsOf } from './capabilities-document.js';
+import { box, lonLatBox, keywordsOf } from './capabilities-document.js';
 import { child, childrenNamed, childText, path, type XmlElement } from './xml-tree.js';
 
 /**
@@ -34,7 +34,7 @@ export function wgs84Box(el: XmlElement | undefined): [number, number, number, n
   if (!b) return null;
   const lo = (childText(b, 'LowerCorner') ?? '').trim().split(/\s+/).map(Number);
   const hi = (childText(b, 'UpperCorner') ?? '').trim().split(/\s+/).map(Number);
-  return box(lo[0]!, lo[1]!, hi[0]!, hi[1]!);
+  return lonLatBox(lo[0]!, lo[1]!, hi[0]!, hi[1]!);
 }
 
 /** ows:BoundingBox elements with their crs attribute. */

@@ -24,10 +24,12 @@ function geojson(entries: ServiceEntry[]): string {
     e.layers.flatMap((l) => {
       if (!l.wgs84) return [];
       const [w, s, east, n] = l.wgs84;
+      const ring = (a: number, b: number) => [[[a, s], [b, s], [b, n], [a, n], [a, s]]];
       return [{
         type: 'Feature',
         bbox: [w, s, east, n],
-        geometry: { type: 'Polygon', coordinates: [[[w, s], [east, s], [east, n], [w, n], [w, s]]] },
+        // Across the antimeridian (west above east), two polygons cut at it (RFC 7946 3.1.9), not a band around the Earth.
+        geometry: w <= east ? { type: 'Polygon', coordinates: ring(w, east) } : { type: 'MultiPolygon', coordinates: [ring(w, 180), ring(-180, east)] },
         properties: { endpoint: e.endpoint, type: e.type, version: e.version, service_title: e.title, layer: l.name, title: l.title, crs: l.crs },
       }];
     }),

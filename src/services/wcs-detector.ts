@@ -1,4 +1,4 @@
-import { box, inspectXml, keywordsOf } from './capabilities-document.js';
+import { lonLatBox, inspectXml, keywordsOf } from './capabilities-document.js';
 import type { ServiceDetector } from './detector.js';
 import { kvpCapabilitiesUrl } from './ogc-url.js';
 import { owsIdentification, wgs84Box } from './ows-common.js';
@@ -25,7 +25,7 @@ export const wcsDetector: ServiceDetector = {
         const layers: ServiceLayer[] = offers.map((c) => {
           const name = childText(c, 'name') ?? '';
           const pos = childrenNamed(child(c, 'lonLatEnvelope') ?? c, 'pos').map((p) => p.text.split(/\s+/).map(Number));
-          const wgs84 = pos.length === 2 ? box(pos[0]![0]!, pos[0]![1]!, pos[1]![0]!, pos[1]![1]!) : null;
+          const wgs84 = pos.length === 2 ? lonLatBox(pos[0]![0]!, pos[0]![1]!, pos[1]![0]!, pos[1]![1]!) : null;
           return { name, title: childText(c, 'label') ?? name, crs: [], wgs84, boxes: [] };
         });
         return {

@@ -1,4 +1,4 @@
-import { box, inspectXml, keywordsOf, num } from './capabilities-document.js';
+import { lonLatBox, inspectXml, keywordsOf, num } from './capabilities-document.js';
 import type { ServiceDetector } from './detector.js';
 import { kvpCapabilitiesUrl } from './ogc-url.js';
 import { owsIdentification, wgs84Box } from './ows-common.js';
@@ -25,7 +25,7 @@ export const wfsDetector: ServiceDetector = {
         const name = childText(f, 'Name') ?? '';
         const crs = ['SRS', 'DefaultSRS', 'DefaultCRS', 'OtherSRS', 'OtherCRS'].flatMap((n) => childrenNamed(f, n).map((c) => c.text)).filter(Boolean);
         const ll = child(f, 'LatLongBoundingBox');
-        const wgs84 = wgs84Box(f) ?? (ll ? box(num(ll.attrs.minx), num(ll.attrs.miny), num(ll.attrs.maxx), num(ll.attrs.maxy)) : null);
+        const wgs84 = wgs84Box(f) ?? (ll ? lonLatBox(num(ll.attrs.minx), num(ll.attrs.miny), num(ll.attrs.maxx), num(ll.attrs.maxy)) : null);
         return { name, title: childText(f, 'Title') ?? name, crs: [...new Set(crs)], wgs84, boxes: [] };
       });
       const version = root.attrs.version ?? null;

@@ -1,4 +1,4 @@
-import { box, inspectXml, keywordsOf, num } from './capabilities-document.js';
+import { box, lonLatBox, inspectXml, keywordsOf, num } from './capabilities-document.js';
 import type { ServiceDetector } from './detector.js';
 import { kvpCapabilitiesUrl } from './ogc-url.js';
 import type { ServiceLayer } from './service-record.js';
@@ -36,9 +36,9 @@ function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): v
   const ex = child(layer, 'EX_GeographicBoundingBox');
   const ll = child(layer, 'LatLonBoundingBox');
   const wgs84 = ex
-    ? box(num(childText(ex, 'westBoundLongitude')), num(childText(ex, 'southBoundLatitude')), num(childText(ex, 'eastBoundLongitude')), num(childText(ex, 'northBoundLatitude')))
+    ? lonLatBox(num(childText(ex, 'westBoundLongitude')), num(childText(ex, 'southBoundLatitude')), num(childText(ex, 'eastBoundLongitude')), num(childText(ex, 'northBoundLatitude')))
     : ll
-      ? box(num(ll.attrs.minx), num(ll.attrs.miny), num(ll.attrs.maxx), num(ll.attrs.maxy))
+      ? lonLatBox(num(ll.attrs.minx), num(ll.attrs.miny), num(ll.attrs.maxx), num(ll.attrs.maxy))
       : up.wgs84;
   const ownBoxes = childrenNamed(layer, 'BoundingBox').flatMap((b) => {
     const bb = box(num(b.attrs.minx), num(b.attrs.miny), num(b.attrs.maxx), num(b.attrs.maxy));

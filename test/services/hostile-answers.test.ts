@@ -90,3 +90,17 @@ test('a registry entry holds at most a bounded title, abstract and keywords', ()
   const plain = { ...emptyFindings('valid', null), title: 'Rivers', keywords: ['hydro'] };
   assert.deepEqual(boundedFindings(plain), plain);
 });
+
+test('a WGS 84 extent off the Earth is dropped; one across the antimeridian is two polygons in GeoJSON', () => {
+  const wms = (ex: string) => `<WMS_Capabilities version="1.3.0"><Service><Name>WMS</Name><Title>t</Title></Service><Capability><Request/><Layer><Name>a</Name><Title>a</Title>${ex}</Layer></Capability></WMS_Capabilities>`;
+  const extent = (w: number, s: number, e: number, n: number) => DETECTORS.WMS.inspect(answer(wms(`<EX_GeographicBoundingBox><westBoundLongitude>${w}</westBoundLongitude><southBoundLatitude>${s}</southBoundLatitude><eastBoundLongitude>${e}</eastBoundLongitude><northBoundLatitude>${n}</northBoundLatitude></EX_GeographicBoundingBox>`))).findings.layers[0]!.wgs84;
+  assert.equal(extent(-500, -95, 500, 300), null, 'off the Earth');
+  assert.equal(extent(10, 50, 5, 40), null, 'south above north');
+  assert.deepEqual(extent(5, 40, 10, 50), [5, 40, 10, 50]);
+  const across = extent(170, -20, -170, -10);
+  assert.deepEqual(across, [170, -20, -170, -10], 'west above east: across the antimeridian');
+  const entry = { ...emptyFindings('valid', null), endpoint: 'http://x.org/ows', type: 'WMS' as const, layers: [{ name: 'a', title: 'a', crs: [], wgs84: across, boxes: [] }], probedUrl: 'http://x.org/ows?x', checkedAt: '2026-01-01', foundOn: [] };
+  const geo = JSON.parse([...formatServices([entry], 'geojson')].join('')) as { features: { geometry: { type: string; coordinates: number[][][][] } }[] };
+  assert.equal(geo.features[0]!.geometry.type, 'MultiPolygon');
+  assert.deepEqual(geo.features[0]!.geometry.coordinates.map((p) => [p[0]![0]![0], p[0]![1]![0]]), [[170, 180], [-180, -170]]);
+});
