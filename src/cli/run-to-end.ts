@@ -35,7 +35,8 @@ export async function runToEnd(crawl: RunnableCrawl): Promise<void> {
     const threshold = typeof crawl.config.topic === 'object' && crawl.config.topic ? crawl.config.topic.threshold : null;
     const relevant = threshold !== null ? await crawl.store.countRelevant(threshold) : null;
     const c = summary.stats.frontier;
-    const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error } : null;
+    // Pages downloaded: URLs that ended without a request of their own (a dead host's) are none.
+    const services = crawl.config.detect.length ? { ...(await crawl.services.counts()), fetched: c.done + c.error - c.notFetched } : null;
     process.stdout.write([summaryText(summary, crawl.where, relevant, services), ...(crawl.summaryNotes?.(summary) ?? [])].join('\n') + '\n');
   } catch (err) {
     failed = true;
