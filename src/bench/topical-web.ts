@@ -154,9 +154,21 @@ export function writeWeb(spec: WebSpec, dir: string): { pages: number; targets: 
 }
 
 export function readWebSpec(dir: string): WebSpec {
+  let spec: WebSpec;
   try {
-    return { ...DEFAULT_WEB, ...(JSON.parse(readFileSync(join(dir, 'web.json'), 'utf8')) as Partial<WebSpec>) };
+    spec = { ...DEFAULT_WEB, ...(JSON.parse(readFileSync(join(dir, 'web.json'), 'utf8')) as Partial<WebSpec>) };
   } catch (err) {
     throw new FocusCrawlError('IO', `${dir} is not a generated web (web.json: ${fileError(err)})`);
   }
+  // Checked here, not where a bad value fails later as "no seed URLs" or a socket's RangeError.
+  const whole = (k: 'seed' | 'hosts' | 'pagesPerHost' | 'basePort', min: number) => {
+    if (!Number.isInteger(spec[k]) || spec[k] < min) throw new FocusCrawlError('USAGE', `${join(dir, 'web.json')}: ${k} must be a whole number of at least ${min}, not ${JSON.stringify(spec[k])}`);
+  };
+  whole('seed', 0);
+  whole('hosts', 1);
+  whole('pagesPerHost', 1);
+  whole('basePort', 1);
+  if (spec.basePort + spec.hosts - 1 > 65535) throw new FocusCrawlError('USAGE', `${join(dir, 'web.json')}: basePort ${spec.basePort} with ${spec.hosts} hosts runs past port 65535`);
+  if (spec.lang !== 'en' && spec.lang !== 'zh') throw new FocusCrawlError('USAGE', `${join(dir, 'web.json')}: lang must be 'en' or 'zh', not ${JSON.stringify(spec.lang)}`);
+  return spec;
 }

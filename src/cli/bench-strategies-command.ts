@@ -10,15 +10,29 @@ import { DEFAULT_WEB, pageUrl, readWebSpec, writeWeb, type WebSpec } from '../be
 import { startCrawl } from '../crawl.js';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { makeFolder } from '../files/make-folder.js';
+import { loadTruth } from '../dashboard/truth-file.js';
+import { didYouMean } from '../config/option-issue.js';
 import { strategyNames } from '../strategies/registry.js';
 import { oneOf, positiveInt } from './option-parsers.js';
 
-function readLabels(file: string): Set<string> {
-  try {
-    return new Set(readFileSync(file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
-  } catch (err) {
-    throw new FocusCrawlError('IO', `cannot read labels file ${file}: ${fileError(err)}`);
-  }
+/**
+ * The target URLs, read as `--truth` is (one URL a line, a bad line named); labels on no host of
+ * the web would only lower every recall, so none there is an error and some a note.
+ */
+function readLabels(file: string, spec: WebSpec): Set<string> {
+  const { urls } = loadTruth(file, '--labels');
+  const origins = new Set(Array.from({ length: spec.hosts }, (_x, h) => new URL(pageUrl(spec, h, 0)).origin));
+  const elsewhere = urls.filter((u) => !origins.has(new URL(u).origin));
+  if (elsewhere.length === urls.length) throw new FocusCrawlError('USAGE', `--labels ${file}: none of its ${urls.length} URLs is on a host of the web (${[...origins].slice(0, 3).join(', ')}${origins.size > 3 ? ', …' : ''})`);
+  if (elsewhere.length) process.stderr.write(`focuscrawl: --labels ${file}: ${elsewhere.length} of its ${urls.length} URLs are on no host of the web (first: ${elsewhere[0]}); they count as targets never found\n`);
+  return new Set(urls);
+}
+
+/** `name` or `name@keep` (the strategy without the raise on rediscovery). */
+function checkStrategyEntry(entry: string): void {
+  const [name, mode, ...rest] = entry.split('@');
+  if (rest.length || (mode !== undefined && mode !== 'keep')) throw new FocusCrawlError('USAGE', `--strategies: '${entry}' is not NAME or NAME@keep`);
+  if (!strategyNames().includes(name!)) throw new FocusCrawlError('USAGE', `--strategies: unknown strategy '${name}'${didYouMean(name!, strategyNames()) || ` (known: ${strategyNames().join(', ')})`}`);
 }
 
 /** Targets found against fetches or against wall-clock seconds (method C's source measures both). */
@@ -51,7 +65,8 @@ function curves(ms: StrategyMetrics[], labels: number, budget: number, kind: 'ha
 /** Runs each strategy on a served generated web with one budget and grades it against the labels. */
 export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number; offline?: boolean }): Promise<StrategyMetrics[]> {
   const spec: WebSpec = readWebSpec(o.web);
-  const labels = readLabels(o.labels);
+  for (const entry of o.strategies) checkStrategyEntry(entry);
+  const labels = readLabels(o.labels, spec);
   // Offline: the replay fetcher reads the folder; otherwise each host is served on its port.
   const server = o.offline ? { close: async () => {} } : await serveWeb(o.web, spec);
   const tmp = mkdtempSync(join(tmpdir(), 'fc-bench-run-'));
@@ -112,6 +127,7 @@ export function registerBenchStrategies(bench: Command): void {
     .option('--lang <lang>', 'en | zh (default en)', oneOf(['en', 'zh'] as const), 'en')
     .option('--port <n>', `first port on 127.0.0.1 (default ${DEFAULT_WEB.basePort})`, positiveInt, DEFAULT_WEB.basePort)
     .action((o: { out: string; seed: number; hosts: number; pages: number; lang: 'en' | 'zh'; port: number }) => {
+      if (o.port + o.hosts - 1 > 65535) throw new FocusCrawlError('USAGE', `--port ${o.port} with --hosts ${o.hosts}: the hosts' ports would run past 65535`);
       makeOutFolder(o.out);
       const spec: WebSpec = { ...DEFAULT_WEB, seed: o.seed, hosts: o.hosts, pagesPerHost: o.pages, lang: o.lang, basePort: o.port };
       const r = writeWeb(spec, o.out);
@@ -133,7 +149,7 @@ export function registerBenchStrategies(bench: Command): void {
       // Made before the crawls, not after: a folder that cannot be made fails now, not at the end.
       makeOutFolder(o.out);
       const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
-      const labels = readLabels(labelsFile).size;
+      const labels = readLabels(labelsFile, readWebSpec(o.web)).size;
       const table = metricsTable(ms);
       const every10 = <T,>(xs: T[]) => xs.filter((_n, i) => (i + 1) % 10 === 0);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, elapsed, ...m }) => ({ ...m, found: every10(found), elapsed: every10(elapsed) })) }, null, 2));

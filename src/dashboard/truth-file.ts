@@ -9,24 +9,24 @@ export interface TruthList {
 }
 
 /**
- * Reads `--truth FILE`: one http(s) URL a line; blank lines and lines starting with # are skipped.
+ * Reads `--truth FILE` (or bench run's `--labels`, named by `flag`): one http(s) URL a line; blank lines and lines starting with # are skipped.
  * A line that is not a URL is an error naming the file and line, not a silent miss in the recall.
  */
-export function loadTruth(file: string): TruthList {
+export function loadTruth(file: string, flag = '--truth'): TruthList {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new FocusCrawlError('IO', `--truth: cannot read ${file}: ${fileError(err)}`);
+    throw new FocusCrawlError('IO', `${flag}: cannot read ${file}: ${fileError(err)}`);
   }
   const urls = new Set<string>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
     const url = normalizeUrl(line);
-    if (url === null) throw new FocusCrawlError('USAGE', `--truth ${file}:${i + 1}: '${line.slice(0, 80)}' is not an http(s) URL`);
+    if (url === null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: '${line.slice(0, 80)}' is not an http(s) URL`);
     urls.add(url);
   });
-  if (!urls.size) throw new FocusCrawlError('USAGE', `--truth ${file} holds no URLs`);
+  if (!urls.size) throw new FocusCrawlError('USAGE', `${flag} ${file} holds no URLs`);
   return { file, urls: [...urls] };
 }

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
 import { runCli } from '../helpers/run-cli.js';
+import { cliFails } from '../helpers/cli-fails.js';
 
 test('bench gen writes a labelled web; bench run compares strategies on it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fc-web-'));
@@ -26,4 +27,14 @@ test('bench gen writes a labelled web; bench run compares strategies on it', asy
   const bad = await runCli(['bench', 'run', '--web', dir, '--topic', DEMO_TOPIC]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /is not a generated web/);
+  // Labels read as --truth is: a line that is no URL is named; labels on no host of the web are refused.
+  writeFileSync(join(dir, 'bad-labels.txt'), `${labels[0]}\nnot a url\n`);
+  await cliFails(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--labels', join(dir, 'bad-labels.txt'), '--strategies', 'bfs', '--budget', '5', '--out', out], /--labels .*bad-labels\.txt:2: 'not a url' is not an http\(s\) URL/);
+  writeFileSync(join(dir, 'far-labels.txt'), 'http://127.0.0.9:9/p/1\n');
+  await cliFails(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--labels', join(dir, 'far-labels.txt'), '--strategies', 'bfs', '--budget', '5', '--out', out], /--labels .*far-labels\.txt: none of its 1 URLs is on a host of the web/);
+  await cliFails(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--strategies', 'bfs@keep@keep', '--budget', '5', '--out', out], /--strategies: 'bfs@keep@keep' is not NAME or NAME@keep/);
+  await cliFails(['bench', 'gen', '--out', join(dir, 'w2'), '--hosts', '6', '--port', '65534'], /--port 65534 with --hosts 6: the hosts' ports would run past 65535/);
+  mkdirSync(join(dir, 'w3'));
+  writeFileSync(join(dir, 'w3', 'web.json'), '{"hosts": "abc"}');
+  await cliFails(['bench', 'run', '--web', join(dir, 'w3'), '--topic', DEMO_TOPIC, '--out', out], /w3\/web\.json: hosts must be a whole number of at least 1, not "abc"/);
 });
