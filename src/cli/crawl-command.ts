@@ -58,6 +58,8 @@ interface CrawlFlags {
 function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
   const names = list.split(',').map((s) => s.trim().toLowerCase().replace(/[\s_-]/g, '')).filter(Boolean);
   const known = ['wms', 'wmts', 'wfs', 'wcs', 'csw', 'ogcapi', 'all'] as const;
+  // An empty list would turn detection off without a word: a variable left unset, say.
+  if (!names.length) throw new FocusCrawlError('USAGE', `--detect: no service type given (${known.join(', ')})`);
   for (const n of names) {
     if (!(known as readonly string[]).includes(n)) throw new FocusCrawlError('USAGE', `--detect: unknown service type '${n}' (known: ${known.join(', ')})`);
   }

@@ -125,6 +125,9 @@ test('bad service flags name the problem and exit 2', async () => {
   const bad = await runCli(['crawl', '--seeds', 'http://127.0.0.1:1/', '--detect', 'wms,wsm', '--db', join(dir, 'x.db')]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--detect: unknown service type 'wsm'/);
+  const empty = await runCli(['crawl', '--seeds', 'http://127.0.0.1:1/', '--detect', '', '--db', join(dir, 'x.db')]);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /--detect: no service type given/);
   const preset = await runCli(['crawl', '--seeds', 'http://127.0.0.1:1/', '--preset', 'wfs']);
   assert.equal(preset.code, 2);
   assert.match(preset.stderr, /--preset/);
