@@ -11,6 +11,7 @@ import { startCrawl } from '../crawl.js';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { makeFolder } from '../files/make-folder.js';
 import { loadTruth } from '../dashboard/truth-file.js';
+import { count } from '../text/count.js';
 import { didYouMean } from '../config/option-issue.js';
 import { strategyNames } from '../strategies/registry.js';
 import { oneOf, positiveInt } from './option-parsers.js';
@@ -131,7 +132,7 @@ export function registerBenchStrategies(bench: Command): void {
       makeOutFolder(o.out);
       const spec: WebSpec = { ...DEFAULT_WEB, seed: o.seed, hosts: o.hosts, pagesPerHost: o.pages, lang: o.lang, basePort: o.port };
       const r = writeWeb(spec, o.out);
-      process.stdout.write(`wrote ${r.pages} pages on ${spec.hosts} hosts (${r.targets} targets in ${o.out}/labels.txt) to ${o.out}\n`);
+      process.stdout.write(`wrote ${count(r.pages, 'page')} on ${count(spec.hosts, 'host')} (${count(r.targets, 'target')} in ${o.out}/labels.txt) to ${o.out}\n`);
     });
   bench
     .command('run')
