@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
 import { FocusCrawlError, fileError } from '../errors.js';
@@ -56,10 +56,22 @@ function checkReportFolder(outDir: string, force: boolean): void {
   try {
     text = readFileSync(index, 'utf8');
   } catch {
+    // No index.html: a new or empty folder is the report's; one holding the user's files is not
+    // (a folder of sample pages would gain an index.html that the next `topic learn` reads).
+    const others = folderEntries(outDir).filter((f) => f !== 'data.json');
+    if (others.length) throw new FocusCrawlError('USAGE', `--out ${outDir}: it holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), to which the report would add index.html and data.json; name a new or empty folder, or pass --force`);
     return;
   }
   if (!text.includes('id="focuscrawl-data"')) {
     throw new FocusCrawlError('USAGE', `--out ${outDir}: it holds an index.html that is no focuscrawl report, which the report would replace; name another folder, or pass --force`);
+  }
+}
+
+function folderEntries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

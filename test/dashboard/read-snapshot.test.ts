@@ -71,6 +71,14 @@ test('report refuses to replace an index.html it did not write and a folder name
     assert.equal(proc.code, 2);
     assert.match(proc.stderr, /^focuscrawl: cannot write the report to \/proc\/focuscrawl-report\/deeper: /);
   }
+  // A folder of the user's own files (sample pages, say) gets no index.html added unless --force.
+  const samples = join(dir, 'samples');
+  mkdirSync(samples);
+  writeFileSync(join(samples, 'page1.html'), '<title>a sample</title>');
+  const mixed = await runCli(['report', '--db', db, '--out', samples]);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /--out .*samples: it holds other files \(page1\.html\), to which the report would add index\.html and data\.json/);
+  assert.equal(existsSync(join(samples, 'index.html')), false);
   const nested = join(dir, 'a', 'b', 'report');
   assert.equal((await runCli(['report', '--db', db, '--out', nested])).code, 0, 'missing parents are made');
   assert.ok(existsSync(join(nested, 'data.json')));
