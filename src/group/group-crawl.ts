@@ -19,6 +19,7 @@ import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
 import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
 import { exampleFates, foundExamples, missingExamples } from './example-pages.js';
 import { TopicBridge } from './topic-bridge.js';
+import { markGroupRun } from './group-run-mark.js';
 
 export type GroupMethod = 'bfc' | 'fc';
 
@@ -173,6 +174,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const db = crawl.db;
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
     // library): it refuses a database marked so, instead of crawling every site breadth-first.
+    markGroupRun(db, o, 'bfc', log);
     db.setMetaNow('driver', 'group');
     // Its stored config names no strategy (the group crawler brings its own): readers say which from this.
     db.setMetaNow('groupMethod', 'bfc');
@@ -271,6 +273,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   const crawl = await startCrawl(crawlConfig(o, o.examples.map((e) => e.url)), { strategy, command: 'group', fetcher: o.fetcher });
   try {
     const db = crawl.db;
+    markGroupRun(db, o, 'fc', log);
     db.setMetaNow('driver', 'group');
     db.setMetaNow('groupMethod', 'fc');
     // The examples alone: a budget of as many pages a site as it has examples.

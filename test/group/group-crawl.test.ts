@@ -114,6 +114,15 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   const resume = await runCli(['resume', '--db', join(dir, 'cli.db')]);
   assert.equal(resume.code, 2, 'resume cannot rebuild the group strategy');
   assert.match(resume.stderr, /holds a group crawl: run 'focuscrawl group' again with the same --db/);
+  // Again with the other method: refused, the database untouched; with other examples: said.
+  const fc = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--method', 'fc', '--delay-ms', '0', '--db', join(dir, 'cli.db')]);
+  assert.equal(fc.code, 2);
+  assert.match(fc.stderr, /cli\.db holds a group crawl made with --method bfc: run it again with --method bfc, or give this one a database of its own \(--db\)/);
+  const fewer = join(dir, 'fewer-sites.tsv');
+  writeFileSync(fewer, readFileSync(sitesFile, 'utf8').trim().split('\n').slice(0, 4).join('\n') + '\n');
+  const other = await runCli(['group', '--sites', fewer, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--threshold', '0.5', '--db', join(dir, 'cli.db')]);
+  assert.equal(other.code, 0, other.stderr);
+  assert.match(other.stderr, /cli\.db was made with other sites or examples: this run continues it/);
 });
 
 test('focuscrawl group names a malformed examples line and exits 2', async () => {
