@@ -145,7 +145,11 @@ export class ServiceDetection {
     if (!this.#enabled(type)) return null;
     const d = DETECTORS[type];
     const endpoint = d.endpoint ? d.endpoint(link) : endpointOf(link);
-    return { type, endpoint, probeUrl: d.probeUrl(endpoint), request: Boolean(service || request) };
+    // An OGC API document asked for as JSON (`collections?f=json`) is no page either: followed as
+    // one it took the URL that the probe's follow-up then needed, and the layers were lost.
+    const format = link.params.get('f')?.toLowerCase();
+    const document = type === 'OGC API' && format !== undefined && format !== 'html' && format !== 'text/html';
+    return { type, endpoint, probeUrl: d.probeUrl(endpoint), request: Boolean(service || request) || document };
   }
 
   /**

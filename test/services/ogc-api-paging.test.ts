@@ -111,3 +111,21 @@ test('an OGC API landing page whose conformance declaration is missing or empty 
     await srv.close();
   }
 });
+
+test('an OGC API linked by its collections as JSON (collections?f=json) is probed, not fetched as a page: its layers are read', async () => {
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('Data', ['/api/ogcapi/collections?f=json']))],
+    [/^\/api\/ogcapi$/, (_q, res) => json(res, landing('/api/ogcapi'))],
+    [/^\/api\/ogcapi\/conformance$/, (_q, res) => json(res, { conformsTo: ['http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core'] })],
+    [/^\/api\/ogcapi\/collections$/, (_q, res) => json(res, { collections: [{ id: 'roads' }, { id: 'rivers' }], links: [] })],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], detect: ['ogcapi'] });
+    const entry = r.services.find((s) => s.endpoint === `${srv.origin}/api/ogcapi`)!;
+    assert.equal(entry.status, 'valid');
+    assert.deepEqual(entry.layers.map((l) => l.name), ['roads', 'rivers']);
+    assert.equal(srv.hits.get('/api/ogcapi/collections?f=json'), 1, 'asked once, by the probe');
+  } finally {
+    await srv.close();
+  }
+});
