@@ -31,10 +31,14 @@ export class ServicesMap {
     const bounds = L.latLngBounds([]);
     for (const s of services) {
       for (const [w, so, e, n] of s.extents.slice(0, 20)) {
-        const r = L.rectangle([[so, w], [n, e]], { color: COLORS[s.status] ?? '#555', weight: 1, fillOpacity: 0.08 });
-        r.bindTooltip(`${s.type} ${s.title ?? s.endpoint}`);
-        r.addTo(this.#layer);
-        bounds.extend(r.getBounds());
+        // West above east crosses the antimeridian: two rectangles cut at it, as the GeoJSON export
+        // writes it (one from w to e would be a band around the rest of the Earth).
+        for (const [a, b] of w <= e ? [[w, e]] : [[w, 180], [-180, e]]) {
+          const r = L.rectangle([[so, a!], [n, b!]], { color: COLORS[s.status] ?? '#555', weight: 1, fillOpacity: 0.08 });
+          r.bindTooltip(`${s.type} ${s.title ?? s.endpoint}`);
+          r.addTo(this.#layer);
+          bounds.extend(r.getBounds());
+        }
       }
     }
     if (bounds.isValid()) this.#map.fitBounds(bounds.pad(0.2));

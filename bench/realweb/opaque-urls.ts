@@ -1,3 +1,4 @@
+import { metaRefreshUrl } from '../../src/parse/meta-refresh.js';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 
@@ -74,8 +75,8 @@ export function rewriteLinks(html: string, fromPage: string, target: (original: 
     if (!attrs) return whole;
     // A meta refresh is a link the crawler follows: to its opaque URL, or gone with its tag.
     if (tag === 'meta' && /http-equiv\s*=\s*["']?refresh/i.test(attrs)) {
-      const content = /content\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(attrs);
-      const to = /^\s*[\d.]+\s*[;,]\s*(?:url\s*=\s*)?(['"]?)([^'"]+)\1/i.exec(decodeEntities(content?.[1] ?? content?.[2] ?? ''))?.[2]?.trim();
+      const content = /content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+      const to = metaRefreshUrl(decodeEntities(content?.[1] ?? content?.[2] ?? content?.[3] ?? ''));
       const res = to ? resolveOriginal(from, to) : null;
       const url = res && !res.fragmentOnly ? target(res.path) : null;
       return url === null ? '' : `<meta http-equiv="refresh" content="0; url=${url}">`;

@@ -150,7 +150,8 @@ export function registerBenchStrategies(bench: Command): void {
       // Made before the crawls, not after: a folder that cannot be made fails now, not at the end.
       makeOutFolder(o.out);
       const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
-      const labels = readLabels(labelsFile, readWebSpec(o.web)).size;
+      // Read again for its size only: runStrategies checked it and said what it had to say.
+      const labels = loadTruth(labelsFile, '--labels').urls.length;
       const table = metricsTable(ms);
       const every10 = <T,>(xs: T[]) => xs.filter((_n, i) => (i + 1) % 10 === 0);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, elapsed, ...m }) => ({ ...m, found: every10(found), elapsed: every10(elapsed) })) }, null, 2));

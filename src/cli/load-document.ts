@@ -32,7 +32,7 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     const urlLike = missing && /^(?:(?:[a-z0-9-]+\.)+[a-z0-9-]+|localhost)(?::\d+\/?|(?::\d+)?\/)/i.test(ref);
     // `ftp://host/` or `file:///p.html`: a URL of a scheme the tools do not fetch, not a file name.
-    const scheme = missing ? /^([a-z][a-z0-9+.-]+):/i.exec(ref)?.[1] : undefined;
+    const scheme = missing && !urlLike ? /^([a-z][a-z0-9+.-]+):(?!\d)/i.exec(ref)?.[1] : undefined;
     if (scheme) throw new FocusCrawlError('USAGE', `${ref}: ${scheme}: URLs are not read; give ${scheme.toLowerCase() === 'file' ? 'the file\'s path' : 'an http(s) URL or a file'}`);
     throw new FocusCrawlError('IO', `cannot read ${ref}: ${fileError(err)}${urlLike ? ` (for a URL, write http://${ref})` : ''}`);
   }

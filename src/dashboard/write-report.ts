@@ -58,12 +58,23 @@ function checkReportFolder(outDir: string, force: boolean): void {
   } catch {
     // No index.html: a new or empty folder is the report's; one holding the user's files is not
     // (a folder of sample pages would gain an index.html that the next `topic learn` reads).
-    const others = folderEntries(outDir).filter((f) => f !== 'data.json');
+    // Hidden files (.gitkeep, .DS_Store) leave a folder empty; a data.json counts unless a report wrote it.
+    const others = folderEntries(outDir).filter((f) => !f.startsWith('.') && !(f === 'data.json' && isReportData(join(outDir, f))));
     if (others.length) throw new FocusCrawlError('USAGE', `--out ${outDir}: it holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), to which the report would add index.html and data.json; name a new or empty folder, or pass --force`);
     return;
   }
   if (!text.includes('id="focuscrawl-data"')) {
     throw new FocusCrawlError('USAGE', `--out ${outDir}: it holds an index.html that is no focuscrawl report, which the report would replace; name another folder, or pass --force`);
+  }
+}
+
+/** A data.json a report wrote: a snapshot, with its time, crawl and state. */
+function isReportData(file: string): boolean {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null;
+    return v !== null && typeof v === 'object' && typeof v.at === 'string' && typeof v.crawl === 'object' && typeof v.state === 'object';
+  } catch {
+    return false;
   }
 }
 

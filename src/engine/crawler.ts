@@ -28,7 +28,7 @@ export { defaultSitemapOptions, urlWords, type SitemapOptions } from './sitemap-
 import type { ServiceDetection } from '../services/service-detection.js';
 import type { ServiceRegistry } from '../services/service-registry.js';
 
-/** The longest a redirect hop waits for its host's delay: five of them fit a 60 s request. */
+/** The longest a redirect hop waits for its host's delay by default (crawl-parts sets less for a short totalTimeoutMs). */
 const MAX_HOP_WAIT_MS = 10_000;
 
 export interface CrawlerOptions {
@@ -39,6 +39,8 @@ export interface CrawlerOptions {
   robots: RobotsCache | null;
   /** The crawl's delay between requests to a host, which a redirect hop to the same host waits too. Default 0. */
   delayMs?: number;
+  /** The longest a redirect hop waits: a chain of waits must fit the request's total time. Default 10 s. */
+  maxHopWaitMs?: number;
   /** The token `<meta name=…>` and X-Robots-Tag lines for one crawler are matched against (robotsAgentOf). Default 'focuscrawl'. */
   robotsAgent?: string;
   /** Answers come from a recording (--replay): no server to be polite to, so robots.txt's Crawl-delay is not kept. */
@@ -146,7 +148,7 @@ export class Crawler {
   readonly #ending: UrlEnding;
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, maxHopWaitMs: MAX_HOP_WAIT_MS, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -479,9 +481,9 @@ export class Crawler {
       if (!this.#o.replaying) crawlDelayMs = v.crawlDelayMs;
     }
     // A hop is a request like any other: to the same host it waits the host's delay (a chain of
-    // five redirects went out within milliseconds). Capped so that the chain fits the request's
-    // total time; a hop to another host is not held to that host's schedule.
-    const wait = hostOf(from) === hostOf(to) ? Math.min(Math.max(this.#o.delayMs, crawlDelayMs), MAX_HOP_WAIT_MS) : 0;
+    // five redirects went out within milliseconds). Capped (maxHopWaitMs) so that the chain fits
+    // the request's total time; a hop to another host is not held to that host's schedule.
+    const wait = hostOf(from) === hostOf(to) ? Math.min(Math.max(this.#o.delayMs, crawlDelayMs), this.#o.maxHopWaitMs) : 0;
     if (wait > 0) await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => {});
     return true;
   }

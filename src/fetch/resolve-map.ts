@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { buildConnector } from 'undici';
 import { canonicalIp } from './address-policy.js';
 
@@ -16,12 +17,16 @@ export interface ResolveEntry {
 export function parseResolveEntry(text: string): ResolveEntry | string {
   const m = /^([^:\s[\]]+):(\d{1,5}|\*):(.+)$/.exec(text.trim());
   if (!m) return `'${text}' is not HOST:PORT:ADDR (e.g. docs.example.org:443:127.0.0.1)`;
-  const host = m[1]!.toLowerCase();
+  if (m[1]!.includes('*')) return `'${text}': a wildcard host is not taken; name the host`;
+  // As URLs carry it: a name in another script in punycode, which undici connects by.
+  const host = domainToASCII(m[1]!.toLowerCase());
+  if (!host) return `'${text}': ${m[1]} is not a host name`;
   if (isIP(host)) return `'${text}': ${host} is an address already; name a host`;
   const port = m[2] === '*' ? null : Number(m[2]);
   if (port !== null && (port < 1 || port > 65535)) return `'${text}': port ${m[2]} is not 1-65535`;
   const raw = m[3]!;
   const bare = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
+  if (bare.includes('%')) return `'${text}': ${raw}: an IPv6 zone (%eth0) is not taken`;
   if (isIP(bare) === 0 || (isIP(bare) === 6 && bare === raw)) return `'${text}': ${raw} is not an IP address (IPv6 in brackets: [::1])`;
   return { host, port, address: canonicalIp(bare) };
 }
@@ -48,9 +53,12 @@ export class ResolveMap {
     return this.#byHostPort.get(`${h}:${port}`) ?? this.#byHostPort.get(`${h}:*`) ?? null;
   }
 
-  /** The addresses the entries name: the user named them, so the private-address rule allows them. */
+  /**
+   * The addresses the entries name, as a host list writes them ([::1] for IPv6): the user named
+   * them, so the private-address rule allows them, as it allows a seed given as an address.
+   */
   addresses(): string[] {
-    return [...new Set(this.entries.map((e) => e.address))];
+    return [...new Set(this.entries.map((e) => (isIP(e.address) === 6 ? `[${e.address}]` : e.address)))];
   }
 
   /**

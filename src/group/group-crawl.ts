@@ -19,7 +19,7 @@ import { SqliteCrawlGraphReader } from '../store/sqlite-crawl-graph-reader.js';
 import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
 import { exampleFates, foundExamples, missingExamples } from './example-pages.js';
 import { TopicBridge } from './topic-bridge.js';
-import { markGroupRun } from './group-run-mark.js';
+import { markGroupRun, refuseOtherMethod } from './group-run-mark.js';
 
 export type GroupMethod = 'bfc' | 'fc';
 
@@ -161,6 +161,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
   const pending = new Set(o.examples.map((e) => e.url));
   const exampleRoots = [...new Set(o.examples.map((e) => e.site.root))];
   let phase = 0;
+  await refuseOtherMethod(o, 'bfc');
   const crawl = await startCrawl(crawlConfig(o, exampleRoots), {
     strategy,
     command: 'group',
@@ -174,7 +175,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const db = crawl.db;
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
     // library): it refuses a database marked so, instead of crawling every site breadth-first.
-    markGroupRun(db, o, 'bfc', log);
+    markGroupRun(db, o, log);
     db.setMetaNow('driver', 'group');
     // Its stored config names no strategy (the group crawler brings its own): readers say which from this.
     db.setMetaNow('groupMethod', 'bfc');
@@ -270,10 +271,11 @@ async function learnDeadEnds(graph: CrawlGraphReader, library: SampleLibrary, ra
 async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   const log = o.log ?? (() => {});
   const strategy = new PhaseStrategy(EXAMPLES_FIRST);
+  await refuseOtherMethod(o, 'fc');
   const crawl = await startCrawl(crawlConfig(o, o.examples.map((e) => e.url)), { strategy, command: 'group', fetcher: o.fetcher });
   try {
     const db = crawl.db;
-    markGroupRun(db, o, 'fc', log);
+    markGroupRun(db, o, log);
     db.setMetaNow('driver', 'group');
     db.setMetaNow('groupMethod', 'fc');
     // The examples alone: a budget of as many pages a site as it has examples.

@@ -1,3 +1,4 @@
+import { metaRefreshUrl } from './meta-refresh.js';
 import { Parser } from 'htmlparser2';
 import type { Link, Page, ServiceText } from '../types.js';
 import { baseUrl, normalizeUrl, resolveLink, type BaseUrl } from './normalize-url.js';
@@ -242,9 +243,8 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           // `<meta http-equiv="refresh" content="0; url=next.html">` sends a browser on: its target is
           // a link of the page (a moved page's stub often has no other), as Scrapy follows it.
           if ((attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
-            // "0; url=next.html", "0;URL='next.html'", and "0; next.html", which browsers take too.
-            const to = /^\s*[\d.]+\s*[;,]\s*(?:url\s*=\s*)?(['"]?)([^'"]+)\1/i.exec(attrs.content ?? '')?.[2]?.trim();
-            if (to && !/^url\s*=/i.test(to)) addLink(to, '', false);
+            const to = metaRefreshUrl(attrs.content ?? '');
+            if (to) addLink(to, '', false);
           }
           const n = (attrs.name ?? '').toLowerCase();
           if (n === 'robots' || n === myMeta) {

@@ -45,6 +45,7 @@ test('a meta refresh, a link the crawler follows, points to the opaque URL or go
   const rw = (html: string) => rewriteLinks(html, 'dir/page.html', (p) => served[p] ?? null);
   assert.equal(rw(`<meta http-equiv="refresh" content="0;URL='b.html'"><p>x</p>`), '<meta http-equiv="refresh" content="0; url=/p/0123456789.html"><p>x</p>');
   assert.equal(rw('<meta http-equiv=refresh content="0; ./b.html">'), '<meta http-equiv="refresh" content="0; url=/p/0123456789.html">');
+  assert.equal(rw('<meta http-equiv=refresh content=0;url=b.html>'), '<meta http-equiv="refresh" content="0; url=/p/0123456789.html">', 'an unquoted content');
   assert.equal(rw(`<meta http-equiv="refresh" content="0;URL='../../../cargo-doc/x.html'"><p>x</p>`), '<p>x</p>', 'out of the tree: no word of its path is left');
   assert.equal(rw('<meta charset="utf-8">'), '<meta charset="utf-8">');
 });

@@ -52,7 +52,8 @@ test('score reads a file, uses --url for its links, and reports example similari
   const missing = await runCli(['score', '--topic', join(dir, 'topic.yaml'), join(dir, 'nope.html')]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read .*nope\.html: no such file \(ENOENT\)/);
-  // A URL of another scheme is named as one, not looked for as a file.
+  // A host and port without the scheme still gets the hint; a URL of another scheme is named as one.
+  await cliFails(['score', '--topic', join(dir, 'topic.yaml'), 'localhost:8080/p.html'], /cannot read localhost:8080\/p\.html: .* \(for a URL, write http:\/\/localhost:8080\/p\.html\)$/);
   await cliFails(['score', '--topic', join(dir, 'topic.yaml'), 'ftp://files.test/p.html'], /^focuscrawl: ftp:\/\/files\.test\/p\.html: ftp: URLs are not read; give an http\(s\) URL or a file$/);
   // An example the topic file names that is not there: the topic file and the field are named.
   writeFileSync(join(dir, 'gone.yaml'), 'name: solar\nkeywords: {solar: 1, panel: 1}\nexamples: [ex/gone.html]\n');

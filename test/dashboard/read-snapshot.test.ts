@@ -79,6 +79,16 @@ test('report refuses to replace an index.html it did not write and a folder name
   assert.equal(mixed.code, 2);
   assert.match(mixed.stderr, /--out .*samples: it holds other files \(page1\.html\), to which the report would add index\.html and data\.json/);
   assert.equal(existsSync(join(samples, 'index.html')), false);
+  // A data.json of the user's is theirs; hidden files leave a folder empty.
+  const own = join(dir, 'own-data');
+  mkdirSync(own);
+  writeFileSync(join(own, 'data.json'), '{"mine": true}');
+  assert.equal((await runCli(['report', '--db', db, '--out', own])).code, 2);
+  assert.equal(readFileSync(join(own, 'data.json'), 'utf8'), '{"mine": true}');
+  const kept = join(dir, 'kept');
+  mkdirSync(kept);
+  writeFileSync(join(kept, '.gitkeep'), '');
+  assert.equal((await runCli(['report', '--db', db, '--out', kept])).code, 0, 'only a hidden file: an empty folder');
   const nested = join(dir, 'a', 'b', 'report');
   assert.equal((await runCli(['report', '--db', db, '--out', nested])).code, 0, 'missing parents are made');
   assert.ok(existsSync(join(nested, 'data.json')));

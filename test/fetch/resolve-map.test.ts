@@ -45,11 +45,14 @@ test('resolve entries are read as curl writes them, and bad ones say why', () =>
     ['docs.example.org:80:localhost', /localhost is not an IP address/],
     ['docs.example.org:80:::1', /is not an IP address \(IPv6 in brackets/],
     ['127.0.0.1:80:127.0.0.2', /is an address already/],
+    ['docs.example.org:80:[fe80::1%eth0]', /an IPv6 zone \(%eth0\) is not taken/],
+    ['*:80:127.0.0.1', /a wildcard host is not taken/],
   ] as const) {
     const r = parseResolveEntry(bad);
     assert.equal(typeof r, 'string', bad);
     assert.match(r as string, why);
   }
+  assert.equal((parseResolveEntry('bücher.example:80:127.0.0.1') as { host: string }).host, 'xn--bcher-kva.example', 'as URLs carry the name');
   const map = resolveMapOf(['a.test:8080:127.0.0.2', 'a.test:*:127.0.0.3']);
   assert.equal(map.addressFor('A.test', 8080), '127.0.0.2', 'an entry for the port beats one for *');
   assert.equal(map.addressFor('a.test', 80), '127.0.0.3');
@@ -68,6 +71,19 @@ test('a name resolved by hand is connected to at its address, keeps its Host hea
     assert.deepEqual(docs.hosts.slice(before), [`docs.example.test:${docs.port}`]);
   } finally {
     await fetcher.close();
+  }
+});
+
+test('an IPv6 address in brackets is connected to and allowed by the private-address rule', async () => {
+  const v6 = await serve('::1', () => '<title>six</title>');
+  const resolve = resolveMapOf([`six.example.test:${v6.port}:[::1]`]);
+  const fetcher = new HttpFetcher({ resolve, addressPolicy: new AddressPolicy([...resolve.addresses()]), totalTimeoutMs: 5000 });
+  try {
+    assert.equal((await fetcher.fetch(`http://six.example.test:${v6.port}/`)).status, 200);
+    assert.deepEqual(v6.hosts, [`six.example.test:${v6.port}`]);
+  } finally {
+    await fetcher.close();
+    await v6.close();
   }
 });
 

@@ -115,8 +115,10 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   assert.equal(resume.code, 2, 'resume cannot rebuild the group strategy');
   assert.match(resume.stderr, /holds a group crawl: run 'focuscrawl group' again with the same --db/);
   // Again with the other method: refused, the database untouched; with other examples: said.
+  const untouched = readFileSync(join(dir, 'cli.db'));
   const fc = await runCli(['group', '--sites', sitesFile, '--examples', examplesFile, '--method', 'fc', '--delay-ms', '0', '--db', join(dir, 'cli.db')]);
   assert.equal(fc.code, 2);
+  assert.ok(readFileSync(join(dir, 'cli.db')).equals(untouched), 'the database is as it was');
   assert.match(fc.stderr, /cli\.db holds a group crawl made with --method bfc: run it again with --method bfc, or give this one a database of its own \(--db\)/);
   const fewer = join(dir, 'fewer-sites.tsv');
   writeFileSync(fewer, readFileSync(sitesFile, 'utf8').trim().split('\n').slice(0, 4).join('\n') + '\n');

@@ -64,5 +64,6 @@ test('a meta refresh target is a link of the page; a refresh without a URL, or t
   assert.deepEqual(links('<meta http-equiv="refresh" content="0; ./cli.html">'), ['http://x.test/d/cli.html'], 'the URL without url=');
   assert.deepEqual(links('<meta http-equiv="refresh" content="30">'), []);
   assert.deepEqual(links('<meta http-equiv="refresh" content="0; url=">'), []);
+  assert.deepEqual(links(`<meta http-equiv="refresh" content="0;url=/a?x='y'">`), ['http://x.test/a?x=%27y%27'], 'a quote inside an unquoted URL is part of it');
   assert.deepEqual(links('<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'), []);
 });
