@@ -1,3 +1,4 @@
+import { FocusCrawlError } from '../errors.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
@@ -18,13 +19,19 @@ import type { LogEntry, SearchHit } from './store.js';
  * crawl has committed so far).
  */
 export class SqliteCrawlReader implements CrawlReader {
-  readonly #sql: SqliteDb;
+  #open: SqliteDb | null;
   readonly #owned: boolean;
 
   /** `owned`: close() closes the database (a reader opened on its own). */
   constructor(sql: SqliteDb, owned = false) {
-    this.#sql = sql;
+    this.#open = sql;
     this.#owned = owned;
+  }
+
+  /** The database; after close() a use says so, instead of better-sqlite3's TypeError. */
+  get #sql(): SqliteDb {
+    if (!this.#open) throw new FocusCrawlError('USAGE', 'this crawl reader is closed: open another (SqliteCrawlReader.open)');
+    return this.#open;
   }
 
   /**
@@ -236,6 +243,8 @@ export class SqliteCrawlReader implements CrawlReader {
   }
 
   async close(): Promise<void> {
-    if (this.#owned) await this.#sql.close();
+    const db = this.#open;
+    this.#open = null;
+    if (db && this.#owned) await db.close();
   }
 }

@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { SqliteCrawlReader } from '../../src/store/sqlite-crawl-reader.js';
+import { FocusCrawlError } from '../../src/errors.js';
 
 test('the writer thread backlog is bounded in bytes too: large batches congest until committed', async () => {
   const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-db-')), 'b.db'), { create: true, writer: 'thread' });
@@ -23,4 +25,14 @@ test('the writer thread backlog is bounded in bytes too: large batches congest u
   } finally {
     await db.close();
   }
+});
+
+test('a crawl reader used after close() says it is closed, in one line', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-reader-closed-')), 'r.db');
+  await new SqliteDb(path, { create: true }).close();
+  const reader = SqliteCrawlReader.open(path);
+  assert.equal(await reader.pageCount(), 0);
+  await reader.close();
+  await assert.rejects(reader.pageCount(), (err: unknown) => err instanceof FocusCrawlError && err.message === 'this crawl reader is closed: open another (SqliteCrawlReader.open)');
+  await reader.close();
 });
