@@ -64,7 +64,7 @@ function curves(ms: StrategyMetrics[], labels: number, budget: number, kind: 'ha
 }
 
 /** Runs each strategy on a served generated web with one budget and grades it against the labels. */
-export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number; offline?: boolean }): Promise<StrategyMetrics[]> {
+export async function runStrategies(o: { web: string; topic: string; labels: string; strategies: string[]; budget: number; concurrency: number; offline?: boolean }): Promise<{ metrics: StrategyMetrics[]; labels: number }> {
   const spec: WebSpec = readWebSpec(o.web);
   for (const entry of o.strategies) checkStrategyEntry(entry);
   const labels = readLabels(o.labels, spec);
@@ -106,7 +106,7 @@ export async function runStrategies(o: { web: string; topic: string; labels: str
     await server.close();
     rmSync(tmp, { recursive: true, force: true });
   }
-  return out;
+  return { metrics: out, labels: labels.size };
 }
 
 function makeOutFolder(dir: string): void {
@@ -149,9 +149,7 @@ export function registerBenchStrategies(bench: Command): void {
       const labelsFile = o.labels ?? join(o.web, 'labels.txt');
       // Made before the crawls, not after: a folder that cannot be made fails now, not at the end.
       makeOutFolder(o.out);
-      const ms = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
-      // Read again for its size only: runStrategies checked it and said what it had to say.
-      const labels = loadTruth(labelsFile, '--labels').urls.length;
+      const { metrics: ms, labels } = await runStrategies({ web: o.web, topic: o.topic, labels: labelsFile, strategies: o.strategies ?? strategyNames(), budget: o.budget, concurrency: o.concurrency, offline: o.offline === true });
       const table = metricsTable(ms);
       const every10 = <T,>(xs: T[]) => xs.filter((_n, i) => (i + 1) % 10 === 0);
       writeFileSync(join(o.out, 'results.json'), JSON.stringify({ web: o.web, topic: o.topic, budget: o.budget, labels, results: ms.map(({ found, elapsed, ...m }) => ({ ...m, found: every10(found), elapsed: every10(elapsed) })) }, null, 2));

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
 import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
+import { RedirectGuard } from './redirect-guard.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { internalErrorLine, isBackendFailure } from '../errors.js';
@@ -146,9 +146,11 @@ export class Crawler {
   readonly #sitemaps: SitemapReading;
   readonly #links: LinkAdmission;
   readonly #ending: UrlEnding;
+  readonly #redirects: RedirectGuard;
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, maxHopWaitMs: MAX_HOP_WAIT_MS, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#redirects = new RedirectGuard({ scope: this.#o.scope, robots: this.#o.robots, replaying: this.#o.replaying, delayMs: this.#o.delayMs, maxHopWaitMs: this.#o.maxHopWaitMs }, () => this.#abort.signal);
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
       frontier: this.#o.frontier,
@@ -158,7 +160,7 @@ export class Crawler {
       stats: this.stats,
       topic: () => this.#o.strategy.topic !== null,
       signal: () => this.#abort.signal,
-      redirectGuard: (from, to) => this.#redirectGuard(from, to),
+      redirectGuard: (from, to) => this.#redirects.check(from, to),
       finish: (req, outcome, res, extra) => this.#ending.finish(req, outcome, res, extra),
       failed: (req, err) => this.#ending.failed(req, err),
       addLinks: (parent, links, view) => this.#links.add(parent, links, view),
@@ -392,7 +394,7 @@ export class Crawler {
     if (req.sitemap) return this.#sitemaps.read(req);
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirectGuard(from, to), signal });
+      res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirects.check(from, to), signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
@@ -448,7 +450,7 @@ export class Crawler {
   async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, anyStatus: true, redirectGuard: (from, to) => this.#redirectGuard(from, to, true), signal: this.#abort.signal });
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, anyStatus: true, redirectGuard: (from, to) => this.#redirects.check(from, to, true), signal: this.#abort.signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
@@ -467,25 +469,6 @@ export class Crawler {
     const note = `${record.type} ${req.probe?.step ?? 'service'} ${record.status}${record.reason ? `: ${record.reason}` : ''}`;
     const outcome: Outcome = res.status >= 400 ? { state: 'error', reason: `HTTP ${res.status}; ${note}` } : { state: 'done' };
     return this.#ending.finish(req, outcome, res, { title: record.title ?? undefined, note });
-  }
-
-  async #redirectGuard(from: string, to: string, probe = false): Promise<true | string> {
-    const reason = probe ? this.#o.scope.checkFilters(to) : this.#o.scope.check(to, hostOf(to));
-    // A seed that moved to another host is the usual cause: say what would follow it.
-    if (reason === 'out of scope (host)' || reason === 'out of scope (domain)') return `${reason}; --hosts ${hostOf(to)} would allow it`;
-    if (reason) return reason;
-    let crawlDelayMs = 0;
-    if (this.#o.robots) {
-      const v = await this.#o.robots.check(to, this.#abort.signal);
-      if (v.kind !== 'allowed') return 'disallowed by robots.txt';
-      if (!this.#o.replaying) crawlDelayMs = v.crawlDelayMs;
-    }
-    // A hop is a request like any other: to the same host it waits the host's delay (a chain of
-    // five redirects went out within milliseconds). Capped (maxHopWaitMs) so that the chain fits
-    // the request's total time; a hop to another host is not held to that host's schedule.
-    const wait = hostOf(from) === hostOf(to) ? Math.min(Math.max(this.#o.delayMs, crawlDelayMs), this.#o.maxHopWaitMs) : 0;
-    if (wait > 0) await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => {});
-    return true;
   }
 
   #countRelevance(relevant: boolean): void {
