@@ -338,7 +338,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
       planned = plan(config, topicFile, opts.strategy ? { strategy: opts.strategy } : {});
     } catch (err) {
       if (topicFile === null && err instanceof FocusCrawlError && /needs a topic/.test(err.message)) {
-        throw new FocusCrawlError('USAGE', `${dbPath} holds a crawl with no topic and its strategy '${config.strategy}' needs one: resume --db ${dbPath} --topic FILE`);
+        throw new FocusCrawlError('USAGE', `${dbPath} holds a crawl with no topic and its strategy '${config.strategy}' needs one: resume --db ${dbPath} --topic FILE (the topic option)`);
       }
       throw err;
     }

@@ -17,10 +17,10 @@ export function topicChange(db: string, stored: TopicFile | null, next: TopicFil
   if (o.command === 'group') throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}', not a group crawl: pass another --db`);
   if (!o.force) {
     if (next === null) {
-      throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}': pass its --topic to continue it, or --force to continue without a topic`);
+      throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}': pass its --topic to continue it, or --force to continue without a topic (the topic and force options)`);
     }
     const which = next.name === stored.name ? `a different version of topic '${stored.name}'` : `topic '${next.name}'`;
-    throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}' and ${how} --topic gives ${which}: pass --force to switch (pages already stored keep their scores)`);
+    throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}' and ${how} --topic gives ${which}: pass --force to switch (the force option; pages already stored keep their scores)`);
   }
   return [next === null ? `${db}: continuing the crawl for topic '${stored.name}' without a topic (--force)` : `${db}: switching topic from '${stored.name}' to '${next.name}' (--force); pages already stored keep their scores`];
 }

@@ -357,10 +357,9 @@ export class RedisFrontier implements Frontier {
     this.#readyHint = null;
     if (outcome !== 'fetched') this.#leased.delete(cacheKey(keyFingerprint(req.key)));
     const shard = shardOfHost(req.host, this.#shards);
-    const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : ''], 1);
-    if (Number(code) === 1) return true;
-    if (outcome !== 'fetched') this.lostLeases++; // counted once, when the lease would have ended
-    return false;
+    const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : '', req.host], 1);
+    if (outcome !== 'fetched' && Number(code) !== 1) this.lostLeases++; // counted once, when the lease would have ended
+    return Number(code) !== 0;
   }
 
   async claimHost(host: string, now: number): Promise<CrawlRequest[]> {

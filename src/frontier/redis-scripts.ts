@@ -207,9 +207,12 @@ return out
  * Ends leases, several in one call (the ends a worker makes together: ScriptBatcher). ARGV: worker, perHost, delay, state buckets per shard,
  * then per URL: key, outcome (done, error, discarded, unfetched: final, the last an error that made no request; retry: waiting with the new A;
  * release: waiting as it was; fetched: the lease stays, but its host's slot is freed and its delay
- * starts now), now, notBefore, new A.
- * Only the lease holder ends a lease: a worker whose lease expired and was reaped (perhaps
- * claimed by another worker since) changes nothing. Returns per URL 1 when ended, 0 when not held.
+ * starts now), now, notBefore, new A, host.
+ * Only the lease holder ends a lease: a worker whose lease expired and was reaped changes nothing,
+ * but for a final outcome of a URL the reap put back to waiting and no worker has claimed since:
+ * that URL ends there (with its count in the host's budget, which the reap gave back), rather
+ * than wait to be fetched a second time. Returns per URL 1 when ended, 2 when ended after its lease
+ * was reaped, 0 when not held (another worker holds it now, or it ended otherwise).
  * A lease whose slot was freed does not free it again when it ends (or is reaped); a notBefore
  * still holds the host.
  */
@@ -219,12 +222,24 @@ local perHost, delay, nb = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4
 local bud = budget()
 local out = {}
 local fetching, tally = 0, {}
-for i = 5, #ARGV, 5 do
+local final = { done = 'done', error = 'error', discarded = 'discarded', unfetched = 'error' }
+for i = 5, #ARGV, 6 do
   local fp, outcome, now, notBefore, newA = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
   local lv = call('HGET', B .. 'lh', fp)
   local id, score, owner, host, freed, counted
   if lv then id, score, owner, host, freed, counted = parseLease(lv) end
-  if (not lv) or owner ~= worker then
+  local v = (not lv) and final[outcome] and getU(fp, nb)
+  local q = v and (B .. 'q:' .. ARGV[i + 5])
+  if v and call('ZREM', q, string.sub(v, 1, 4) .. fp) == 1 then
+    host = ARGV[i + 5]
+    delU(fp, nb, v)
+    tally.waiting = (tally.waiting or 0) - 1
+    tally[final[outcome]] = (tally[final[outcome]] or 0) + 1
+    if outcome == 'unfetched' then tally.unfetched = (tally.unfetched or 0) + 1
+    else call('HINCRBY', B .. 'h:' .. host, 't', 1) end
+    if not place(host, now, perHost, bud) then call('SREM', B .. 'hosts', host) end
+    out[#out + 1] = 2
+  elseif (not lv) or owner ~= worker then
     out[#out + 1] = 0
   elseif outcome == 'fetched' then
     if not freed then

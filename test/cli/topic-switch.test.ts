@@ -84,7 +84,7 @@ test('a database left with a strategy that needs a topic and none: resume says t
   sql.prepare("UPDATE meta SET value = ? WHERE key = 'config'").run(JSON.stringify({ ...config, strategy: 'best-first', topic: null }));
   sql.close();
 
-  refused(await runCli(['resume', '--db', db]), new RegExp(`left\\.db holds a crawl with no topic and its strategy 'best-first' needs one: resume --db .*left\\.db --topic FILE$`));
+  refused(await runCli(['resume', '--db', db]), new RegExp(`left\\.db holds a crawl with no topic and its strategy 'best-first' needs one: resume --db .*left\\.db --topic FILE \\(the topic option\\)$`));
   const fixed = await runCli(['resume', '--db', db, '--topic', DEMO_TOPIC, '--max-pages', '12']);
   assert.equal(fixed.code, 0, fixed.stderr);
   const s = await status(db);

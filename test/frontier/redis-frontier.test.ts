@@ -116,6 +116,25 @@ test('RedisFrontier: a dead worker\'s leases return at expiry; its late completi
   assert.equal(await alive.isFinished(), true);
 });
 
+test('RedisFrontier: a late final end of a reaped lease that no worker claimed since ends the URL where it waits, counted once in the host budget', async () => {
+  const prefix = await fresh('late');
+  const slow = await worker(prefix, 'w1', { perHost: 2, delayMs: 0 });
+  const other = await worker(prefix, 'w2', { perHost: 2, delayMs: 0 });
+  await slow.setHostBudget(2);
+  await slow.add([req('http://a.test/1', 3), req('http://a.test/2', 2), req('http://a.test/3', 1)], T);
+  const [one] = await slow.claim(1, T, 1000);
+  assert.equal(one?.url, 'http://a.test/1');
+  assert.equal(await other.reap(T + 1001), 1, 'the slow fetch outlived its lease');
+  assert.deepEqual(await other.counts(), { waiting: 3, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 });
+  await slow.complete(one!, { state: 'done' }, T + 1002);
+  assert.equal(slow.lostLeases, 1, 'still a lease lost to expiry');
+  assert.deepEqual(await other.counts(), { waiting: 2, fetching: 0, done: 1, error: 0, discarded: 0, notFetched: 0 });
+  // The budget of 2 counts that fetch: one more URL of the host, not two, and never a.test/1 again.
+  assert.deepEqual((await other.claim(5, T + 1003)).map((r) => r.url), ['http://a.test/2']);
+  assert.equal(slow.settled('http://a.test/1'), true, 'the worker that ended it knows it is final');
+  assert.deepEqual(await other.claim(5, T + 1004), [], 'the host is at its budget');
+});
+
 test('RedisFrontier: at most 3 Redis round trips per fetched page (claim in batches, add and complete once each)', async () => {
   const prefix = await fresh('trips');
   const f = await worker(prefix, 'w1', { perHost: 4, delayMs: 0 });
