@@ -1,6 +1,6 @@
 import { FocusCrawlError } from '../errors.js';
 import type { Redis } from 'ioredis';
-import { redact, sharedRecordTarget, sharedTarget, type SharedFlags } from '../distributed/shared-target.js';
+import { redact, sharedRecordTarget, type SharedFlags } from '../distributed/shared-target.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
 import { FTS_BATCH } from '../store/sqlite-store.js';
@@ -40,10 +40,10 @@ export interface OpenReader {
   /**
    * A shared crawl whose live frontier was asked for (status, serve, report): the Redis URL
    * (password hidden) and, when it did not answer, why; `missing`: it answered and holds nothing
-   * of the crawl (flushed, restarted without persistence). The figures are then PostgreSQL's alone.
-   * Null for an embedded crawl, and for readers that need PostgreSQL only.
+   * of the crawl (flushed, restarted without persistence); `notGiven`: no Redis was named (url
+   * null). The figures are then PostgreSQL's alone. Null for an embedded crawl, and for readers that need PostgreSQL only.
    */
-  redis: { url: string; error: string | null; missing?: boolean } | null;
+  redis: { url: string | null; error: string | null; missing?: boolean; notGiven?: boolean } | null;
   /** A shared crawl's workers and leases, from Redis; null when Redis is not asked or did not answer. */
   liveness(): Promise<SharedLiveness | null>;
   /** Why a search may miss pages stored recently (the embedded index is updated in batches); null when it cannot. */
@@ -61,6 +61,7 @@ export interface OpenReader {
  */
 export function redisProblem(open: Pick<OpenReader, 'redis'>): string | null {
   if (!open.redis?.error) return null;
+  if (open.redis.notGiven) return 'no Redis given (--redis or FOCUSCRAWL_REDIS): the figures are PostgreSQL\'s, in which the URLs being fetched count as waiting, and whether workers are running is not known';
   if (open.redis.missing) return `${open.redis.error}; the figures are PostgreSQL's, in which the URLs being fetched count as waiting`;
   return `Redis at ${open.redis.url} did not answer (${open.redis.error}): the figures are PostgreSQL's, in which the URLs being fetched count as waiting, and whether workers are running is not known`;
 }
@@ -74,7 +75,8 @@ export function redisProblem(open: Pick<OpenReader, 'redis'>): string | null {
  * (OpenReader.redis says why); one that refuses the credentials is an error (exit 2).
  */
 export async function openReader(o: SharedFlags & { db?: string }, opts: { live?: boolean } = {}): Promise<OpenReader> {
-  const target = opts.live ? sharedTarget(o) : sharedRecordTarget(o);
+  // Redis is optional even for the live readers: without it they show PostgreSQL's figures and say so.
+  const target = sharedRecordTarget(o, process.env, opts.live === true);
   if (!target) {
     const path = o.db ?? 'focuscrawl.db';
     const { db, running } = openExistingDb(path);
@@ -145,7 +147,7 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
     label: `crawl '${target.name}'`,
     holder: null,
     running: null,
-    redis: opts.live && target.redis !== null ? { url: redact(target.redis), error: problem, ...(missing ? { missing } : {}) } : null,
+    redis: !opts.live ? null : target.redis !== null ? { url: redact(target.redis), error: problem, ...(missing ? { missing } : {}) } : { url: null, error: 'not given', notGiven: true },
     liveness: async () => {
       if (!live) return null;
       const leaseMs = (await reader.config())?.leaseMs;

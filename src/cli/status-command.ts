@@ -42,10 +42,10 @@ function strategyWhy(source: string | null, name: string, topic: boolean): strin
  * A shared crawl's first line: waiting, being fetched and by whom, and leases whose worker is gone;
  * without Redis, PostgreSQL's open URLs, which it cannot split.
  */
-function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null, missing: string | null): string[] {
+function sharedLines(label: string, c: { waiting: number; fetching: number }, finished: boolean, live: SharedLiveness | null, missing: string | null, noRedis = false): string[] {
   // Said even when PostgreSQL's record looks finished: no worker can run until rebuild.
   if (missing !== null) return [`${label}: the Redis frontier is missing (focuscrawl rebuild --name ${missing} recreates it from PostgreSQL); ${count(c.waiting, 'URL')} waiting or being fetched in PostgreSQL's record`];
-  if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting or being fetched (Redis did not answer)`}`];
+  if (!live) return [`${label}: ${finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting or being fetched (${noRedis ? 'no Redis given' : 'Redis did not answer'})`}`];
   const who = live.workers.length ? `${count(live.workers.length, 'worker')} running (${live.workers.join(', ')})` : 'no worker running';
   const head = finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting${live.leases ? `, ${live.leases} being fetched` : ''}`;
   return [
@@ -94,7 +94,7 @@ export function registerStatus(program: Command): void {
           ...(open.running ? [open.running] : []),
           ...(embedded
             ? [`${open.label}: ${s.finished ? 'nothing left to fetch' : `${count(c.waiting, 'URL')} waiting${c.fetching ? `, ${c.fetching} ${running ? 'being fetched by the running crawl' : 'leased by an interrupted run (resume returns them)'}` : ''}`}`]
-            : sharedLines(open.label, c, s.finished, live, open.redis?.missing && o.name ? o.name : null)),
+            : sharedLines(open.label, c, s.finished, live, open.redis?.missing && o.name ? o.name : null, open.redis?.notGiven === true)),
           // Every URL once: the ones held too, so that the line adds up to the crawl's URLs.
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${heldText(embedded, running, c.fetching, live)}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),

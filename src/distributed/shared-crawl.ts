@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
@@ -15,10 +16,11 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { LOST_FRONTIER, RedisFrontier } from '../frontier/redis-frontier.js';
 import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
+import { libpqSemantics } from '../store/pg-connect.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { redact, redisDatabase, type SharedTarget } from './shared-target.js';
+import { checkSharedTarget, redact, redisDatabase, type SharedTarget } from './shared-target.js';
 import { dropCrawlKeys } from './drop-crawl-keys.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
@@ -268,6 +270,7 @@ export async function connectBoth(target: SharedTarget, o: { join?: boolean } = 
  * A different topic for an existing crawl needs `force`, as with a crawl database.
  */
 export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTarget, opts: { force?: boolean; fetcher?: Fetcher } = {}): Promise<SharedCrawl> {
+  target = checkSharedTarget(target, 'startSharedCrawl');
   checkParts('startSharedCrawl', opts, ['force', 'fetcher']);
   checkInlineTopic(input, `crawl '${target.name}': `);
   const config = parseConfig(input, `crawl '${target.name}'`);
@@ -276,7 +279,15 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
   plan({ ...config, topic: topicFile }, topicFile, {}); // every option is checked before anything is written
-  const { redis, pg } = await connectBoth(target);
+  const creation = await CreationLock.take(target);
+  let redis: Redis;
+  let pg: PgStore;
+  try {
+    ({ redis, pg } = await connectBoth(target));
+  } catch (err) {
+    await creation.release(true);
+    throw err;
+  }
   try {
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
@@ -295,6 +306,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     await checkRedisAgrees(redis, full, target, stored !== null, opts.force === true, notes);
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
+    await creation.release(false);
     const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     crawl.seedsAdded = await crawl.crawler.addSeeds(config.seeds);
     return crawl;
@@ -303,7 +315,51 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     const explained = explainFailure(err, { redis, target });
     redis.disconnect();
     await pg.close().catch(() => {});
+    await creation.release(true);
     throw explained;
+  }
+}
+
+/**
+ * Serialises the creation of a named crawl: two `crawl --name` started together would otherwise
+ * both read "no config", and the last to write its config would win while both seeded. Held
+ * from before the schema is made until the config is written (a session advisory lock on its own
+ * connection, on a key apart from the schema migration's). A creation refused on the way (a
+ * topic, Redis holding another crawl's keys) drops the schema it made, so that the commands that
+ * read the crawl do not find half of one.
+ */
+class CreationLock {
+  #done = false;
+  private constructor(private readonly client: pg.Client | null, private readonly schema: string, private readonly existed: boolean) {}
+
+  static async take(target: SharedTarget): Promise<CreationLock> {
+    const schema = pgSchema(target.name);
+    const client = new pg.Client({ connectionString: libpqSemantics(target.pg), application_name: 'focuscrawl create', connectionTimeoutMillis: 5000 });
+    client.on('error', () => {}); // a lost connection surfaces through the store's own, which says so
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`create ${schema}`]);
+      const r = await client.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]);
+      return new CreationLock(client, schema, (r.rows[0] as { ok: boolean }).ok);
+    } catch {
+      // The store's connection, made next, names PostgreSQL and why; creation goes on unserialised.
+      await client.end().catch(() => {});
+      return new CreationLock(null, schema, true);
+    }
+  }
+
+  /** Lets the next creation go; `failed`: drop the schema when this creation made it. */
+  async release(failed: boolean): Promise<void> {
+    if (this.#done || !this.client) return;
+    this.#done = true;
+    try {
+      if (failed && !this.existed) await this.client.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+      await this.client.query('SELECT pg_advisory_unlock(hashtext($1))', [`create ${this.schema}`]);
+    } catch {
+      // The session's end lets the lock go too.
+    } finally {
+      await this.client.end().catch(() => {});
+    }
   }
 }
 
@@ -323,6 +379,7 @@ export interface WorkerOptions {
  */
 export async function openSharedWorker(target: SharedTarget, options: WorkerOptions = {}): Promise<SharedCrawl> {
   // Checked before connecting: a bad option is the caller's fault whatever state the services are in.
+  target = checkSharedTarget(target, 'openSharedWorker');
   const opts = checkWorkerOptions(options);
   const { redis, pg } = await connectBoth(target, { join: true });
   try {
@@ -334,14 +391,13 @@ export async function openSharedWorker(target: SharedTarget, options: WorkerOpti
     if (opts.maxPages !== undefined && typeof raw.maxPages === 'number' && opts.maxPages < raw.maxPages) {
       throw new FocusCrawlError('USAGE', `--max-pages ${opts.maxPages} is below the budget of crawl '${target.name}', ${raw.maxPages}: resume raises the budget`);
     }
-    if (opts.maxPages !== undefined) {
-      raw.maxPages = opts.maxPages;
-      await pg.setMeta('config', JSON.stringify(raw));
-    }
+    if (opts.maxPages !== undefined) raw.maxPages = opts.maxPages;
     const config = parseConfig({ ...raw, ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.proxy !== undefined ? { proxy: opts.proxy } : {}), ...(opts.headers !== undefined ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
     const headersNote = missingHeadersNote(JSON.parse((await pg.getMeta('headerNames')) ?? '[]') as string[], opts.headers);
     await checkRedisAgrees(redis, config, target, true, false, []);
+    // Stored once Redis agrees: a refused worker changes nothing.
+    if (opts.maxPages !== undefined) await pg.setMeta('config', JSON.stringify(raw));
     return await open(config, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(config)), headersNote ? [headersNote] : [], opts.strategy);
   } catch (err) {
     redis.disconnect();

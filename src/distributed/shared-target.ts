@@ -15,6 +15,30 @@ export interface SharedFlags {
 
 /** Crawl names become Redis key prefixes and a PostgreSQL schema name: kept to a safe alphabet. */
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
+const NAME_RULE = 'must be 1-40 lower-case letters, digits or _, starting with a letter';
+
+/**
+ * A library caller's target (startSharedCrawl, openSharedWorker), checked as the CLI checks its
+ * flags and before anything connects: a name the CLI would refuse makes a crawl no command can
+ * read or drop.
+ */
+export function checkSharedTarget(target: unknown, fn: string): SharedTarget {
+  const t = (target ?? {}) as Record<string, unknown>;
+  if (typeof target !== 'object' || target === null) throw new FocusCrawlError('CONFIG', `${fn}: the target must be an object { redis, pg, name }`);
+  for (const field of ['redis', 'pg', 'name'] as const) {
+    if (typeof t[field] !== 'string' || t[field] === '') throw new FocusCrawlError('CONFIG', `${fn} target '${field}': ${t[field] === undefined ? 'missing' : 'not a non-empty string'}`);
+  }
+  const { redis, pg, name } = t as unknown as SharedTarget;
+  if (!NAME.test(name)) throw new FocusCrawlError('CONFIG', `${fn} target 'name': '${name}' ${NAME_RULE}`);
+  const bad = (e: unknown) => new FocusCrawlError('CONFIG', (e as Error).message);
+  try {
+    checkRedisUrl(redis, `${fn} target 'redis'`);
+    checkUrl(pg, 'PostgreSQL', `${fn} target 'pg'`, ['postgres:', 'postgresql:']);
+  } catch (e) {
+    throw bad(e);
+  }
+  return { redis, pg, name };
+}
 
 /** A service URL with its password replaced, for messages and logs. */
 export function redact(url: string): string {
@@ -58,23 +82,25 @@ export function sharedTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = proces
 }
 
 /**
- * As sharedTarget, for the readers that need PostgreSQL only (search, export, services): Redis
- * may be left out, and a Redis URL given is checked but never connected to.
+ * As sharedTarget, for the readers that can do without Redis: Redis may be left out. `live`
+ * (status, serve, report): Redis is asked when given, by --redis or FOCUSCRAWL_REDIS; otherwise
+ * (search, export, services) only a --redis flag is read, checked and never connected to.
  */
-export function sharedRecordTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = process.env): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
-  return resolveTarget(flags, env, false);
+export function sharedRecordTarget(flags: SharedFlags, env: NodeJS.ProcessEnv = process.env, live = false): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
+  return resolveTarget(flags, env, false, live);
 }
 
-function resolveTarget(flags: SharedFlags, env: NodeJS.ProcessEnv, needsRedis: boolean): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
-  const redis = flags.redis ?? env.FOCUSCRAWL_REDIS;
-  const pg = flags.pg ?? env.FOCUSCRAWL_PG;
+function resolveTarget(flags: SharedFlags, env: NodeJS.ProcessEnv, needsRedis: boolean, readsRedis = needsRedis): (Omit<SharedTarget, 'redis'> & { redis: string | null }) | null {
+  // An empty variable is unset, as a shell user expects; a reader that never connects to Redis does not read its variable at all.
+  const redis = flags.redis ?? (readsRedis ? env.FOCUSCRAWL_REDIS || undefined : undefined);
+  const pg = flags.pg ?? (env.FOCUSCRAWL_PG || undefined);
   // The environment supplies the services, --name picks the crawl: without any of the three flags the crawl is embedded.
   const fromFlags = flags.redis !== undefined || flags.pg !== undefined || flags.name !== undefined;
   if (!fromFlags) return null;
   if (redis === undefined && needsRedis) throw new FocusCrawlError('USAGE', 'a shared crawl needs Redis for its frontier: pass --redis URL or set FOCUSCRAWL_REDIS');
   if (pg === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs PostgreSQL for its repository: pass --pg URL or set FOCUSCRAWL_PG');
   if (flags.name === undefined) throw new FocusCrawlError('USAGE', 'a shared crawl needs a name: pass --name NAME (the same on every worker)');
-  if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' must be 1-40 lower-case letters, digits or _, starting with a letter`);
+  if (!NAME.test(flags.name)) throw new FocusCrawlError('USAGE', `--name: '${flags.name}' ${NAME_RULE}`);
   // A bad value is named where it came from: a user who gave no --redis looks for the variable.
   return {
     redis: redis === undefined ? null : checkRedisUrl(redis, flags.redis !== undefined ? '--redis' : 'FOCUSCRAWL_REDIS'),

@@ -158,7 +158,7 @@ export class SitemapReading {
         return this.#c.finish(req, { state: 'error', reason: `sitemap: corrupt gzip file: ${(err as Error).message}` }, res);
       }
     }
-    const text = xmlText(body);
+    const text = xmlText(body, res.contentType);
     const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
     const notes: string[] = [];
     let added = 0;

@@ -1,16 +1,24 @@
+import { charsetOf } from '../fetch/decode-body.js';
+
 /**
- * Decodes an XML document (a capabilities answer, a sitemap) as text: a UTF-16 BOM, then the XML
- * declaration's encoding, then UTF-8 (whose BOM TextDecoder drops). Sitemaps must be UTF-8 by the
- * protocol, but servers also send them in UTF-16 or Latin-1 with the declaration saying so.
+ * Decodes an XML document (a capabilities answer, a sitemap) as text: a UTF-16 BOM, then the
+ * charset of the HTTP Content-Type, which RFC 7303 puts before the document's own declaration,
+ * then the XML declaration's encoding, then UTF-8 (whose BOM TextDecoder drops). A label no
+ * decoder knows is passed over. Sitemaps must be UTF-8 by the protocol, but servers also send
+ * them in UTF-16 or Latin-1 with the header or the declaration saying so.
  */
-export function xmlText(body: Uint8Array): string {
+export function xmlText(body: Uint8Array, contentType = ''): string {
   if (body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body);
   if (body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body);
   const head = new TextDecoder('latin1').decode(body.subarray(0, 200));
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
-  try {
-    return new TextDecoder(declared ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
+  for (const label of [charsetOf(contentType), declared]) {
+    if (label === undefined) continue;
+    try {
+      return new TextDecoder(label).decode(body);
+    } catch {
+      // Not a label TextDecoder knows: the next source says what the bytes are.
+    }
   }
+  return new TextDecoder('utf-8').decode(body);
 }

@@ -14,10 +14,10 @@ const HTML_TAG = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
  */
 const PARSED = new WeakMap<Uint8Array, { html: boolean; root: XmlElement | XmlError }>();
 
-function parsedAnswer(body: Uint8Array): { html: boolean; root: XmlElement | XmlError } {
+function parsedAnswer(body: Uint8Array, contentType: string): { html: boolean; root: XmlElement | XmlError } {
   let p = PARSED.get(body);
   if (!p) {
-    const text = xmlText(body);
+    const text = xmlText(body, contentType);
     const html = startsAsHtml(text);
     let root: XmlElement | XmlError;
     try {
@@ -62,7 +62,7 @@ export function inspectXml(
   const invalid = (reason: string): Verdict => ({ findings: emptyFindings('invalid', reason) });
   const httpError = answer.status >= 400 ? `HTTP ${answer.status}` : null;
   if (!answer.body || answer.body.length === 0) return invalid(httpError ?? 'empty response');
-  const parsed = parsedAnswer(answer.body);
+  const parsed = parsedAnswer(answer.body, answer.contentType);
   const html = parsed.html || /html/i.test(answer.contentType);
   if (html) return invalid(`an HTML page${httpError ? ` (${httpError})` : ''}, not a ${what} capabilities document`);
   // An error status says more than why its body is not XML.

@@ -48,7 +48,7 @@ function collectionLayer(c: Record<string, unknown>): ServiceLayer | null {
 function readJson(answer: ProbeAnswer): { value: unknown } | { reason: string } {
   if (!answer.body || answer.body.length === 0) return { reason: answer.status >= 400 ? `HTTP ${answer.status}` : 'empty response' };
   if (answer.status >= 400) return { reason: `HTTP ${answer.status}` };
-  const text = xmlText(answer.body);
+  const text = xmlText(answer.body, answer.contentType);
   if (/^\s*</.test(text)) return { reason: 'markup (HTML or XML), not an OGC API JSON document' };
   try {
     return { value: JSON.parse(text) };

@@ -190,7 +190,7 @@ export class ServiceDetection {
   inspect(probe: ServiceProbe, answer: ProbeAnswer): Verdict {
     const verdict = DETECTORS[probe.type].inspect(answer, probe.step);
     if (!probe.document || verdict.findings.status === 'valid' || !answer.body) return verdict;
-    const root = rootName(xmlText(answer.body.subarray(0, 4096)));
+    const root = rootName(xmlText(answer.body.subarray(0, 4096), answer.contentType));
     for (const t of (root && ROOT_TYPES[root]) || []) {
       if (t === probe.type || !this.#enabled(t)) continue;
       const other = DETECTORS[t].inspect(answer);

@@ -24,10 +24,16 @@ const shownUrl = new WeakMap<pg.Pool, string>();
  * and what its next major version does by default. A URL that sets uselibpqcompat itself is the
  * user's choice and is left alone.
  */
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
 export function libpqSemantics(url: string): string {
   if (!URL.canParse(url)) return url;
   const params = new URL(url).searchParams;
   const mode = params.get('sslmode');
+  // node-postgres reads an unknown mode as "require" and then blames the server for not speaking SSL.
+  if (mode !== null && !SSL_MODES.includes(mode)) {
+    throw new FocusCrawlError('USAGE', `PostgreSQL at ${redact(url)}: sslmode '${mode}' is not one of ${SSL_MODES.join(', ')}`);
+  }
   if (params.has('uselibpqcompat') || !(mode === 'prefer' || mode === 'require' || mode === 'verify-ca')) return url;
   // libpq looks for ~/.postgresql/root.crt; node-postgres has no such default and would refuse in a multi-line error.
   if (mode === 'verify-ca' && !params.has('sslrootcert')) {

@@ -35,3 +35,39 @@ test('crawl --name again with another seed adds it to the stored seeds (the firs
     await dropTestCrawl(name);
   }
 });
+
+test('two crawls created under one name at once: the second waits for the first and is refused for its other topic; a refused creation leaves no schema behind', { timeout: 120_000 }, async () => {
+  const { startSharedCrawl } = await import('../../src/distributed/shared-crawl.js');
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const target = { redis: REDIS_URL, pg: PG_URL, name };
+  const c = new pg.Client(PG_URL);
+  await c.connect();
+  const schemaCount = async () => ((await c.query('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1', [pgSchema(name)])).rows[0] as { n: number }).n;
+  try {
+    const topic = (word: string) => ({ name: word, keywords: { [word]: 1 } });
+    const results = await Promise.allSettled([
+      startSharedCrawl({ seeds: [sites.a.pages[0]!], topic: topic('solar'), maxPages: 3 }, target),
+      startSharedCrawl({ seeds: [sites.b.pages[0]!], topic: topic('cooking'), maxPages: 5 }, target),
+    ]);
+    const made = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.equal(made.length, 1, 'exactly one is created');
+    assert.match(String(refused[0]?.reason), /holds a crawl for topic '(solar|cooking)' and crawl --topic gives topic '(solar|cooking)': pass --force/);
+    for (const r of made) await (r as PromiseFulfilledResult<Awaited<ReturnType<typeof startSharedCrawl>>>).value.close();
+    const config = JSON.parse(((await c.query(`SELECT value FROM ${pgSchema(name)}.meta WHERE key = 'config'`)).rows[0] as { value: string }).value) as { seeds: string[]; topic: { name: string }; maxPages: number };
+    assert.equal(config.seeds.length, 1, 'only the created crawl\'s seed is stored');
+    assert.equal(config.maxPages, config.topic.name === 'solar' ? 3 : 5, 'its own budget, not the refused one\'s');
+
+    // PostgreSQL loses the crawl while Redis keeps its keys: a new crawl under the name is refused, and makes no schema.
+    await c.query(`DROP SCHEMA ${pgSchema(name)} CASCADE`);
+    const again = await runCli(['crawl', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name, '--seed-only', '--seeds', sites.a.pages[0]!]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /holds keys of a crawl named '.*' that PostgreSQL does not know/);
+    assert.equal(await schemaCount(), 0, 'no half-made schema');
+    const status = await runCli(['status', '--redis', REDIS_URL, '--pg', PG_URL, '--name', name]);
+    assert.equal(status.code, 2, 'status agrees that there is no such crawl');
+  } finally {
+    await c.end().catch(() => {});
+    await dropTestCrawl(name);
+  }
+});

@@ -62,6 +62,21 @@ test('Redis down: search, export and services read PostgreSQL without a word abo
     assert.equal(s.running, null);
     assert.equal(s.urls.fetching, null, 'not known without Redis');
     assert.equal(s.urls.waiting, truth.urls.waiting);
+
+    // No Redis named at all: the same figures, and a line saying none was given.
+    const bare = await cli(['status', '--pg', PG_URL, '--name', name]);
+    assert.equal(bare.code, 0, bare.stderr);
+    oneLine(bare);
+    assert.match(bare.stderr, /^focuscrawl: no Redis given \(--redis or FOCUSCRAWL_REDIS\): the figures are PostgreSQL's/);
+    assert.match(bare.stdout, new RegExp(`^crawl '${name}': ${truth.urls.waiting} URLs? waiting or being fetched`));
+    const bareJson = JSON.parse((await cli(['status', '--pg', PG_URL, '--name', name, '--json'])).stdout) as { redis: unknown };
+    assert.deepEqual(bareJson.redis, { url: null, answered: false, error: 'not given' });
+    // A reader that never connects to Redis does not read its variable; an empty variable is unset.
+    const withEnv = (extra: Record<string, string>) => runCli(['search', 'crawler', '--pg', PG_URL, '--name', name], { env: { ...bareEnv, ...extra } });
+    assert.equal((await withEnv({ FOCUSCRAWL_REDIS: 'bogus' })).code, 0);
+    const emptyVar = await runCli(['status', '--pg', PG_URL, '--name', name], { env: { ...bareEnv, FOCUSCRAWL_REDIS: '' } });
+    assert.equal(emptyVar.code, 0, emptyVar.stderr);
+    assert.match(emptyVar.stderr, /^focuscrawl: no Redis given/);
   } finally {
     await web.close();
     await dropTestCrawl(name);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redact, sharedTarget } from '../../src/distributed/shared-target.js';
+import { checkSharedTarget, redact, sharedTarget } from '../../src/distributed/shared-target.js';
+import { FocusCrawlError } from '../../src/errors.js';
 
 const env = { FOCUSCRAWL_REDIS: 'redis://127.0.0.1:6379', FOCUSCRAWL_PG: 'postgres://u:secret@127.0.0.1/test' };
 
@@ -17,6 +18,22 @@ test('shared target: flags, the environment, and what is missing is named', () =
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: '127.0.0.1' }), /FOCUSCRAWL_REDIS: '127\.0\.0\.1' is not a Redis URL/);
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_PG: 'db.example' }), /FOCUSCRAWL_PG: 'db\.example' is not a PostgreSQL URL/);
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: 'redis://h/x' }), /FOCUSCRAWL_REDIS: database 'x'/);
+});
+
+test('a library target is checked as the CLI checks its flags, before anything connects', async () => {
+  const good = { redis: 'redis://127.0.0.1:6379', pg: 'postgres://127.0.0.1/test', name: 'docs' };
+  assert.deepEqual(checkSharedTarget(good, 'f'), good);
+  const refused = (t: unknown, re: RegExp) => assert.throws(() => checkSharedTarget(t, 'openSharedWorker'), (e: unknown) => e instanceof FocusCrawlError && e.code === 'CONFIG' && re.test(e.message));
+  refused({ redis: good.redis, name: 'docs' }, /^openSharedWorker target 'pg': missing$/);
+  refused({ ...good, name: 'x'.repeat(41) }, /^openSharedWorker target 'name': 'x+' must be 1-40 lower-case letters/);
+  refused({ ...good, name: 'Bad-Name' }, /target 'name': 'Bad-Name'/);
+  refused({ ...good, pg: 'mysql://u:pw@h/db' }, /^openSharedWorker target 'pg': 'mysql:\/\/u:\*\*\*@h\/db' is not a PostgreSQL URL/);
+  refused({ ...good, redis: 'redis://h/x' }, /^openSharedWorker target 'redis': database 'x'/);
+  refused(null, /must be an object/);
+  const { openSharedWorker, startSharedCrawl } = await import('../../src/distributed/shared-crawl.js');
+  // A dead port: had the target been used, the error would name the connection instead.
+  await assert.rejects(openSharedWorker({ redis: 'redis://127.0.0.1:1', name: 'docs' } as never), /^FocusCrawlError: openSharedWorker target 'pg': missing$|target 'pg': missing/);
+  await assert.rejects(startSharedCrawl({ seeds: ['http://127.0.0.1:1/'] }, { ...good, redis: 'redis://127.0.0.1:1', name: 'a'.repeat(50) }), (e: unknown) => e instanceof FocusCrawlError && e.code === 'CONFIG' && /target 'name'/.test(e.message));
 });
 
 test('passwords never appear in what is printed', () => {
