@@ -215,6 +215,8 @@ async function crawlTo(o: CrawlFlags & { seedOnly?: boolean }, target: ReturnTyp
     return;
   }
   if (o.seedOnly) throw new FocusCrawlError('USAGE', '--seed-only is for a shared crawl (--redis, --pg, --name)');
+  // An embedded crawl's leases live in its one process and never expire: the flag would change nothing.
+  if (o.leaseMs !== undefined) throw new FocusCrawlError('USAGE', '--lease-ms is for a shared crawl (--redis, --pg, --name): an embedded crawl\'s leases end with its process');
   const crawl = await startCrawl(config, { force: o.force === true });
   metrics?.attach(crawl.crawler);
   await runToEnd(crawl);

@@ -1,4 +1,7 @@
 import { FocusCrawlError } from '../errors.js';
+import { heartbeatWindowMs } from '../crawl-parts.js';
+import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
+import { count } from '../text/count.js';
 import { crawlConfigSchema } from '../config/crawl-config.js';
 import type { CrawlRequest } from '../types.js';
 import { connectBoth, redisPrefix, sharedFrontier } from './shared-crawl.js';
@@ -34,6 +37,12 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
     const live = await frontier.counts();
     const held = live.waiting + live.fetching + live.done + live.error + live.discarded;
     if (held > 0) {
+      // Workers running write to the keys a rebuild clears and refills: not even --force goes past them.
+      const leaseMs = typeof config.leaseMs === 'number' ? config.leaseMs : DEFAULT_LEASE_MS;
+      const running = (await frontier.liveness(Date.now(), heartbeatWindowMs(leaseMs))).workers;
+      if (running.length) {
+        throw new FocusCrawlError('USAGE', `crawl '${target.name}' has ${count(running.length, 'worker')} running (${running.join(', ')}): stop its workers (Ctrl-C or SIGTERM) before a rebuild; nothing was changed`);
+      }
       if (!opts.force) {
         throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} still holds crawl '${target.name}' (${live.waiting} waiting, ${live.fetching} being fetched, ${live.done} done): rebuild replaces it; stop its workers and pass --force to clear it first`);
       }

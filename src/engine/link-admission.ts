@@ -65,6 +65,11 @@ export class LinkAdmission {
         candidates.push(link);
       }
     }
+    for (const { req, reason } of split?.refused ?? []) {
+      if (local.has(req.url) || f.settled(req.url)) continue;
+      local.add(req.url);
+      discards.push({ req: { url: req.url, host: req.host, depth, parent: parent.key, anchor: req.anchor, priority: 0, data: null }, reason });
+    }
     const probes = split?.probes ?? [];
     const decisions = strategy.scoreLinks(view, probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates);
     const batch: NewRequest[] = [];

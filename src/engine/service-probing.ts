@@ -63,16 +63,21 @@ export class ServiceProbing {
    * a candidate URL written in the page without a link (a <code> block, a script string...),
    * which is probed like a link and never followed as a page.
    */
-  split(parent: CrawlRequest, links: readonly Link[], page?: Page): { probes: { link: Link; req: NewRequest }[]; pages: Link[] } {
+  split(parent: CrawlRequest, links: readonly Link[], page?: Page): { probes: { link: Link; req: NewRequest }[]; pages: Link[]; refused: { req: NewRequest; reason: string }[] } {
     const probes: { link: Link; req: NewRequest }[] = [];
+    const refused: { req: NewRequest; reason: string }[] = [];
     const pages: Link[] = [];
     const text = page?.serviceText;
     let pageSays: boolean | undefined;
     const saysCapabilities = () => (pageSays ??= pageSaysCapabilities(page!));
     const offer = (link: Link, c: ServiceCandidate) => {
       const req = this.#probeRequest(c, parent, link.anchor);
-      // A probe the filters refuse leaves no trace: no source row for an endpoint never probed.
-      if (this.#scope.checkFilters(req.url)) return;
+      // A probe the filters refuse is a discard with its reason, and no source row for an endpoint never probed.
+      const out = this.#scope.checkFilters(req.url);
+      if (out) {
+        refused.push({ req, reason: out });
+        return;
+      }
       this.#queue(this.#registry.addSource(c.endpoint, (c.document && this.#retyped.get(c.endpoint)) || c.type, parent.url));
       probes.push({ link, req });
     };
@@ -88,7 +93,7 @@ export class ServiceProbing {
       const c = this.#detection.candidate(link.url);
       if (c) offer(link, c);
     }
-    return { probes, pages };
+    return { probes, pages, refused };
   }
 
   /** Judges an answer; returns the entry and the follow-up requests the detector wants. Saves nothing. */

@@ -20,6 +20,10 @@ test('bad flags exit 2 with one line naming the flag', async () => {
   await fails(['crawl'], /no seed URLs/);
   await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--strategy', 'psychic'], /unknown strategy 'psychic'/);
   await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--strategy', 'best-first'], /needs a topic/);
+  // Flags of shared crawls given to an embedded one are refused, not ignored.
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--db', join(dir, 'lease.db'), '--lease-ms', '5000'], /^focuscrawl: --lease-ms is for a shared crawl \(--redis, --pg, --name\)/);
+  await fails(['crawl', '--seeds', 'http://127.0.0.1:9/', '--db', join(dir, 'seed.db'), '--seed-only'], /^focuscrawl: --seed-only is for a shared crawl/);
+  assert.equal(existsSync(join(dir, 'lease.db')), false, 'nothing created');
 });
 
 test('unreadable and invalid files are named, with the line', async () => {

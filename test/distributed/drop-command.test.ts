@@ -68,7 +68,7 @@ test('drop deletes a finished shared crawl from Redis and PostgreSQL; status the
   }
 });
 
-test('drop refuses while a worker runs and keeps the crawl whole; --force drops it and the worker stops with one line', { timeout: 120_000 }, async () => {
+test('drop and rebuild --force refuse while a worker runs and keep the crawl whole; --force drops it and the worker stops with one line', { timeout: 120_000 }, async () => {
   // Slow answers keep the worker busy while drop runs.
   const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 200, latencyMs: 40 });
   const name = `t${randomBytes(5).toString('hex')}`;
@@ -78,6 +78,12 @@ test('drop refuses while a worker runs and keeps the crawl whole; --force drops 
     assert.equal(seeded.code, 0, seeded.stderr);
     const worker = runCli(['worker', ...shared]);
     while (((await schemaPages(name)) ?? 0) < 10) await new Promise((r) => setTimeout(r, 100));
+
+    // rebuild clears and refills the keys the worker writes: refused even with --force.
+    const rebuild = await runCli(['rebuild', ...shared, '--force']);
+    assert.equal(rebuild.code, 2);
+    oneLine(rebuild.stderr);
+    assert.match(rebuild.stderr, new RegExp(`^focuscrawl: crawl '${name}' has 1 worker running \\(.+\\): stop its workers .* before a rebuild; nothing was changed`));
 
     const refused = await runCli(['drop', ...shared]);
     assert.equal(refused.code, 2);

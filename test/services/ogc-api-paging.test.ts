@@ -129,3 +129,21 @@ test('an OGC API linked by its collections as JSON (collections?f=json) is probe
     await srv.close();
   }
 });
+
+test('a probe the filters refuse (too long, --deny), linked or written in text, is a discard with its reason, never a request', async () => {
+  const long = `/long/wms?SERVICE=WMS&REQUEST=GetCapabilities&pad=${'x'.repeat(300)}`;
+  const page = `<!doctype html><title>Maps</title><a href="/denied/wms?SERVICE=WMS&amp;REQUEST=GetCapabilities">WMS</a>
+    <pre>%ORIGIN%${long.replace(/&/g, '&amp;')}</pre>`;
+  const srv = await startTestServer([[/^\/$/, (q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page.replace('%ORIGIN%', `http://${q.headers.host}`))]]);
+  try {
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], detect: ['wms'], allowPrivate: true, deny: ['/denied/'], maxUrlLength: 200 });
+    assert.deepEqual([...srv.hits.keys()].filter((k) => k !== '/' && k !== '/robots.txt'), [], 'no probe was sent');
+    // The probe asks the endpoint's own capabilities request (its parameters in the probe's order).
+    assert.deepEqual(r.entries.filter((e) => e.url.startsWith(`${srv.origin}/long/wms?`)).map((e) => e.error), ['out of scope (longer than 200 characters)']);
+    assert.equal(r.log.get(`${srv.origin}/denied/wms?SERVICE=WMS&REQUEST=GetCapabilities`)?.error, 'out of scope (deny)');
+    assert.equal(r.summary.stats.discarded, 2);
+    assert.deepEqual(r.services, [], 'no source row for an endpoint never probed');
+  } finally {
+    await srv.close();
+  }
+});
