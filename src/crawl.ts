@@ -211,7 +211,8 @@ function checkFiles(config: CrawlConfig): void {
  * (see CrawlLock), and a damaged database is reported, not written to.
  */
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
-  checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force', 'command']);
+  // `command` is the CLI's (which command holds the lock, and group's rules): not offered to callers.
+  checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force'], ['command']);
   checkStartOptions(input);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
   if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES));

@@ -16,8 +16,8 @@ export const CRAWL_OPTION_NAMES: readonly string[] = Object.keys(crawlConfigSche
 export const noSeeds = (): FocusCrawlError => new FocusCrawlError('CONFIG', 'no seed URLs: give them as arguments, or with --seeds URL... or --seeds-file FILE (the seeds option)');
 
 /** The second (resume: third) argument's keys: a misspelt one (`forse: true`) was ignored in silence. */
-export function checkParts(fn: string, parts: object | null | undefined, known: readonly string[]): void {
-  const unknown = Object.keys(parts ?? {}).find((k) => !known.includes(k));
+export function checkParts(fn: string, parts: object | null | undefined, known: readonly string[], internal: readonly string[] = []): void {
+  const unknown = Object.keys(parts ?? {}).find((k) => !known.includes(k) && !internal.includes(k));
   if (unknown !== undefined) throw new FocusCrawlError('CONFIG', `${fn} part '${unknown}': unknown${didYouMean(unknown, known)}; the parts are ${known.join(', ')}`);
 }
 

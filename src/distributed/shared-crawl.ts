@@ -20,7 +20,7 @@ import { libpqSemantics } from '../store/pg-connect.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { checkSharedTarget, redact, redisDatabase, type SharedTarget } from './shared-target.js';
+import { checkSharedTarget, pgSchema, redact, redisDatabase, redisPrefix, type SharedTarget } from './shared-target.js';
 import { dropCrawlKeys } from './drop-crawl-keys.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
@@ -41,9 +41,7 @@ export function seenBucketBitsFor(maxPages: number): number {
   return Math.min(16, Math.max(4, Math.ceil(Math.log2((maxPages * 10) / 256))));
 }
 
-/** The Redis key prefix and PostgreSQL schema of a named crawl. */
-export const redisPrefix = (name: string) => `fc:${name}`;
-export const pgSchema = (name: string) => `fc_${name}`;
+export { pgSchema, redisPrefix } from './shared-target.js';
 
 /**
  * Connects to Redis, failing with a message that names it and the reason. A connection lost later

@@ -13,6 +13,10 @@ export interface SharedFlags {
   name?: string;
 }
 
+/** The Redis key prefix and PostgreSQL schema of a named crawl. */
+export const redisPrefix = (name: string) => `fc:${name}`;
+export const pgSchema = (name: string) => `fc_${name}`;
+
 /** Crawl names become Redis key prefixes and a PostgreSQL schema name: kept to a safe alphabet. */
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const NAME_RULE = 'must be 1-40 lower-case letters, digits or _, starting with a letter';
@@ -22,6 +26,12 @@ const NAME_RULE = 'must be 1-40 lower-case letters, digits or _, starting with a
  * flags and before anything connects: a name the CLI would refuse makes a crawl no command can
  * read or drop.
  */
+/** A crawl name as the CLI's --name takes it, checked for a library caller (`what` names the argument). */
+export function checkCrawlName(name: unknown, what: string): string {
+  if (typeof name !== 'string' || !NAME.test(name)) throw new FocusCrawlError('CONFIG', `${what}: ${typeof name === 'string' ? `'${name}' ` : ''}${NAME_RULE}`);
+  return name;
+}
+
 export function checkSharedTarget(target: unknown, fn: string): SharedTarget {
   const t = (target ?? {}) as Record<string, unknown>;
   if (typeof target !== 'object' || target === null) throw new FocusCrawlError('CONFIG', `${fn}: the target must be an object { redis, pg, name }`);

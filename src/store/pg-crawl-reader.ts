@@ -1,3 +1,6 @@
+import { FocusCrawlError } from '../errors.js';
+import { checkCrawlName, pgSchema, redact } from '../distributed/shared-target.js';
+import { connectPg } from './pg-connect.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type pg from 'pg';
 import type { FrontierCounts } from '../frontier/frontier.js';
@@ -23,6 +26,25 @@ export class PgCrawlReader implements CrawlReader {
   readonly #live: (() => Promise<FrontierCounts>) | null;
   readonly #owned: boolean;
   readonly #registry: PgServiceRegistry;
+
+  /**
+   * Opens the shared crawl `name` in the PostgreSQL at `url` for reading (its own pool, ended by
+   * close()); a name no crawl has is a FocusCrawlError, as in `status --name`.
+   */
+  static async open(url: string, name: string): Promise<PgCrawlReader> {
+    checkCrawlName(name, "PgCrawlReader.open's name");
+    const pool = await connectPg(url, 2);
+    const schema = pgSchema(name);
+    const found = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]).catch(async (err: unknown) => {
+      await pool.end().catch(() => {});
+      throw err;
+    });
+    if (!(found.rows[0] as { ok: boolean }).ok) {
+      await pool.end();
+      throw new FocusCrawlError('USAGE', `there is no crawl named '${name}' in PostgreSQL at ${redact(url)}`);
+    }
+    return new PgCrawlReader(pool, schema, null, true);
+  }
 
   /** `owned`: close() ends the pool (a reader opened on its own, not one borrowed from a PgStore). */
   constructor(pool: pg.Pool, schema: string, live: (() => Promise<FrontierCounts>) | null = null, owned = false) {

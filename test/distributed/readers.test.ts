@@ -63,6 +63,14 @@ test('Redis down: search, export and services read PostgreSQL without a word abo
     assert.equal(s.urls.fetching, null, 'not known without Redis');
     assert.equal(s.urls.waiting, truth.urls.waiting);
 
+    // The library's reader of a shared crawl's record, by URL and name.
+    const { PgCrawlReader } = await import('../../src/store/pg-crawl-reader.js');
+    const reader = await PgCrawlReader.open(PG_URL, name);
+    assert.equal(((await reader.config()) as { maxPages?: number } | null)?.maxPages, 15);
+    await reader.close();
+    await assert.rejects(PgCrawlReader.open(PG_URL, `${name}x`), new RegExp(`there is no crawl named '${name}x'`));
+    await assert.rejects(PgCrawlReader.open(PG_URL, 'Bad-Name'), /PgCrawlReader\.open's name: 'Bad-Name' must be 1-40/);
+
     // No Redis named at all: the same figures, and a line saying none was given.
     const bare = await cli(['status', '--pg', PG_URL, '--name', name]);
     assert.equal(bare.code, 0, bare.stderr);
