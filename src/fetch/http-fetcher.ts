@@ -266,6 +266,15 @@ export class HttpFetcher implements Fetcher {
       const why = /\(([^)]+)\)\s*$/.exec(e.message ?? '')?.[1] ?? e.message ?? code;
       return new FetchError(url, `malformed HTTP response: ${why}`, { transient: false, cause: err, status });
     }
+    // Headers past undici's limit: the server answered, with a header block too large to take.
+    // This answer's fault, as above: a host whose other pages are fine is not marked unreachable.
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      return new FetchError(url, 'malformed HTTP response: header block larger than the limit (UND_ERR_HEADERS_OVERFLOW)', { transient: false, cause: err, status });
+    }
+    // The request could not be made at all (a URL undici refuses): nothing was asked of the host.
+    if (code === 'UND_ERR_INVALID_ARG') {
+      return new FetchError(url, `cannot request this URL: ${e.message ?? code}`, { transient: false, cause: err });
+    }
     if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && status === undefined) {
       // Before the headers were through, this is llhttp refusing the header block (a repeated
       // Content-Length, even with equal copies, which RFC 9110 8.6 lets a recipient accept), which

@@ -232,8 +232,11 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
         case 'base':
           if (!baseSet && attrs.href) {
             try {
-              base = baseUrl(new URL(attrs.href, url));
+              const b = new URL(attrs.href, url);
               baseSet = true;
+              // Browsers keep the page's own URL for a data: or javascript: base; any other scheme
+              // (ftp:, file:) is the base, and the links it makes are not http(s): dropped.
+              if (b.protocol !== 'data:' && b.protocol !== 'javascript:') base = baseUrl(b);
             } catch {
               /* an unusable <base> is ignored, as browsers do */
             }

@@ -68,13 +68,18 @@ export function hostOf(url: string): string {
 /** A page's base URL, parsed once for all of its links. */
 export interface BaseUrl {
   url: URL;
-  /** scheme://host[:port] as normalizeUrl writes it. */
-  origin: string;
+  /**
+   * scheme://host[:port] as normalizeUrl writes it, or null where a link may not be joined to it
+   * as text: a base that is not http(s) (an ftp: <base> makes "/p1" an ftp: URL, and a data:
+   * one's origin is "null") or that carries a user name (normalizeUrl keeps it; the origin has none).
+   */
+  origin: string | null;
 }
 
 export function baseUrl(href: string | URL): BaseUrl {
   const url = typeof href === 'string' ? new URL(href) : href;
-  return { url, origin: url.origin };
+  const plain = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  return { url, origin: plain ? url.origin : null };
 }
 
 // Characters WHATWG serialisation never changes in a path or a query of an http(s) URL.
@@ -88,10 +93,12 @@ const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
  */
 export function resolveLink(href: string, base: BaseUrl): string | null {
   if (SESSION_HINT.test(href)) return normalizeUrl(href, base.url);
+  const origin = base.origin;
+  if (origin === null) return normalizeUrl(href, base.url);
   const c0 = href.charCodeAt(0);
-  if (c0 === 47 /* / */ && SAFE_PATH_QUERY.test(href) && !DOT_SEGMENT.test(href)) return base.origin + href;
-  if (c0 === 104 /* h */ && href.startsWith(base.origin) && href.charCodeAt(base.origin.length) === 47) {
-    const rest = href.slice(base.origin.length);
+  if (c0 === 47 /* / */ && SAFE_PATH_QUERY.test(href) && !DOT_SEGMENT.test(href)) return origin + href;
+  if (c0 === 104 /* h */ && href.startsWith(origin) && href.charCodeAt(origin.length) === 47) {
+    const rest = href.slice(origin.length);
     if (SAFE_PATH_QUERY.test(rest) && !DOT_SEGMENT.test(rest)) return href;
   }
   return normalizeUrl(href, base.url);

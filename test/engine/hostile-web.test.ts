@@ -200,6 +200,8 @@ test('malformed HTTP answers end their own URL once, with the parser\'s reason, 
     'HELLO THERE\r\n\r\n',
     // Content-Length twice, the copies equal.
     'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello',
+    // A header block past undici's limit (about 320 KB of headers).
+    `HTTP/1.1 200 OK\r\n${`X-Pad: ${'a'.repeat(100)}\r\n`.repeat(3000)}Content-Length: 5\r\n\r\nhello`,
   ];
   const ok = (body: string) => `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
   const bad = [...Array(12).keys()].map((i) => `/bad/${i}`);
@@ -218,7 +220,8 @@ test('malformed HTTP answers end their own URL once, with the parser\'s reason, 
       'malformed HTTP response: Invalid character in chunk size',
       'malformed HTTP response: Expected HTTP/, RTSP/ or ICE/',
       'malformed HTTP response: Content-Length repeated or invalid',
-    ][i % 3]));
+      'malformed HTTP response: header block larger than the limit (UND_ERR_HEADERS_OVERFLOW)',
+    ][i % 4]));
     for (const p of bad) assert.equal(host.hits.get(p), 1, `${p} requested once: a malformed answer is not retried`);
   } finally {
     await host.close();

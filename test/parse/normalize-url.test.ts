@@ -37,7 +37,8 @@ test('hostOf returns host[:port] without credentials', () => {
 
 test('resolveLink fast path agrees with normalizeUrl', async () => {
   const { baseUrl, resolveLink } = await import('../../src/parse/normalize-url.js');
-  const bases = ['http://a.com/dir/page.html', 'https://Example.org:443/x/', 'http://127.0.0.1:8080/p/1'];
+  // A base with a user name, or not http(s) (an ftp: <base>), takes the slow path: the same answer.
+  const bases = ['http://a.com/dir/page.html', 'https://Example.org:443/x/', 'http://127.0.0.1:8080/p/1', 'http://user:pw@127.0.0.1:8080/dir/page', 'ftp://127.0.0.1:18433/'];
   const hrefs = [
     '/p/12', '/p/12?x=1&y=2', '/a b', '/a/./b', '/a/../b', '/a/..', '/.', '/%7e', '/%zz', "/it's", '/q?', '/q?a#f', '/#top',
     '//other.org/x', 'http://a.com/x', 'http://A.com/x', 'http://a.com:80/x', 'https://example.org/y?z', 'http://127.0.0.1:8080/p/2',
@@ -47,4 +48,13 @@ test('resolveLink fast path agrees with normalizeUrl', async () => {
   for (const b of bases) {
     for (const h of hrefs) assert.equal(resolveLink(h, baseUrl(b)), normalizeUrl(h, b), `${h} on ${b}`);
   }
+});
+
+test('a <base> that is not http(s): data: and javascript: are ignored as browsers do; ftp: makes links that are dropped, never requested', async () => {
+  const { parseHtml } = await import('../../src/parse/html-page.js');
+  const links = (base: string) => parseHtml(`<base href="${base}"><a href="/p1">a</a><a href="http://127.0.0.1:8/ok">b</a>`, 'http://127.0.0.1:8/dir/page', 'utf-8').links.map((l) => l.url);
+  assert.deepEqual(links('ftp://127.0.0.1:8/'), ['http://127.0.0.1:8/ok']);
+  assert.deepEqual(links('data:text/html,x'), ['http://127.0.0.1:8/p1', 'http://127.0.0.1:8/ok']);
+  assert.deepEqual(links('javascript:void(0)'), ['http://127.0.0.1:8/p1', 'http://127.0.0.1:8/ok']);
+  assert.deepEqual(links('foo://bar/'), ['http://127.0.0.1:8/ok'], 'no "null/p1"');
 });
