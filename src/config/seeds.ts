@@ -38,6 +38,8 @@ export function readSeedsFile(file: string, maxBytes = MAX_SEEDS_FILE_BYTES): st
   bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
+    // A byte that is not UTF-8 (a Latin-1 "café") would become U+FFFD and a seed of another URL.
+    if (line.includes('\uFFFD')) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: bytes that are not UTF-8; save the seeds file as UTF-8`);
     const problem = seedProblem(line);
     if (problem) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' ${problem}`);
     seeds.push(line);

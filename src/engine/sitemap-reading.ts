@@ -159,6 +159,11 @@ export class SitemapReading {
       }
     }
     const text = xmlText(body, res.contentType);
+    // A site that answers every path with its HTML page (a soft 404) has no sitemap either: the
+    // guess ends as a 404 does, not as an error of a file the site never offered.
+    if (sm.guessed && !isGzipBody(res.body ?? new Uint8Array(0)) && /^\s*(?:<!--[^]*?-->\s*)*<(?:!doctype\s+html|html[\s>])/i.test(text.slice(0, 2048))) {
+      return this.#c.finish(req, { state: 'done' }, res, { note: `sitemap: none (the guessed /sitemap.xml is an HTML page, HTTP ${res.status})` });
+    }
     const doc = parseSitemap(text, res.finalUrl, { maxUrls: opts.maxUrls }, bodyCut);
     const notes: string[] = [];
     let added = 0;

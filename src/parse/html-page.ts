@@ -251,9 +251,10 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           }
           const n = (attrs.name ?? '').toLowerCase();
           if (n === 'robots' || n === myMeta) {
-            const c = (attrs.content ?? '').toLowerCase();
-            if (c.includes('noindex') || c.includes('none')) noindex = true;
-            if (c.includes('nofollow') || c.includes('none')) nofollow = true;
+            // Directives are comma-separated tokens: "max-image-preview:none" is not "none".
+            const c = new Set((attrs.content ?? '').toLowerCase().split(',').map((t) => t.trim()));
+            if (c.has('noindex') || c.has('none')) noindex = true;
+            if (c.has('nofollow') || c.has('none')) nofollow = true;
           }
           return;
         }

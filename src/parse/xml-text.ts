@@ -11,7 +11,9 @@ export function xmlText(body: Uint8Array, contentType = ''): string {
   if (body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body);
   if (body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body);
   const head = new TextDecoder('latin1').decode(body.subarray(0, 200));
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
+  // A declaration read as ASCII cannot be in UTF-16: one that says so (with no BOM) is wrong about its bytes.
+  const named = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
+  const declared = named && /^utf-?16/i.test(named) ? undefined : named;
   for (const label of [charsetOf(contentType), declared]) {
     if (label === undefined) continue;
     try {

@@ -107,6 +107,22 @@ test('a site without sitemaps: the guessed /sitemap.xml answered 404 ends done w
   }
 });
 
+test('a soft-404 site (every path answered with its HTML page): the guessed /sitemap.xml ends done with a note; a named one that is HTML is still an error', async () => {
+  const page = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!-- soft 404 -->\n<!DOCTYPE html><html><title>Home</title><a href="/">home</a></html>');
+  const srv = await startTestServer([home, [/^\/(sitemap\.xml|maps\/named\.xml)$/, (_q, res) => page(res)]]);
+  try {
+    const { stats, log } = await crawl(srv);
+    assert.equal(log.get('/sitemap.xml')?.state, 'done');
+    assert.match(log.get('/sitemap.xml')!.error!, /sitemap: none \(the guessed \/sitemap\.xml is an HTML page, HTTP 200\)/);
+    assert.equal(stats.errors, 0);
+    srv.robots = `User-agent: *\nSitemap: ${srv.origin}/maps/named.xml\n`;
+    const named = await crawl(srv);
+    assert.equal(named.log.get('/maps/named.xml')?.state, 'error', 'a sitemap the site named and serves as HTML is its fault');
+  } finally {
+    await srv.close();
+  }
+});
+
 test('--no-sitemaps (sitemaps: false) fetches no sitemap', async () => {
   const srv = await startTestServer([home, [/^\/sitemap\.xml$/, (_q, res, _m, t) => xml(res, urlset(t.origin, ['/html/only']))]]);
   try {

@@ -90,6 +90,12 @@ test('a <meta charset> after the first 1024 bytes of the head is still read; one
   const text = 'Привет мир'; // too short for chardet to be sure: only the <meta> says it
   const late = `<html><head><script>${'var x = 1;\n'.repeat(10_000)}</script><meta charset="windows-1251"></head><body><p>${text}</p></body></html>`;
   assert.equal(decodeHtml(iconv.encode(late, 'windows-1251'), 'text/html').html, late);
+  // Hostile bytes: 256 KB of "<meta " with no ">" (13 s before the tag's length was bounded),
+  // and a real declaration after them still counts.
+  const junk = Buffer.concat([Buffer.from([0xff]), Buffer.from('<meta '.repeat(50_000), 'latin1'), iconv.encode(`<meta charset="windows-1251"><p>${text}</p>`, 'windows-1251')]);
+  assert.notEqual(decodeHtml(junk, 'text/html').encoding.toLowerCase(), 'windows-1251', 'past 256 KB: not read');
+  const near = Buffer.concat([Buffer.from([0xff]), Buffer.from('<meta '.repeat(20_000), 'latin1'), Buffer.from('<meta charset="windows-1251">')]);
+  assert.equal(decodeHtml(near, 'text/html').encoding.toLowerCase(), 'windows-1251');
   const inBody = `<html><head></head><body>${'<p>plain</p>'.repeat(200)}<meta charset="koi8-r"><p>caf\u00e9</p></body></html>`;
   assert.notEqual(decodeHtml(iconv.encode(inBody, 'windows-1252'), 'text/html').encoding, 'KOI8-R');
 });

@@ -36,6 +36,10 @@ test('<base href>, rel=nofollow, canonical and meta robots are honoured', () => 
   assert.equal(p.nofollow, false);
   assert.deepEqual(p.links.map((l) => [l.url, l.nofollow]), [['http://other.org/base/x', true], ['http://other.org/base/y', false]]);
   assert.equal(parseHtml('<meta name="robots" content="none">', 'http://x.org/').nofollow, true);
+  // Directives are tokens: a value that contains "none" or "noindex" is not one.
+  const preview = parseHtml('<meta name="robots" content="index, follow, max-image-preview:none">', 'http://x.org/');
+  assert.deepEqual([preview.noindex, preview.nofollow], [false, false]);
+  assert.equal(parseHtml('<meta name="robots" content=" NoFollow ,noarchive">', 'http://x.org/').nofollow, true);
 });
 
 test('malformed markup does not throw and keeps what it can', () => {

@@ -15,6 +15,8 @@ test('an XML body is decoded by its BOM, then the HTTP charset (RFC 7303), then 
   const utf8 = new TextEncoder().encode('<?xml version="1.0" encoding="ISO-8859-1"?><t>région</t>');
   assert.match(xmlText(utf8, 'application/xml; charset="UTF-8"'), /<t>région<\/t>/);
   assert.match(xmlText(declared, 'text/xml; charset=no-such-charset'), /<t>région<\/t>/);
+  // UTF-16 declared on bytes that read as ASCII (no BOM): the declaration is wrong, not the bytes.
+  assert.equal(xmlText(new TextEncoder().encode('<?xml version="1.0" encoding="UTF-16"?><urlset/>')), '<?xml version="1.0" encoding="UTF-16"?><urlset/>');
   // A BOM is before everything.
   const utf16 = new Uint8Array([0xff, 0xfe, ...[...'<t>é</t>'].flatMap((c) => [c.charCodeAt(0), 0])]);
   assert.equal(xmlText(utf16, 'text/xml; charset=iso-8859-1'), '<t>é</t>');
