@@ -68,7 +68,18 @@ export function isSizeError(err: unknown): boolean {
  * Null for an unknown coding.
  */
 export async function decompressPrefix(body: Uint8Array, coding: string, max: number, inputCut = false): Promise<{ body: Uint8Array; cut: boolean } | null> {
-  const c = coding.trim().toLowerCase();
+  // Codings applied in turn ("gzip, gzip"), undone last first as decompress() does.
+  const codings = coding.split(',').map((x) => x.trim().toLowerCase()).filter((x) => x && x !== 'identity');
+  if (codings.length > 1) {
+    let at: { body: Uint8Array; cut: boolean } = { body, cut: inputCut };
+    for (let i = codings.length - 1; i >= 0; i--) {
+      const next = await decompressPrefix(at.body, codings[i]!, max, at.cut);
+      if (!next) return null;
+      at = { body: next.body, cut: at.cut || next.cut };
+    }
+    return at;
+  }
+  const c = codings[0] ?? '';
   if (c === '' || c === 'identity') return body.length > max ? { body: body.subarray(0, max), cut: true } : { body, cut: false };
   const make = (raw = false): Transform | null =>
     c === 'gzip' || c === 'x-gzip' ? createGunzip() : c === 'br' ? createBrotliDecompress() : c === 'deflate' ? (raw ? createInflateRaw() : createInflate()) : null;

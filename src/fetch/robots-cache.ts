@@ -120,7 +120,7 @@ export class RobotsCache {
       const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, cutAt: ROBOTS_MAX_BYTES, ...(signal ? { signal } : {}) });
       if (res.status >= 200 && res.status < 300 && res.body) {
         const text = new TextDecoder('utf-8').decode(res.body);
-        const robot = robotsParser(robotsUrl, text);
+        const robot = robotsParser(robotsUrl, withUnreservedDecoded(text));
         const delay = robot.getCrawlDelay(this.#options.agent);
         rules = {
           robot,
@@ -138,7 +138,11 @@ export class RobotsCache {
       const status = err instanceof FetchError ? err.status : undefined;
       // RFC 9309 2.3.1.2: after too many redirects (or a loop) the file counts as unavailable: no restrictions.
       const redirects = err instanceof FetchError && /^(more than \d+ redirects|redirect loop)/.test(err.message);
-      if ((status !== undefined && status >= 400 && status < 500 && status !== 429) || redirects) {
+      // A 2xx whose body cannot be read (a coding no client knows, "Content-Encoding: utf-8"): the
+      // server answered and its file holds no rule a crawler can parse, which RFC 9309 reads as
+      // none, as for a 4xx. Held as unreachable, it kept the whole host waiting.
+      const unreadable = status !== undefined && status >= 200 && status < 300 && !(err instanceof FetchError && err.network);
+      if ((status !== undefined && status >= 400 && status < 500 && status !== 429) || redirects || unreadable) {
         rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       } else if (err instanceof FetchError && err.network) {
         // Not stored: expires 0 makes the next check fetch again.
@@ -155,4 +159,20 @@ export class RobotsCache {
     this.#rules.set(origin, rules);
     return rules;
   }
+}
+
+/**
+ * The Allow and Disallow paths with percent-escapes of unreserved characters decoded and the
+ * others upper-cased, as normalizeUrl writes the URLs they are matched against: RFC 9309 2.2.2
+ * matches "/%62%61%7A" with "/baz" and "/%7Ejoe" with "/~joe", which robots-parser, comparing
+ * the text as written, did not.
+ */
+function withUnreservedDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(/^([ \t]*(?:dis)?allow[ \t]*:[^\n]*)$/gim, (line) =>
+    line.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
+      const ch = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : '%' + hex.toUpperCase();
+    }),
+  );
 }

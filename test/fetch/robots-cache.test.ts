@@ -106,3 +106,33 @@ test('RFC 9309: a robots.txt past the size limit is read to 500 KiB; one lost in
     await new Promise((r) => server.close(r));
   }
 });
+
+test('a robots.txt answered 200 in a coding no client reads is no rule at all (allow), not an unreachable host; stacked gzip is read', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const own = await startTestServer([
+    [/^\/robots\.txt$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'utf-8' }).end('User-agent: *\nDisallow: /\n')],
+  ]);
+  const twice = await startTestServer([
+    [/^\/robots\.txt$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, gzip' }).end(gzipSync(gzipSync('User-agent: *\nDisallow: /private/\n')))],
+  ]);
+  try {
+    assert.equal((await new RobotsCache(fetcher).check(own.origin + '/any')).kind, 'allowed');
+    const robots = new RobotsCache(fetcher);
+    assert.equal((await robots.check(twice.origin + '/private/x')).kind, 'disallowed', 'the twice-gzipped file was read');
+    assert.equal((await robots.check(twice.origin + '/open')).kind, 'allowed');
+  } finally {
+    await own.close();
+    await twice.close();
+  }
+});
+
+test('RFC 9309 2.2.2: rules and URLs match with unreserved characters percent-decoded on both sides', async () => {
+  srv.robots = ['User-agent: *', 'Disallow: /%62%61%7A', 'Disallow: /%7Ejoe/', 'Disallow: /caf%C3%A9', 'Disallow: /a%2Fb'].join('\n');
+  const robots = new RobotsCache(fetcher);
+  const v = async (p: string) => (await robots.check(srv.origin + p)).kind;
+  assert.equal(await v('/baz'), 'disallowed');
+  assert.equal(await v('/~joe/page'), 'disallowed');
+  assert.equal(await v('/caf%C3%A9'), 'disallowed');
+  assert.equal(await v('/a%2Fb'), 'disallowed', 'a reserved character stays encoded, and matches encoded');
+  assert.equal(await v('/a/b'), 'allowed', '%2F is not /');
+});
