@@ -18,20 +18,36 @@ interface Inherited {
 export const MAX_LAYER_CRS = 256;
 
 /**
+ * Bounds on a whole document: named layers listed, and CRS codes over all of them. A 15 KB gzip
+ * body of 200,000 layers under a root of 256 codes took 1.3 GB and could not be stored (one JSON
+ * string past V8's limit). Past the code budget a layer lists its own codes only, as many as the
+ * budget has left.
+ */
+export const MAX_LAYERS = 10_000;
+export const MAX_DOCUMENT_CRS = 200_000;
+
+interface Budget {
+  layers: number;
+  crs: number;
+}
+
+/**
  * WMS 1.1.x and 1.3.0 layers, flattened. A child layer inherits its parent's CRS list (adding
  * its own) and bounding boxes (replacing them), as the WMS specifications say; only named
  * layers, the ones a GetMap can ask for, are listed.
  */
-function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): void {
+function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[], budget: Budget): void {
+  if (budget.layers <= 0) return;
+  const cap = Math.min(MAX_LAYER_CRS, budget.crs);
   const own = new Set<string>();
   for (const c of [...childrenNamed(layer, 'CRS'), ...childrenNamed(layer, 'SRS')]) {
-    for (const code of c.text.split(/\s+/)) if (code && own.size < MAX_LAYER_CRS) own.add(code);
+    for (const code of c.text.split(/\s+/)) if (code && own.size < cap) own.add(code);
   }
   // Inherited codes first, as the document lists them, in the room the layer's own leave.
   const inherited = new Set(up.crs);
-  let room = MAX_LAYER_CRS;
+  let room = cap;
   for (const code of own) if (!inherited.has(code)) room--;
-  const crs = new Set(up.crs.slice(0, room));
+  const crs = new Set(up.crs.slice(0, Math.max(0, room)));
   for (const code of own) crs.add(code);
   const ex = child(layer, 'EX_GeographicBoundingBox');
   const ll = child(layer, 'LatLonBoundingBox');
@@ -47,8 +63,12 @@ function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[]): v
   const boxes = ownBoxes.length ? ownBoxes : up.boxes;
   const name = childText(layer, 'Name');
   const codes = [...crs];
-  if (name) out.push({ name, title: childText(layer, 'Title') ?? name, crs: codes, wgs84, boxes });
-  for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs: codes, wgs84, boxes }, out);
+  if (name) {
+    out.push({ name, title: childText(layer, 'Title') ?? name, crs: codes, wgs84, boxes });
+    budget.layers--;
+    budget.crs = Math.max(0, budget.crs - codes.length);
+  }
+  for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs: codes, wgs84, boxes }, out, budget);
 }
 
 /**
@@ -68,7 +88,8 @@ export const wmsDetector: ServiceDetector = {
       const capability = child(root, 'Capability');
       if (!service || !capability) return `<${root.name}> without ${service ? 'a Capability' : 'a Service'} element`;
       const layers: ServiceLayer[] = [];
-      for (const l of childrenNamed(capability, 'Layer')) collectLayers(l, { crs: [], wgs84: null, boxes: [] }, layers);
+      const budget: Budget = { layers: MAX_LAYERS, crs: MAX_DOCUMENT_CRS };
+      for (const l of childrenNamed(capability, 'Layer')) collectLayers(l, { crs: [], wgs84: null, boxes: [] }, layers, budget);
       const version = root.attrs.version ?? null;
       const contact = child(service, 'ContactInformation');
       return {

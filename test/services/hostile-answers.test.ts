@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DETECTORS, ServiceDetection } from '../../src/services/service-detection.js';
-import { MAX_LAYER_CRS } from '../../src/services/wms-detector.js';
+import { MAX_DOCUMENT_CRS, MAX_LAYER_CRS, MAX_LAYERS } from '../../src/services/wms-detector.js';
 import { formatServices } from '../../src/services/service-export.js';
 import { parseHtml } from '../../src/parse/html-page.js';
 import { boundedFindings, emptyFindings, type ServiceType } from '../../src/services/service-record.js';
@@ -47,6 +47,18 @@ test('a parent layer listing thousands of CRS codes does not copy them all into 
     assert.equal(l.crs[0], 'EPSG:0', 'inherited codes first, in order');
     assert.equal(l.crs[l.crs.length - 1], `EPSG:900${i}`, 'the layer keeps its own');
   }
+});
+
+test('a document of 200,000 layers under a root of 256 codes (15 KB gzipped) keeps MAX_LAYERS layers and MAX_DOCUMENT_CRS codes in all', () => {
+  const codes = Array.from({ length: 256 }, (_x, i) => `EPSG:${i}`).join(' ');
+  const children = '<Layer><Name>n</Name></Layer>'.repeat(200_000);
+  const f = inspect('WMS', wms(`<Layer><Title>root</Title><CRS>${codes}</CRS>${children}</Layer>`)).findings;
+  assert.equal(f.status, 'valid');
+  assert.equal(f.layers.length, MAX_LAYERS);
+  const total = f.layers.reduce((n, l) => n + l.crs.length, 0);
+  assert.ok(total <= MAX_DOCUMENT_CRS, `${total} codes`);
+  assert.equal(f.layers[0]!.crs.length, MAX_LAYER_CRS, 'the first layers keep their inherited codes');
+  assert.ok(JSON.stringify(f).length < 10_000_000, 'storable as one JSON value');
 });
 
 test('OGC API JSON with nulls, numbers and impossible extents is judged, not thrown on', () => {
