@@ -71,3 +71,13 @@ test('a meta refresh target is a link of the page; a refresh without a URL, or t
   assert.deepEqual(links(`<meta http-equiv="refresh" content="0;url=/a?x='y'">`), ['http://x.test/a?x=%27y%27'], 'a quote inside an unquoted URL is part of it');
   assert.deepEqual(links('<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'), []);
 });
+
+test('a link\'s query is encoded in the page\'s encoding, as browsers request it; its path in UTF-8', () => {
+  const links = (html: string, enc: string) => parseHtml(html, 'http://x.org/dir/', enc).links.map((l) => l.url);
+  const page = '<a href="/search?q=中文#top">a</a><a href="/地图?q=中">b</a><a href="?q=ascii">c</a>';
+  assert.deepEqual(links(page, 'GBK'), ['http://x.org/search?q=%D6%D0%CE%C4', 'http://x.org/%E5%9C%B0%E5%9B%BE?q=%D6%D0', 'http://x.org/dir/?q=ascii']);
+  assert.deepEqual(links(page, 'UTF-8'), ['http://x.org/search?q=%E4%B8%AD%E6%96%87', 'http://x.org/%E5%9C%B0%E5%9B%BE?q=%E4%B8%AD', 'http://x.org/dir/?q=ascii']);
+  assert.deepEqual(links('<a href="/s?q=中文">a</a>', 'Big5'), ['http://x.org/s?q=%A4%A4%A4%E5']);
+  // A character the encoding lacks goes as a numeric character reference, as browsers send it.
+  assert.deepEqual(links('<a href="/s?q=é中">a</a>', 'windows-1252'), ['http://x.org/s?q=%E9%26%2320013%3B']);
+});
