@@ -42,8 +42,15 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
   // As a URL answered with application/json is refused, so is a .json file that holds JSON.
   if (/\.json$/i.test(ref) && /^\s*[[{]/.test(bytes.subarray(0, 64).toString('utf8'))) throw new FocusCrawlError('USAGE', `${ref} is not an HTML file (it holds JSON)`);
   const { html, encoding } = decodeHtml(bytes, '');
-  return parseHtml(html, opts.pageUrl ?? pathToFileURL(resolve(ref)).href, encoding, opts.parse);
+  if (opts.pageUrl) return parseHtml(html, opts.pageUrl, encoding, opts.parse);
+  // A file: URL makes no link of the page (links are http(s)), and with them its anchor words
+  // would be lost: links resolve against a placeholder origin, the page keeps its file's URL.
+  const page = parseHtml(html, FILE_LINKS_BASE, encoding, opts.parse);
+  return { ...page, url: pathToFileURL(resolve(ref)).href };
 }
+
+/** Where the links of an HTML file given without --url resolve (`.invalid` is reserved: never a real host). */
+export const FILE_LINKS_BASE = 'http://relative.invalid/';
 
 /** Expands arguments into page references: a folder stands for the .html/.htm files in it. */
 export function expandRefs(args: string[]): string[] {
