@@ -22,8 +22,8 @@
  *   kind shares most of its words with every page of a manual (release notes: version, fixed,
  *   added, deprecated), the group's noise level is high and the two cuts left out targets that
  *   were their sites' best pages by far (bench/group-real's change logs: recall 0.27, the best
- *   page a target on 15 of 17 sites). Only the best page: the rest of such a site stays under
- *   the cuts, and a site whose best page does not stand out still returns nothing.
+ *   page a target on 15 of 17 sites). A site whose best page does not stand out still returns
+ *   nothing; one whose best is selected also returns its runners-up within `siteNext` of it.
  *
  * Two bounds keep the relative cuts sane on small or sharply split groups:
  * - a floor, `floor` times the library's coherence (how alike its samples are): when nearly every
@@ -52,14 +52,19 @@ export interface SelectionRule {
   nearCopy?: number;
   /** A site's clear best (a site without samples): the multiples of its site's and the group's noise levels it must reach; absent, no such rule. */
   siteBest?: { overSite: number; overGroup: number };
+  /**
+   * A selected page's runners-up: on a site without samples, another page scoring at least this
+   * fraction of the site's best selected page, and the siteBest cuts, is selected too; absent, none is.
+   */
+  siteNext?: number;
 }
 
 /**
  * Chosen on bench/group-real's licence pages and the generated group of web seed 11; sectionParts
- * on the licence and FAQ pages and seed 11; siteBest on the licence, FAQ and change log pages
- * and seed 11 (docs/benchmarks.md).
+ * on the licence and FAQ pages and seed 11; siteBest and siteNext on the licence, FAQ and change
+ * log pages and seed 11 (docs/benchmarks.md).
  */
-export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75, floor: 0.25, nearCopy: 0.9, siteBest: { overSite: 1.75, overGroup: 1.25 } };
+export const DEFAULT_SELECTION: SelectionRule = { noiseQuantile: 0.9, overGroup: 2.5, overSite: 2, sectionParts: 0.75, floor: 0.25, nearCopy: 0.9, siteBest: { overSite: 1.75, overGroup: 1.25 }, siteNext: 0.8 };
 
 /** The q-quantile of `xs` (linear interpolation between order statistics); 0 for none. */
 export function quantile(xs: readonly number[], q: number): number {
@@ -140,10 +145,31 @@ export function selectTargets(pages: readonly ScoredPage[], rule: SelectionRule,
   const out = pages.map((p) => p.sample === true || (!p.entry && p.score > 0 && (p.score >= (sites.get(p.site) ?? group) || (near !== undefined && p.score >= near && !templates.has(p.site)))));
   const sb = rule.siteBest;
   if (sb) {
+    const bar = (site: string) => Math.max(floor, sb.overGroup * noise, sb.overSite * (siteNoise.get(site) ?? 0));
     for (const [site, i] of bestOfSites(pages)) {
       const p = pages[i]!;
-      if (p.score > 0 && p.score >= Math.max(floor, sb.overGroup * noise, sb.overSite * (siteNoise.get(site) ?? 0))) out[i] = true;
+      if (p.score > 0 && p.score >= bar(site)) out[i] = true;
     }
+    if (rule.siteNext !== undefined) selectRunnersUp(pages, out, rule.siteNext, bar);
   }
   return out;
+}
+
+/**
+ * Where a kind comes as several pages of a site (a change log split by version, release notes
+ * beside a history page), they score close to each other and the site's best alone left the
+ * others out: on a site without samples, a page within `fraction` of the site's best selected
+ * page, over the site's bar, joins it.
+ */
+function selectRunnersUp(pages: readonly ScoredPage[], out: boolean[], fraction: number, bar: (site: string) => number): void {
+  const withSamples = new Set(pages.filter((p) => p.sample).map((p) => p.site));
+  const top = new Map<string, number>();
+  pages.forEach((p, i) => {
+    if (out[i] && !withSamples.has(p.site)) top.set(p.site, Math.max(top.get(p.site) ?? 0, p.score));
+  });
+  pages.forEach((p, i) => {
+    const best = top.get(p.site);
+    if (best === undefined || out[i] || p.entry || p.score <= 0) return;
+    if (p.score >= fraction * best && p.score >= bar(p.site)) out[i] = true;
+  });
 }

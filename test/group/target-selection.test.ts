@@ -122,3 +122,21 @@ test("a site's clear best: where every page shares the kind's words, the best pa
   const real = [...site('a', 30, 0, 0.12, [0.42]), ...site('b', 30, 0, 0.1, [0.31]), ...site('c', 30, 0, 0.12), ...site('d', 30, 0, 0.11, [0.18])];
   assert.deepEqual(selected(real, rule), ['a:0.42', 'b:0.31', 'd:0.18']);
 });
+
+test("a selected page's runners-up: pages of its site within siteNext of it (a change log split by version) join it; a site with samples or none selected gains nothing", () => {
+  const rule = DEFAULT_SELECTION;
+  assert.equal(rule.siteNext, 0.8);
+  const pages: ScoredPage[] = [
+    { site: 's', score: 1, sample: true },
+    ...site('s', 20, 0.05, 0.25, [0.33, 0.32]), // the sample's site: left to the cuts
+    ...site('a', 30, 0.05, 0.15, [0.44, 0.37, 0.3]), // its best, one within 0.8 of it; 0.3 is not
+    ...site('b', 20, 0.05, 0.25, [0.27, 0.26]), // no target: its best is not selected, so neither is the next
+  ];
+  assert.deepEqual(selected(pages, { ...rule, siteNext: undefined }), ['s:1', 'a:0.44']);
+  assert.deepEqual(selected(pages, rule), ['s:1', 'a:0.44', 'a:0.37']);
+  // A runner-up must still clear its site's bar (1.75 times its site's level, as the best does).
+  const quiet = [...pages, ...site('c', 20, 0.05, 0.15, [0.5, 0.45])];
+  assert.deepEqual(selected(quiet, rule).filter((x) => x.startsWith('c:')), ['c:0.5', 'c:0.45']);
+  const busy = [...pages, ...site('c', 20, 0.2, 0.26, [0.5, 0.45])];
+  assert.deepEqual(selected(busy, rule).filter((x) => x.startsWith('c:')), ['c:0.5'], '0.45 is within 0.8 of 0.5 but under 1.75 times its site\'s level');
+});
