@@ -184,7 +184,8 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const fetchedBefore = new Set((await graph.discoveryTree()).filter((u) => u.state === 'done').map((u) => u.url));
     for (const url of [...pending]) if (fetchedBefore.has(url)) pending.delete(url);
     await crawl.frontier.setHostBudget(o.pathSearchPages);
-    const searched = pending.size ? (await crawl.run()).stats.fetched : 0;
+    const pathRun = pending.size ? (await crawl.run()).stats : null;
+    const searched = pathRun?.fetched ?? 0;
     await db.settle();
     let ranked = await rankableDocs(graph);
     const found = foundExamples(o, ranked, log, await exampleFates(crawl.store, o, ranked));
@@ -194,11 +195,15 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
 
     phase = 1;
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
+    // crawl.run()'s figures add up over the runs of this process: a round's line shows its own.
+    let sofar = { fetched: pathRun?.fetched ?? 0, errors: pathRun?.errors ?? 0, notFetched: pathRun?.notFetched ?? 0 };
     for (let round = 1; round <= o.iterations; round++) {
       await crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
       await crawl.frontier.rescore((r) => bfc.rescore(r));
       const before = crawl.frontier.countsNow();
-      const { stats } = await crawl.run();
+      const { stats: total } = await crawl.run();
+      const stats = { ...total, fetched: total.fetched - sofar.fetched, errors: total.errors - sofar.errors, notFetched: total.notFetched - sofar.notFetched };
+      sofar = { fetched: total.fetched, errors: total.errors, notFetched: total.notFetched };
       await db.settle();
       const after = crawl.frontier.countsNow();
       ranked = await rankableDocs(graph);
@@ -224,7 +229,10 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
         };
         let best = pick((x) => x.target);
         if (!best.size && o.threshold === undefined) {
-          const { sites } = selectionCuts(scored, { ...o.selection, overGroup: 0 });
+          // Still over the floor (a share of the library's coherence): once every site's target is
+          // a sample, the best of what is left (a help index at 0.11 beside pages at 0.005)
+          // stood out on its site and joined, and the pages it links followed it.
+          const { sites } = selectionCuts(scored, { ...o.selection, overGroup: 0 }, libraryCoherence(library, ranked));
           best = pick((x) => x.score > 0 && x.score >= (sites.get(x.site) ?? Infinity));
         }
         for (const { d } of [...best.values()].sort((a, b) => b.score - a.score).slice(0, o.addPerRound)) {
@@ -236,7 +244,10 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       const fetched = after.done + after.error - before.done - before.error;
       rounds.push({ round, fetched, added });
       log(`round ${round}: ${fetchedNote(stats)}, ${count(added.length, 'page')} added to the sample library (${count(library.samples.length, 'sample')}), ${count(dead, 'dead end')} learned (${library.deadEnds} in all)`);
-      if (round < o.iterations && added.length === 0) break;
+      // The source stops when a round finds no new page. A round that added no sample but
+      // fetched pages (it ended on its share of the host budget) goes on: the next round's
+      // share reaches pages this one could not.
+      if (round < o.iterations && added.length === 0 && fetched === 0) break;
     }
     const samples = library.samples.map(({ site, url, path }) => ({ site, url, path }));
     const scored = scoreBfc(o, ranked, library, bridge);

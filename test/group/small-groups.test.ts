@@ -66,3 +66,49 @@ test('a group of few pages, a third of them score tables: the sister tables of t
   assert.ok(others.some((t) => t.startsWith('East/adm/20')), 'the site with no example too');
   assert.deepEqual(without.filter((t) => !/\/adm\/(20\d\d\.html)?$/.test(t)), [], 'nothing but tables (and at most the admissions index)');
 });
+
+/** A manual with a help section: an index linking its FAQ, contact and licence pages, and chapters. */
+function manual(name: string): Record<string, TinyPage> {
+  const chapters = Array.from({ length: 8 }, (_x, i) => [`/docs/${i}.html`, `Chapter ${i}`] as [string, string]);
+  const site: Record<string, TinyPage> = {
+    '/': [name, 'welcome to the manual', [['/docs/', 'Documentation'], ['/help/', 'Help']]],
+    '/docs/': ['Documentation', 'the chapters', chapters],
+    '/help/': ['Help', 'help with questions, contact and the license', [['/help/faq.html', 'FAQ'], ['/help/contact.html', 'Contact'], ['/help/license.html', 'License']]],
+    '/help/faq.html': ['Frequently asked questions', 'Question: how do I install it? Answer: run the installer. Question: why does it fail? Answer: check the log.', []],
+    '/help/contact.html': ['Contact', 'write to the mailing list', []],
+    '/help/license.html': ['License', 'permission is granted to copy and modify', []],
+  };
+  chapters.forEach(([path], i) => {
+    site[path] = [`Chapter ${i}`, `configuration option ${i} sets the value of parameter ${i * 3}`, []];
+  });
+  return site;
+}
+
+async function crawlManuals(db: string, budgetPerSite: number) {
+  const web = await serveTinySites(Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [k, manual(`Manual ${k}`)])));
+  webs.push(web);
+  const sites = Object.values(web.roots).map((root, i) => ({ root, host: new URL(root).host, name: `m${i}` }));
+  const lines: string[] = [];
+  const report = await runGroupCrawl({
+    ...GROUP_DEFAULTS, sites, examples: sites.slice(0, 2).map((site) => ({ site, url: `${site.root}help/faq.html`, where: 'test' })), method: 'bfc',
+    db: join(dir, db), concurrency: 4, perHost: 2, delayMs: 0, robots: true, budgetPerSite, log: (l) => lines.push(l),
+  });
+  const targets = report.pages.filter((p) => p.target).map((p) => new URL(p.url).pathname);
+  return { targets, lines, report };
+}
+
+test('once every site\'s target is a sample, no other page joins the library: the targets stay the FAQ pages, not the help index and what it links', async () => {
+  const { targets, report } = await crawlManuals('manuals.db', 100);
+  assert.ok(report.rounds.every((r) => r.added.every((u) => u.endsWith('/faq.html'))), JSON.stringify(report.rounds));
+  assert.equal(targets.filter((t) => t === '/help/faq.html').length, 5, targets.join(' '));
+  // The index names the FAQ in its words and may rank with it; the pages it links that are not about it do not follow.
+  assert.deepEqual(targets.filter((t) => t.endsWith('contact.html') || t.endsWith('license.html')), [], targets.join(' '));
+});
+
+test('a round that ends on its share of the host budget is not the last: later rounds reach the pages it could not, and each round\'s line counts its own fetches', async () => {
+  const { targets, lines, report } = await crawlManuals('budget.db', 15);
+  assert.equal(report.rounds.length, 3, 'three rounds, not one');
+  assert.equal(targets.filter((t) => t === '/help/faq.html').length, 5, `every site's FAQ is found: ${targets.join(' ')}`);
+  const said = lines.filter((l) => l.startsWith('round ')).map((l) => Number(/: (\d+) pages? fetched/.exec(l)?.[1]));
+  assert.deepEqual(said, report.rounds.map((r) => r.fetched), lines.join('\n'));
+});
