@@ -60,7 +60,7 @@ export function registerDemo(program: Command): void {
         void store;
         process.stdout.write(
           `ground truth: ${found.length} of the site's ${targets.size} solar pages fetched among ${fetched} fetches ` +
-            `(harvest ${((100 * found.length) / Math.max(1, fetched)).toFixed(1)}%, recall ${((100 * found.length) / targets.size).toFixed(1)}%)\n` +
+            `(harvest ${((100 * found.length) / Math.max(1, fetched)).toFixed(1)}%, recall ${targets.size ? `${((100 * found.length) / targets.size).toFixed(1)}%` : '- (the site has none)'})\n` +
             `try: npx focuscrawl search --db ${o.db} "solar inverter"   or   npx focuscrawl search --db ${o.db} 光伏\n`,
         );
       } finally {

@@ -51,10 +51,11 @@ export function registerExport(program: Command): void {
       if (o.what === 'pages') {
         await fromReader(o, async (reader) => {
           let min = o.minRelevance ?? null;
-          if (o.relevant) {
+          if (o.relevant || min !== null) {
+            const flag = o.relevant ? '--relevant' : '--min-relevance';
             const threshold = (await reader.config())?.topic?.threshold;
-            if (threshold === undefined) throw new FocusCrawlError('USAGE', `--relevant: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic; --min-relevance x sets the cut`);
-            min = threshold;
+            if (threshold === undefined) throw new FocusCrawlError('USAGE', `${flag}: ${o.name ? `crawl '${o.name}'` : (o.db ?? 'focuscrawl.db')} was crawled without a topic, so its pages have no relevance score to cut on; export them without ${flag}`);
+            if (o.relevant) min = threshold;
           }
           await writeChunks(o.out, formatPages(tally.async(reader.storedPages(min)), format as RecordFormat));
         });

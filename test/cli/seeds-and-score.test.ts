@@ -44,9 +44,11 @@ test('crawl URL: URLs given as arguments are seeds, beside --seeds; a bad one is
     const r = await runCli(['crawl', `${origin}/a`, `${origin}/b`, '--seeds', `${origin}/c`, '--db', db, '--delay-ms', '0', '--no-sitemaps', '--no-robots']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(hits.sort(), ['/a', '/b', '/c']);
-    // Crawled without a topic: no threshold for --relevant, and the message says what sets one.
+    // Crawled without a topic: its pages have no relevance, so neither cut can select any (both said, not an empty export).
     const noTopic = await runCli(['export', '--db', db, '--what', 'pages', '--relevant']);
-    assert.equal([noTopic.code, noTopic.stderr.trim()].join(' '), `2 focuscrawl: --relevant: ${db} was crawled without a topic; --min-relevance x sets the cut`);
+    assert.equal([noTopic.code, noTopic.stderr.trim()].join(' '), `2 focuscrawl: --relevant: ${db} was crawled without a topic, so its pages have no relevance score to cut on; export them without --relevant`);
+    const noScores = await runCli(['export', '--db', db, '--what', 'pages', '--min-relevance', '0']);
+    assert.equal([noScores.code, noScores.stderr.trim()].join(' '), `2 focuscrawl: --min-relevance: ${db} was crawled without a topic, so its pages have no relevance score to cut on; export them without --min-relevance`);
     const bad = await runCli(['crawl', 'example.org', '--db', join(dir, 'bad.db')]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr.trim(), "focuscrawl: seed 'example.org' is not an http(s) URL");
