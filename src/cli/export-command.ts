@@ -46,7 +46,7 @@ export function registerExport(program: Command): void {
       // standard output, where the records themselves go.
       const tally = new RecordTally();
       const said = (noun: string) => {
-        if (o.out) process.stderr.write(tally.line(noun, o.out));
+        if (o.out && o.out !== '-') process.stderr.write(tally.line(noun, o.out));
       };
       if (o.what === 'pages') {
         await fromReader(o, async (reader) => {

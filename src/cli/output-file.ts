@@ -10,7 +10,7 @@ import { DB_SIDE_FILES, sameFile } from '../store/db-files.js';
  * is not a folder: checked before a command opens its database or starts work.
  */
 export function checkOutputFile(file: string | undefined): void {
-  if (!file) return;
+  if (!file || file === '-') return;
   const dir = dirname(resolve(file));
   let isDir = false;
   try {
@@ -75,6 +75,8 @@ export function checkOutputNotInput(out: string | undefined, inputs: readonly { 
  * unwritable file is an IO error naming it.
  */
 export async function writeChunks(file: string | undefined, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+  // "-" is standard output, as in Scrapy's `-o -` and most Unix tools, not a file named "-".
+  if (file === '-') file = undefined;
   checkOutputFile(file);
   const out = file ? createWriteStream(file) : process.stdout;
   if (file) {

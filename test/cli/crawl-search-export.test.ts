@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
@@ -76,6 +76,11 @@ test('export writes the crawl log in fetch order as JSONL and CSV', async () => 
   // Writing a file, it says so in one line, as report and group do.
   assert.equal(c.stdout, '');
   assert.equal(c.stderr, `wrote ${rows.length} log records to ${out}\n`);
+  // "-" is standard output (Scrapy's -o -), not a file named "-".
+  const dash = await runCli(['export', '--db', db, '--format', 'csv', '--out', '-'], { cwd: dir });
+  assert.equal(dash.code, 0, dash.stderr);
+  assert.equal(dash.stdout.trim().split('\r\n').length, rows.length + 1);
+  assert.equal(existsSync(join(dir, '-')), false);
   const linksOut = join(dir, 'links.txt');
   const l = await runCli(['export', '--db', db, '--what', 'links', '--out', linksOut]);
   assert.equal(l.stderr, `wrote ${readFileSync(linksOut, 'utf8').trim().split('\n').length} links to ${linksOut}\n`);
