@@ -74,6 +74,9 @@ export function readExamplesFile(file: string, sites: GroupSite[]): GroupExample
     const site = sites.find((s) => s.root === root) ?? sites.find((s) => s.host === hostOf(root));
     if (!site) throw new FocusCrawlError('USAGE', `${where}: site root ${root} is not in the sites file`);
     if (hostOf(url) !== site.host) throw new FocusCrawlError('USAGE', `${where}: page ${url} is not on the site ${site.root}`);
+    // As a site listed twice is: a repeated example is a slip (another page was meant), not a second example.
+    const twice = examples.find((e) => e.url === url);
+    if (twice) throw new FocusCrawlError('USAGE', `${where}: example ${url} is listed twice (first at line ${twice.where.slice(twice.where.lastIndexOf(':') + 1)})`);
     examples.push({ site, url, where });
   }
   if (!examples.length) throw new FocusCrawlError('USAGE', `${file}: no examples (site_root<TAB>page_url per line)`);

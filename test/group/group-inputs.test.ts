@@ -50,4 +50,6 @@ test('examples file: a malformed line names the file and line number', () => {
   const elsewhere = file('elsewhere.tsv', 'https://a.example.edu/\thttps://b.example.edu/x\n');
   assert.throws(() => readExamplesFile(elsewhere, sites), { message: `${elsewhere}:1: page https://b.example.edu/x is not on the site https://a.example.edu/` });
   assert.throws(() => readExamplesFile(file('empty.tsv', '# nothing\n'), sites), /no examples/);
+  const repeated = file('repeated.tsv', 'https://a.example.edu/\thttps://a.example.edu/x\n# again\nhttps://a.example.edu/\thttps://a.example.edu/x\n');
+  assert.throws(() => readExamplesFile(repeated, sites), { message: `${repeated}:3: example https://a.example.edu/x is listed twice (first at line 1)` });
 });
