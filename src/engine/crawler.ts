@@ -186,6 +186,21 @@ export class Crawler {
     });
   }
 
+  /**
+   * Ends every waiting URL of `hosts` as discarded with `reason`, logged as any discard is, without
+   * a request (a group re-run whose sites no longer include them). Returns how many ended.
+   */
+  async discardHosts(hosts: Iterable<string>, reason: string): Promise<number> {
+    let ended = 0;
+    for (const host of hosts) {
+      for (const req of await this.#o.frontier.claimHost(host, Date.now())) {
+        await this.#ending.finish(req, { state: 'discarded', reason }, null);
+        ended++;
+      }
+    }
+    return ended;
+  }
+
   /** Adds seed URLs (depth 0). Returns how many were new. */
   async addSeeds(urls: string[]): Promise<number> {
     const batch: NewRequest[] = [];

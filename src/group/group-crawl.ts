@@ -1,3 +1,4 @@
+import { hostOf } from '../parse/normalize-url.js';
 import { count } from '../text/count.js';
 import { fetchedNote } from './round-line.js';
 import { startCrawl } from '../crawl.js';
@@ -180,8 +181,14 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     // Its stored config names no strategy (the group crawler brings its own): readers say which from this.
     db.setMetaNow('groupMethod', 'bfc');
     const graph = new SqliteCrawlGraphReader(db.db);
+    const tree = await graph.discoveryTree();
+    // Running again with fewer sites: what waits on a dropped site is not this run's to fetch.
+    const siteHosts = new Set(o.sites.map((s) => s.host));
+    const dropped = new Set(tree.filter((u) => u.state === 'waiting' && !siteHosts.has(hostOf(u.url))).map((u) => hostOf(u.url)));
+    const ended = await crawl.crawler.discardHosts(dropped, 'its site is not in this run\'s --sites');
+    if (ended) log(`${count(ended, 'URL')} waiting on ${count(dropped.size, 'site')} no longer in --sites ended as discarded`);
     // Running again on the same database: examples fetched before need no search.
-    const fetchedBefore = new Set((await graph.discoveryTree()).filter((u) => u.state === 'done').map((u) => u.url));
+    const fetchedBefore = new Set(tree.filter((u) => u.state === 'done').map((u) => u.url));
     for (const url of [...pending]) if (fetchedBefore.has(url)) pending.delete(url);
     await crawl.frontier.setHostBudget(o.pathSearchPages);
     const pathRun = pending.size ? (await crawl.run()).stats : null;

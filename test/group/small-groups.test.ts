@@ -112,3 +112,30 @@ test('a round that ends on its share of the host budget is not the last: later r
   const said = lines.filter((l) => l.startsWith('round ')).map((l) => Number(/: (\d+) pages? fetched/.exec(l)?.[1]));
   assert.deepEqual(said, report.rounds.map((r) => r.fetched), lines.join('\n'));
 });
+
+test('a re-run on the same database with fewer sites fetches nothing more of the dropped ones: their waiting URLs end as discarded, logged', async () => {
+  const web = await serveTinySites(Object.fromEntries(['a', 'b', 'c'].map((k) => [k, manual(`Manual ${k}`)])));
+  webs.push(web);
+  const sites = Object.values(web.roots).map((root, i) => ({ root, host: new URL(root).host, name: `m${i}` }));
+  const db = join(dir, 'fewer.db');
+  const lines: string[] = [];
+  const run = (group: typeof sites, budgetPerSite: number) =>
+    runGroupCrawl({
+      ...GROUP_DEFAULTS, sites: group, examples: group.slice(0, 2).map((site) => ({ site, url: `${site.root}help/faq.html`, where: 'test' })), method: 'bfc',
+      db, concurrency: 2, perHost: 1, delayMs: 0, robots: true, budgetPerSite, iterations: 1, log: (l) => lines.push(l),
+    });
+  await run(sites, 6); // a budget that leaves every site with URLs waiting
+  const before = web.hits.c;
+  await run(sites.slice(0, 2), 30);
+  assert.equal(web.hits.c, before, 'no request to the dropped site');
+  assert.ok(lines.some((l) => /^\d+ URLs? waiting on 1 site no longer in --sites ended as discarded$/.test(l)), lines.join('\n'));
+  const { SqliteCrawlReader } = await import('../../src/store/sqlite-crawl-reader.js');
+  const reader = SqliteCrawlReader.open(db);
+  try {
+    const dropped: { state: string; error: string | null }[] = [];
+    for await (const e of reader.logEntries()) if (new URL(e.url).host === sites[2]!.host && e.state === 'discarded') dropped.push(e);
+    assert.ok(dropped.length > 0 && dropped.every((e) => e.error === "its site is not in this run's --sites"), JSON.stringify(dropped.slice(0, 3)));
+  } finally {
+    await reader.close();
+  }
+});

@@ -8,11 +8,15 @@ export type TinyPage = [title: string, text: string, links: [string, string][]];
  * Serves each site of `sites` (site key -> path -> page) on its own 127.0.0.1 port, as the plain
  * HTML a group crawl reads: title, one heading, a paragraph, the links. robots.txt allows all.
  */
-export async function serveTinySites(sites: Record<string, Record<string, TinyPage>>): Promise<{ roots: Record<string, string>; close(): Promise<void> }> {
+export async function serveTinySites(sites: Record<string, Record<string, TinyPage>>): Promise<{ roots: Record<string, string>; hits: Record<string, number>; close(): Promise<void> }> {
   const servers: Server[] = [];
   const roots: Record<string, string> = {};
+  /** Requests each site answered, robots.txt included. */
+  const hits: Record<string, number> = {};
   for (const k of Object.keys(sites)) {
+    hits[k] = 0;
     const server = createServer((req, res) => {
+      hits[k]!++;
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
       const p = sites[k]![path];
@@ -24,5 +28,5 @@ export async function serveTinySites(sites: Record<string, Record<string, TinyPa
     servers.push(server);
     roots[k] = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   }
-  return { roots, close: async () => void (await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))) };
+  return { roots, hits, close: async () => void (await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))) };
 }
