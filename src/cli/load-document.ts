@@ -49,8 +49,9 @@ export async function loadPage(ref: string, fetcher: Fetcher, opts: { pageUrl?: 
   return { ...page, url: pathToFileURL(resolve(ref)).href };
 }
 
-/** Where the links of an HTML file given without --url resolve (`.invalid` is reserved: never a real host). */
-export const FILE_LINKS_BASE = 'http://relative.invalid/';
+/** The origin the links of an HTML file given without --url resolve against (`.invalid` is reserved: never a real host). */
+export const PLACEHOLDER_ORIGIN = 'http://relative.invalid';
+const FILE_LINKS_BASE = `${PLACEHOLDER_ORIGIN}/`;
 
 /** Expands arguments into page references: a folder stands for the .html/.htm files in it. */
 export function expandRefs(args: string[]): string[] {

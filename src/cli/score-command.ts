@@ -11,7 +11,7 @@ import { loadTopic, type Topic } from '../relevance/topic.js';
 import { topicProfile, vsmScore } from '../relevance/vsm-scorer.js';
 import { positionTerms, weightedTerms } from '../text/position-terms.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { loadPage } from './load-document.js';
+import { loadPage, PLACEHOLDER_ORIGIN } from './load-document.js';
 import { positiveInt } from './option-parsers.js';
 import { FocusCrawlError } from '../errors.js';
 import { AdaptiveStrategy } from '../strategies/adaptive.js';
@@ -23,7 +23,6 @@ const CONTEXT_CHARS = 60;
  * What a file's relative links resolve against when it has no <base> and no --url is given: a
  * placeholder deep enough for '../', so that each link can be shown as the file wrote it.
  */
-const PLACEHOLDER_ORIGIN = 'http://relative.invalid';
 const PLACEHOLDER_DIR = '/~1/~2/~3/~4/~5/~6/~7/~8/';
 
 /** A link resolved against the placeholder, shown as written (a.html, ../up.html, /root); others unchanged. */

@@ -39,6 +39,16 @@ function strategyWhy(source: string | null, name: string, topic: boolean): strin
 }
 
 /**
+ * Whether a run that ended at `endedAt` is a phase of the process holding the crawl now (group
+ * runs a crawl per round): "last run ended: stopped" beside "a group is running" read as a
+ * stopped crawl.
+ */
+export function phaseOfHolder(running: boolean, holder: object | null, endedAt: string): boolean {
+  const started = (holder as { started?: unknown } | null)?.started;
+  return running && typeof started === 'string' && endedAt >= started;
+}
+
+/**
  * A shared crawl's first line: waiting, being fetched and by whom, and leases whose worker is gone;
  * without Redis, PostgreSQL's open URLs, which it cannot split.
  */
@@ -99,9 +109,7 @@ export function registerStatus(program: Command): void {
           `urls: ${c.done} done, ${c.error} error, ${c.discarded} discarded, ${c.waiting} waiting${heldText(embedded, running, c.fetching, live)}`,
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           // A shared crawl's runs are its workers': one worker's stop is not the crawl's while others run.
-          // A run that ended after the holder started is one of its phases (group runs a crawl per
-          // round): "last run ended: stopped" beside "a group is running" read as a stopped crawl.
-          ...(s.lastRun && !(running && typeof (open.holder as { started?: unknown } | null)?.started === 'string' && s.lastRun.endedAt >= (open.holder as { started: string }).started)
+          ...(s.lastRun && !phaseOfHolder(running, open.holder, s.lastRun.endedAt)
             ? [`${embedded ? 'last run' : "a worker's last run"} ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}${!embedded && live?.workers.length ? '; the crawl goes on with the workers running' : ''}`]
             : []),
           ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),

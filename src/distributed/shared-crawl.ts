@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
@@ -16,12 +15,12 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { LOST_FRONTIER, RedisFrontier } from '../frontier/redis-frontier.js';
 import { loadTopicFile, type TopicFile } from '../relevance/topic.js';
 import { PgStore } from '../store/pg-store.js';
-import { libpqSemantics } from '../store/pg-connect.js';
 import { PgPolitenessStore } from '../store/pg-politeness-store.js';
 import { LabelFeed } from '../engine/label-feed.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { checkSharedTarget, pgSchema, redact, redisDatabase, redisPrefix, type SharedTarget } from './shared-target.js';
 import { dropCrawlKeys } from './drop-crawl-keys.js';
+import { CreationLock } from './creation-lock.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -318,48 +317,6 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   }
 }
 
-/**
- * Serialises the creation of a named crawl: two `crawl --name` started together would otherwise
- * both read "no config", and the last to write its config would win while both seeded. Held
- * from before the schema is made until the config is written (a session advisory lock on its own
- * connection, on a key apart from the schema migration's). A creation refused on the way (a
- * topic, Redis holding another crawl's keys) drops the schema it made, so that the commands that
- * read the crawl do not find half of one.
- */
-class CreationLock {
-  #done = false;
-  private constructor(private readonly client: pg.Client | null, private readonly schema: string, private readonly existed: boolean) {}
-
-  static async take(target: SharedTarget): Promise<CreationLock> {
-    const schema = pgSchema(target.name);
-    const client = new pg.Client({ connectionString: libpqSemantics(target.pg), application_name: 'focuscrawl create', connectionTimeoutMillis: 5000 });
-    client.on('error', () => {}); // a lost connection surfaces through the store's own, which says so
-    try {
-      await client.connect();
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`create ${schema}`]);
-      const r = await client.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]);
-      return new CreationLock(client, schema, (r.rows[0] as { ok: boolean }).ok);
-    } catch {
-      // The store's connection, made next, names PostgreSQL and why; creation goes on unserialised.
-      await client.end().catch(() => {});
-      return new CreationLock(null, schema, true);
-    }
-  }
-
-  /** Lets the next creation go; `failed`: drop the schema when this creation made it. */
-  async release(failed: boolean): Promise<void> {
-    if (this.#done || !this.client) return;
-    this.#done = true;
-    try {
-      if (failed && !this.existed) await this.client.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
-      await this.client.query('SELECT pg_advisory_unlock(hashtext($1))', [`create ${this.schema}`]);
-    } catch {
-      // The session's end lets the lock go too.
-    } finally {
-      await this.client.end().catch(() => {});
-    }
-  }
-}
 
 /** What a worker may set for itself; `strategy`: an object instead of the stored config's strategy (tests, library callers), as CrawlParts.strategy. */
 export interface WorkerOptions {

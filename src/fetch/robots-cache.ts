@@ -1,6 +1,7 @@
 import { FocusCrawlError } from '../errors.js';
 import { createRequire } from 'node:module';
 import { FetchError, type Fetcher } from './fetcher.js';
+import { fixPercentEscapes } from '../parse/normalize-url.js';
 
 const require = createRequire(import.meta.url);
 interface Robot {
@@ -169,10 +170,5 @@ export class RobotsCache {
  */
 function withUnreservedDecoded(text: string): string {
   if (!text.includes('%')) return text;
-  return text.replace(/^([ \t]*(?:dis)?allow[ \t]*:[^\n]*)$/gim, (line) =>
-    line.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
-      const ch = String.fromCharCode(parseInt(hex, 16));
-      return /[A-Za-z0-9\-._~]/.test(ch) ? ch : '%' + hex.toUpperCase();
-    }),
-  );
+  return text.replace(/^([ \t]*(?:dis)?allow[ \t]*:[^\n]*)$/gim, fixPercentEscapes);
 }

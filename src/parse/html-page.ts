@@ -2,7 +2,7 @@ import { metaRefreshUrl } from './meta-refresh.js';
 import { Parser } from 'htmlparser2';
 import type { Link, Page, ServiceText } from '../types.js';
 import { baseUrl, normalizeUrl, resolveLink, type BaseUrl } from './normalize-url.js';
-import { queryInPageEncoding } from './query-encoding.js';
+import { isLegacyEncoding, queryInPageEncoding } from './query-encoding.js';
 
 /** Elements whose text is never visible. */
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'head']);
@@ -124,7 +124,7 @@ function urlsIn(text: string, add: (url: string, at: number, end: number) => voi
  * Never throws on malformed markup: htmlparser2 recovers the way browsers mostly do.
  */
 export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: ParseOptions = {}): Page {
-  const legacy = !/^utf-?(8|16)/i.test(encoding);
+  const legacy = isLegacyEncoding(encoding);
   const contextChars = opts.linkContext ?? 0;
   const myMeta = (opts.robotsAgent ?? 'focuscrawl').toLowerCase();
   let base: BaseUrl | null = null;

@@ -10,7 +10,8 @@ import { SESSION_HINT, stripSessionIds } from './session-params.js';
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
-function fixPercentEscapes(s: string): string {
+/** Percent-escapes of unreserved characters decoded, the others upper-cased (RFC 3986 6.2.2). */
+export function fixPercentEscapes(s: string): string {
   return s.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
     const ch = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(ch) ? ch : '%' + hex.toUpperCase();

@@ -8,9 +8,12 @@ import iconv from 'iconv-lite';
  * browsers send them. Pages in UTF-8 or UTF-16 (whose links browsers encode as UTF-8), and links
  * whose query is ASCII, are returned unchanged.
  */
+/** An encoding whose pages' links browsers do not encode as UTF-8 (all but UTF-8 and UTF-16). */
+export const isLegacyEncoding = (encoding: string): boolean => !/^utf-?(8|16)/i.test(encoding);
+
 export function queryInPageEncoding(href: string, encoding: string): string {
   const q = href.indexOf('?');
-  if (q < 0 || /^utf-?(8|16)/i.test(encoding) || !/[^\x00-\x7f]/.test(href.slice(q))) return href;
+  if (q < 0 || !isLegacyEncoding(encoding) || !/[^\x00-\x7f]/.test(href.slice(q))) return href;
   if (!iconv.encodingExists(encoding)) return href;
   const hash = href.indexOf('#', q);
   const query = hash < 0 ? href.slice(q + 1) : href.slice(q + 1, hash);
