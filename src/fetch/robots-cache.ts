@@ -2,6 +2,7 @@ import { FocusCrawlError } from '../errors.js';
 import { createRequire } from 'node:module';
 import { FetchError, type Fetcher } from './fetcher.js';
 import { fixPercentEscapes } from '../parse/normalize-url.js';
+import { RobotsRules, robotsPathOf } from './robots-rules.js';
 
 const require = createRequire(import.meta.url);
 interface Robot {
@@ -51,6 +52,8 @@ export type RobotsVerdict =
 
 interface HostRules {
   robot: Robot | null; // null: allow everything (4xx or empty)
+  /** The agent's group of `robot`, matched in linear time; null: ask `robot`. */
+  matcher: RobotsRules | null;
   crawlDelayMs: number;
   unreachable: string | null;
   expires: number;
@@ -77,7 +80,8 @@ export class RobotsCache {
    * with the abort and nothing is remembered about the host.
    */
   async check(url: string, signal?: AbortSignal): Promise<RobotsVerdict> {
-    const origin = new URL(url).origin;
+    const parsed = new URL(url);
+    const origin = parsed.origin;
     let rules = this.#rules.get(origin);
     if (!rules || rules.expires <= Date.now()) rules = await this.#load(origin, signal);
     // Read the clock after the (possible) fetch: the wait is counted from when the rules were stored.
@@ -86,8 +90,13 @@ export class RobotsCache {
       const retryAfterMs = rules.expires > 0 ? Math.max(1, rules.expires - now) : undefined;
       return { kind: 'unreachable', retryAfterMs, reason: rules.unreachable };
     }
-    if (rules.robot && rules.robot.isAllowed(url, this.#options.agent) === false) return { kind: 'disallowed' };
+    if (rules.robot && !this.#allows(rules, url, parsed)) return { kind: 'disallowed' };
     return { kind: 'allowed', crawlDelayMs: rules.crawlDelayMs };
+  }
+
+  #allows(rules: HostRules, url: string, parsed: URL): boolean {
+    if (rules.matcher) return rules.matcher.allows(robotsPathOf(parsed));
+    return rules.robot?.isAllowed(url, this.#options.agent) !== false;
   }
 
   /**
@@ -125,13 +134,14 @@ export class RobotsCache {
         const delay = robot.getCrawlDelay(this.#options.agent);
         rules = {
           robot,
+          matcher: RobotsRules.of(robot, this.#options.agent),
           crawlDelayMs: delay && delay > 0 ? Math.min(delay * 1000, this.#options.maxCrawlDelayMs) : 0,
           unreachable: null,
           expires: now + this.#options.ttlMs,
         };
       } else {
         // 4xx (and a 2xx without a readable body): no restrictions.
-        rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
+        rules = { robot: null, matcher: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       }
     } catch (err) {
       // Aborted, or the crawl's own failure (a WARC that cannot be written): nothing about the host.
@@ -144,13 +154,14 @@ export class RobotsCache {
       // none, as for a 4xx. Held as unreachable, it kept the whole host waiting.
       const unreadable = status !== undefined && status >= 200 && status < 300 && !(err instanceof FetchError && err.network);
       if ((status !== undefined && status >= 400 && status < 500 && status !== 429) || redirects || unreadable) {
-        rules = { robot: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
+        rules = { robot: null, matcher: null, crawlDelayMs: 0, unreachable: null, expires: now + this.#options.ttlMs };
       } else if (err instanceof FetchError && err.network) {
         // Not stored: expires 0 makes the next check fetch again.
-        return { robot: null, crawlDelayMs: 0, unreachable: `robots.txt unreachable: ${err.message}`, expires: 0 };
+        return { robot: null, matcher: null, crawlDelayMs: 0, unreachable: `robots.txt unreachable: ${err.message}`, expires: 0 };
       } else {
         rules = {
           robot: null,
+          matcher: null,
           crawlDelayMs: 0,
           unreachable: `robots.txt unreachable: ${(err as Error).message}`,
           expires: now + this.#options.unreachableRetryMs,
