@@ -1,5 +1,5 @@
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -117,6 +117,22 @@ function makeOutFolder(dir: string): void {
   }
 }
 
+/**
+ * A folder that holds an earlier generated web loses that web's files first, so a smaller web
+ * written over a larger one leaves no host folders or pages of the old one behind; a folder that
+ * holds anything else is refused rather than written into.
+ */
+function clearEarlierWeb(dir: string): void {
+  const entries = readdirSync(dir);
+  if (entries.length === 0) return;
+  const webFile = (name: string) => name === 'web.json' || name === 'labels.txt' || /^h\d+$/.test(name);
+  if (!existsSync(join(dir, 'web.json')) || !entries.every(webFile)) {
+    const other = entries.find((name) => !webFile(name)) ?? entries[0]!;
+    throw new FocusCrawlError('USAGE', `--out ${dir}: the folder holds ${JSON.stringify(other)}, which bench gen did not write; give an empty or new folder, or one an earlier bench gen wrote`);
+  }
+  for (const name of entries) rmSync(join(dir, name), { recursive: true, force: true });
+}
+
 export function registerBenchStrategies(bench: Command): void {
   bench
     .command('gen')
@@ -130,6 +146,7 @@ export function registerBenchStrategies(bench: Command): void {
     .action((o: { out: string; seed: number; hosts: number; pages: number; lang: 'en' | 'zh'; port: number }) => {
       if (o.port + o.hosts - 1 > 65535) throw new FocusCrawlError('USAGE', `--port ${o.port} with --hosts ${o.hosts}: the hosts' ports would run past 65535`);
       makeOutFolder(o.out);
+      clearEarlierWeb(o.out);
       const spec: WebSpec = { ...DEFAULT_WEB, seed: o.seed, hosts: o.hosts, pagesPerHost: o.pages, lang: o.lang, basePort: o.port };
       const r = writeWeb(spec, o.out);
       process.stdout.write(`wrote ${count(r.pages, 'page')} on ${count(spec.hosts, 'host')} (${count(r.targets, 'target')} in ${o.out}/labels.txt) to ${o.out}\n`);

@@ -34,6 +34,14 @@ test('bench gen writes a labelled web; bench run compares strategies on it', asy
   await cliFails(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--labels', join(dir, 'far-labels.txt'), '--strategies', 'bfs', '--budget', '5', '--out', out], /--labels .*far-labels\.txt: none of its 1 URLs is on a host of the web/);
   await cliFails(['bench', 'run', '--web', web, '--topic', DEMO_TOPIC, '--strategies', 'bfs@keep@keep', '--budget', '5', '--out', out], /--strategies: 'bfs@keep@keep' is not NAME or NAME@keep/);
   await cliFails(['bench', 'gen', '--out', join(dir, 'w2'), '--hosts', '6', '--port', '65534'], /--port 65534 with --hosts 6: the hosts' ports would run past 65535/);
+  // Written again, smaller, into the same folder: none of the larger web is left behind.
+  const again = await runCli(['bench', 'gen', '--out', web, '--hosts', '1', '--pages', '30', '--port', '29431']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(!existsSync(join(web, 'h1')), 'the second host of the earlier web is gone');
+  assert.ok(!existsSync(join(web, 'h0', 'p', '50.html')), 'pages past the new size are gone');
+  assert.ok(existsSync(join(web, 'h0', 'p', '29.html')));
+  await cliFails(['bench', 'gen', '--out', out, '--hosts', '1', '--pages', '10'], /--out .*out: the folder holds "[^"]+", which bench gen did not write/);
+  assert.ok(existsSync(join(out, 'results.json')), 'a folder of other files is left as it was');
   mkdirSync(join(dir, 'w3'));
   writeFileSync(join(dir, 'w3', 'web.json'), '{"hosts": "abc"}');
   await cliFails(['bench', 'run', '--web', join(dir, 'w3'), '--topic', DEMO_TOPIC, '--out', out], /w3\/web\.json: hosts must be a whole number of at least 1, not "abc"/);
