@@ -2,7 +2,7 @@ import { count } from './progress.js';
 import type { Command } from 'commander';
 import { formatOfFile } from './format-of-file.js';
 import { FocusCrawlError } from '../errors.js';
-import { GROUP_DEFAULTS, runGroupCrawl, type GroupCrawlOptions, type RankedPage } from '../group/group-crawl.js';
+import { GROUP_DEFAULTS, GroupStopped, runGroupCrawl, type GroupCrawlOptions, type GroupReport, type RankedPage } from '../group/group-crawl.js';
 import { readExamplesFile, readSitesFile } from '../group/group-inputs.js';
 import { PATH_SEPARATOR } from '../group/anchor-path.js';
 import { loadTopicFile } from '../relevance/topic.js';
@@ -86,24 +86,47 @@ export function registerGroup(program: Command): void {
       const topicKeywords = o.topic ? loadTopicFile(o.topic).keywords : null;
       const format = o.format ?? formatOfFile(o.out, ['csv', 'jsonl', 'json'] as const) ?? 'jsonl';
       const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
-      const report = await runGroupCrawl({
-        sites, examples, method: o.method,
-        budgetPerSite: o.budgetPerSite ?? GROUP_DEFAULTS.budgetPerSite,
-        iterations: o.iterations ?? GROUP_DEFAULTS.iterations,
-        selection: GROUP_DEFAULTS.selection,
-        ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
-        fcRelevance: o.fcRelevance ?? GROUP_DEFAULTS.fcRelevance,
-        deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
-        shapeWeight: GROUP_DEFAULTS.shapeWeight,
-        nameWeight: o.nameWeight ?? GROUP_DEFAULTS.nameWeight,
-        topicKeywords,
-        topicWeight: o.topicWeight ?? GROUP_DEFAULTS.topicWeight,
-        pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
-        addPerRound: GROUP_DEFAULTS.addPerRound,
-        db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,
-        ...(o.userAgent ? { userAgent: o.userAgent } : {}),
-        log,
-      });
+      // Ctrl-C or SIGTERM: the requests in flight are given back and the run ends without a
+      // ranking; a second signal quits at once. Either way the database keeps what was fetched.
+      const stop = new AbortController();
+      let signals = 0;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (++signals > 1) process.exit(130);
+        process.stderr.write(`\n[focuscrawl group] stopping${signal === 'SIGINT' ? '' : ` (${signal})`}: the requests in flight are given back (${signal === 'SIGINT' ? 'Ctrl-C again' : 'a second signal'} to quit now)\n`);
+        stop.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      let report: GroupReport;
+      try {
+        report = await runGroupCrawl({
+          sites, examples, method: o.method,
+          budgetPerSite: o.budgetPerSite ?? GROUP_DEFAULTS.budgetPerSite,
+          iterations: o.iterations ?? GROUP_DEFAULTS.iterations,
+          selection: GROUP_DEFAULTS.selection,
+          ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+          fcRelevance: o.fcRelevance ?? GROUP_DEFAULTS.fcRelevance,
+          deadEndWeight: GROUP_DEFAULTS.deadEndWeight,
+          shapeWeight: GROUP_DEFAULTS.shapeWeight,
+          nameWeight: o.nameWeight ?? GROUP_DEFAULTS.nameWeight,
+          topicKeywords,
+          topicWeight: o.topicWeight ?? GROUP_DEFAULTS.topicWeight,
+          pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
+          addPerRound: GROUP_DEFAULTS.addPerRound,
+          db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,
+          ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+          log,
+          signal: stop.signal,
+        });
+      } catch (err) {
+        if (!(err instanceof GroupStopped)) throw err;
+        log(`stopped during ${err.stage}: nothing ranked or written; the pages fetched are kept in ${o.db}, and the same command run again continues from them`);
+        process.exitCode = 130;
+        return;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
       await writeChunks(o.out, formatRanking(report.pages, format, o.all === true));
       const targets = report.pages.filter((p) => p.target);
       const withTargets = new Set(targets.map((p) => p.site)).size;

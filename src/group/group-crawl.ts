@@ -68,6 +68,33 @@ export interface GroupCrawlOptions {
   fetcher?: Fetcher;
   /** Progress lines (rounds, library additions). */
   log?: (line: string) => void;
+  /**
+   * Stops the run (Ctrl-C): the requests in flight are given back, their URLs wait again, and
+   * runGroupCrawl rejects with GroupStopped; running again on the same database continues.
+   */
+  signal?: AbortSignal;
+}
+
+/** The run was stopped by its signal: nothing was ranked; what was fetched is in the database. */
+export class GroupStopped extends Error {
+  constructor(readonly stage: string) {
+    super(`group crawl stopped during ${stage}`);
+  }
+}
+
+/** crawl.run() that throws GroupStopped once the signal has stopped the crawl. */
+function stoppable(crawl: Awaited<ReturnType<typeof startCrawl>>, signal: AbortSignal | undefined): { run: (stage: string) => ReturnType<typeof crawl.run>; release: () => void } {
+  const stop = () => crawl.crawler.stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
+  return {
+    run: async (stage) => {
+      const summary = await crawl.run();
+      if (signal?.aborted) throw new GroupStopped(stage);
+      return summary;
+    },
+    release: () => signal?.removeEventListener('abort', stop),
+  };
 }
 
 export const GROUP_DEFAULTS = {
@@ -172,6 +199,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     if (pending.delete(e.url) && pending.size === 0 && phase === 0) crawl.crawler.stop({ finishInFlight: true });
   });
   const rounds: GroupReport['rounds'] = [];
+  const runs = stoppable(crawl, o.signal);
   try {
     const db = crawl.db;
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
@@ -191,7 +219,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const fetchedBefore = new Set(tree.filter((u) => u.state === 'done').map((u) => u.url));
     for (const url of [...pending]) if (fetchedBefore.has(url)) pending.delete(url);
     await crawl.frontier.setHostBudget(o.pathSearchPages);
-    const pathRun = pending.size ? (await crawl.run()).stats : null;
+    const pathRun = pending.size ? (await runs.run('path extraction')).stats : null;
     const searched = pathRun?.fetched ?? 0;
     await db.settle();
     let ranked = await rankableDocs(graph);
@@ -208,7 +236,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       await crawl.frontier.setHostBudget(Math.ceil((round * o.budgetPerSite) / o.iterations));
       await crawl.frontier.rescore((r) => bfc.rescore(r));
       const before = crawl.frontier.countsNow();
-      const { stats: total } = await crawl.run();
+      const { stats: total } = await runs.run(`round ${round}`);
       const stats = { ...total, fetched: total.fetched - sofar.fetched, errors: total.errors - sofar.errors, notFetched: total.notFetched - sofar.notFetched };
       sofar = { fetched: total.fetched, errors: total.errors, notFetched: total.notFetched };
       await db.settle();
@@ -264,6 +292,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const pages = scored.map((x) => ({ d: x.d, score: x.score, target: x.target || parts.has(x.d.url) }));
     return { pages: perSite(o, pages), searched, rounds, missing: missingExamples(o, ranked), library: samples, coherence: libraryCoherence(library, ranked), parts: [...parts] };
   } finally {
+    runs.release();
     await crawl.close();
   }
 }
@@ -291,6 +320,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   const strategy = new PhaseStrategy(EXAMPLES_FIRST);
   await refuseOtherMethod(o, 'fc');
   const crawl = await startCrawl(crawlConfig(o, o.examples.map((e) => e.url)), { strategy, command: 'group', fetcher: o.fetcher });
+  const runs = stoppable(crawl, o.signal);
   try {
     const db = crawl.db;
     markGroupRun(db, o, log);
@@ -300,7 +330,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     const perHost = new Map<string, number>();
     for (const e of o.examples) perHost.set(e.site.host, (perHost.get(e.site.host) ?? 0) + 1);
     await crawl.frontier.setHostBudget(Math.max(...perHost.values()));
-    const searched = (await crawl.run()).stats.fetched;
+    const searched = (await runs.run('the examples\' fetch')).stats.fetched;
     await db.settle();
     const graph = new SqliteCrawlGraphReader(db.db);
     let ranked = await rankableDocs(graph);
@@ -315,7 +345,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     await crawl.crawler.addSeeds(o.sites.map((s) => s.root));
     await crawl.frontier.setHostBudget(o.budgetPerSite);
     const before = crawl.frontier.countsNow();
-    const { stats } = await crawl.run();
+    const { stats } = await runs.run('round 1');
     await db.settle();
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
@@ -328,6 +358,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     const library = found.map((d) => ({ site: d.host, url: d.url, path: d.path }));
     return { pages: perSite(o, pages), searched, rounds: [{ round: 1, fetched, added: [] }], missing: missingExamples(o, ranked), library };
   } finally {
+    runs.release();
     await crawl.close();
   }
 }

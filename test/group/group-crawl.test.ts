@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GROUP_DEFAULTS, runGroupCrawl } from '../../src/group/group-crawl.js';
@@ -125,6 +125,34 @@ test('focuscrawl group writes the ranked targets per site as CSV; --all adds the
   const other = await runCli(['group', '--sites', fewer, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--delay-ms', '0', '--threshold', '0.5', '--db', join(dir, 'cli.db')]);
   assert.equal(other.code, 0, other.stderr);
   assert.match(other.stderr, /cli\.db was made with other sites or examples: this run continues it/);
+});
+
+test('Ctrl-C stops a group run without writing a ranking; the same command run again continues', { timeout: 60_000 }, async () => {
+  const db = join(dir, 'stopped.db');
+  const out = join(dir, 'stopped.csv');
+  const args = ['group', '--sites', sitesFile, '--examples', examplesFile, '--budget-per-site', '20', '--iterations', '2', '--threshold', '0.5', '--db', db, '--out', out];
+  const before = { ...web.hits };
+  // A slow crawl (a second between a site's requests), stopped once round 1 has begun.
+  const stopped = await runCli([...args, '--delay-ms', '1000'], {
+    onStart: (child) => {
+      let seen = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/path extraction/.test(seen) && !child.killed) child.kill('SIGINT');
+      });
+    },
+  });
+  assert.equal(stopped.code, 130, stopped.stderr);
+  assert.match(stopped.stderr, /stopping: the requests in flight are given back \(Ctrl-C again to quit now\)/);
+  assert.match(stopped.stderr, /stopped during round 1: nothing ranked or written; the pages fetched are kept in .*stopped\.db, and the same command run again continues from them/);
+  assert.ok(!existsSync(out), 'no partial ranking is written');
+  const fetchedBefore = Object.keys(web.hits).reduce((n, k) => n + web.hits[k]! - before[k]!, 0);
+  assert.ok(fetchedBefore > 0);
+  const again = await runCli([...args, '--delay-ms', '0']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /path extraction \(0 pages\)/, 'the examples found before the stop are not searched again');
+  assert.match(again.stderr, /6 target pages on 3 of 5 sites/);
+  assert.equal(readFileSync(out, 'utf8').trim().split('\r\n').length, 7);
 });
 
 test('focuscrawl group names a malformed examples line and exits 2', async () => {
