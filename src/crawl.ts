@@ -91,6 +91,7 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
 }
 
 async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {
+  notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
   const { http } = guards;
   restoreEarlierRuns(db, guards.traps);

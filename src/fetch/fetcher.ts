@@ -64,4 +64,6 @@ export interface Fetcher {
   close(): Promise<void>;
   /** Ends at once, failing the requests in flight (after a write failure: nothing can record them). */
   destroy?(): Promise<void>;
+  /** What the user should know of it before the crawl (a recording read only in part), said as the crawl starts. */
+  readonly notes?: readonly string[];
 }

@@ -1,10 +1,11 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { FocusCrawlError, fileError } from '../errors.js';
 import type { FetchResult } from '../types.js';
 import type { Fetcher, FetchOptions } from './fetcher.js';
+import { warcDamage, warcIsGzip } from './warc-damage.js';
 
 /** Headers that describe the transfer, not the content we keep (bodies are stored decoded). */
 const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
@@ -13,7 +14,8 @@ const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfe
  * Wraps a fetcher and appends every response it returns to a WARC file (webrecorder's warcio):
  * one `response` record per redirect hop (status and Location) and one for the final response,
  * its body decoded (non-HTML bodies, which the crawler never reads, are stored empty). Failed
- * fetches are not recorded, so a replay reports them as not in the recording.
+ * fetches are not recorded, so a replay reports them as not in the recording. Records go as gzip
+ * members, or as plain records when appended to a plain WARC, and only to a whole file.
  */
 export class RecordingFetcher implements Fetcher {
   readonly #inner: Fetcher;
@@ -24,15 +26,24 @@ export class RecordingFetcher implements Fetcher {
    * a failed database write, the URL in hand returns to waiting, and resume records from there.
    */
   #failure: FocusCrawlError | null = null;
+  readonly #gzip: boolean;
 
-  private constructor(inner: Fetcher, out: WriteStream, first: Promise<void>, file: string) {
+  private constructor(inner: Fetcher, out: WriteStream, first: Promise<void>, file: string, gzip: boolean) {
     this.#inner = inner;
+    this.#gzip = gzip;
     this.#out = out;
     this.#chain = first;
     out.on('error', (err) => (this.#failure ??= new FocusCrawlError('STORE', `cannot write WARC ${file}: ${err.message}`, { cause: err })));
   }
 
   static async open(inner: Fetcher, file: string): Promise<RecordingFetcher> {
+    let gzip = true;
+    if (existsSync(file) && statSync(file).isFile() && statSync(file).size > 0) {
+      // Appended after a cut record, every new record would be unreadable to a replay.
+      const damage = await warcDamage(file);
+      if (damage) throw new FocusCrawlError('IO', `--record ${file}: ${damage}; records are appended only to a whole WARC: give a new file (a replay of this one reads the records before the damage)`);
+      gzip = warcIsGzip(file);
+    }
     const out = createWriteStream(file, { flags: 'a' });
     // once() rejects with the stream's own error (EISDIR, ENOENT, EACCES): named here.
     try {
@@ -41,9 +52,13 @@ export class RecordingFetcher implements Fetcher {
       throw new FocusCrawlError('IO', `cannot write WARC ${file}: ${fileError(e, 'write')}`);
     }
     const info = await WARCRecord.createWARCInfo({ filename: file, warcVersion: 'WARC/1.1' }, { software: 'focuscrawl' });
-    const rec = new RecordingFetcher(inner, out, Promise.resolve(), file);
+    const rec = new RecordingFetcher(inner, out, Promise.resolve(), file, gzip);
     rec.#append(info);
     return rec;
+  }
+
+  get notes(): readonly string[] {
+    return this.#inner.notes ?? [];
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
@@ -80,7 +95,7 @@ export class RecordingFetcher implements Fetcher {
 
   async #write(record: WARCRecord): Promise<void> {
     if (this.#failure) return;
-    const bytes = await WARCSerializer.serialize(record, { gzip: true });
+    const bytes = await WARCSerializer.serialize(record, { gzip: this.#gzip });
     // The stream may have failed while the record was serialised: a destroyed stream emits
     // neither 'drain' nor another 'error', and waiting for one hung the crawl's close for good.
     const out = this.#out;

@@ -7,6 +7,7 @@ import { readWebSpec, origin } from '../bench/topical-web.js';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isHtmlType, LINE_JOINED_HEADERS } from './http-fetcher.js';
+import { warcDamage, warcIsGzip } from './warc-damage.js';
 
 /**
  * Header lines by lower-case name, repeated ones joined as http-fetcher.ts joins them (headerValue).
@@ -43,17 +44,22 @@ export class ReplayFetcher implements Fetcher {
   readonly #source: string;
   readonly #lookup: (url: string) => Stored | null;
   readonly #maxRedirects: number;
+  readonly notes: readonly string[];
 
-  private constructor(source: string, lookup: (url: string) => Stored | null, maxRedirects: number) {
+  private constructor(source: string, lookup: (url: string) => Stored | null, maxRedirects: number, notes: string[] = []) {
     this.#source = source;
     this.#lookup = lookup;
     this.#maxRedirects = maxRedirects;
+    this.notes = notes;
   }
 
   static async open(source: string, maxRedirects = 5): Promise<ReplayFetcher> {
     if (!existsSync(source)) throw new FocusCrawlError('IO', `no recording at ${source}`);
     if (statSync(source).isDirectory()) return new ReplayFetcher(source, webFolderLookup(source), maxRedirects);
     const records = new Map<string, Stored>();
+    // The last record read, and what it replaced: a plain WARC's last record, cut short, is dropped.
+    let last: { url: string; replaced: Stored | undefined } | null = null;
+    let read = 0;
     try {
       // Headers as written, one entry per line, so that a header sent several times comes back as
       // the live fetcher gives it (X-Robots-Tag's copies each keep their own scope).
@@ -66,14 +72,27 @@ export class ReplayFetcher implements Fetcher {
         if (!url) continue;
         const headers = lowerCased(record.httpHeaders?.headers ?? []);
         const body = await record.readFully(false);
+        last = { url, replaced: records.get(url) };
         records.set(url, { status: Number(record.httpHeaders?.statusCode ?? 200), headers, body });
+        read++;
       }
     } catch (err) {
       throw new FocusCrawlError('IO', `cannot read WARC ${source}: ${(err as Error).message}`);
     }
+    // The records before a damaged place replay; the crawl says how many, and where it stopped.
+    const notes: string[] = [];
+    const damage = await warcDamage(source);
+    if (damage) {
+      if (last && !warcIsGzip(source)) {
+        read--;
+        if (last.replaced) records.set(last.url, last.replaced);
+        else records.delete(last.url);
+      }
+      notes.push(`the recording ${source} is damaged: ${damage}; replaying the ${read} response records before it`);
+    }
     // A file that is no WARC parses as none: replaying it would fail every URL after its retries.
     if (!records.size) throw new FocusCrawlError('IO', `${source} holds no WARC response record: not a recording to replay`);
-    return new ReplayFetcher(source, (url) => records.get(url) ?? null, maxRedirects);
+    return new ReplayFetcher(source, (url) => records.get(url) ?? null, maxRedirects, notes);
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {

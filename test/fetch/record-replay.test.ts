@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,4 +111,50 @@ test('a replay keeps no delay between requests: neither the crawl\'s nor a recor
   };
   assert.deepEqual(await delays(join(dir, 'live.db')), [1000], 'the live crawl kept the Crawl-delay');
   assert.deepEqual(await delays(join(dir, 'replay.db')), [0], 'the replay kept none');
+});
+
+test('a WARC cut short (a crash mid-write) is not appended to, and replays the records before the cut, saying so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-warc-cut-'));
+  const srv = await startTestServer([
+    [/^\/hub$/, (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Hub</title>' + ['/html/a', '/html/b', '/html/c'].map((h) => `<a href="${h}">${h}</a>`).join(' '))],
+  ]);
+  try {
+    const warc = join(dir, 'crawl.warc.gz');
+    const common = { seeds: [srv.origin + '/hub'], delayMs: 0, perHost: 1, concurrency: 1, retries: 0 };
+    const live = await crawlLog({ ...common, db: join(dir, 'live.db'), record: warc });
+    const whole = readFileSync(warc);
+    writeFileSync(warc, whole.subarray(0, whole.length - 40));
+    const before = readFileSync(warc);
+    await assert.rejects(
+      startCrawl({ ...common, db: join(dir, 'again.db'), record: warc }),
+      /--record .*crawl\.warc\.gz: unreadable near byte [\d,]+ of [\d,]+ \(unexpected end of file\); records are appended only to a whole WARC: give a new file/,
+    );
+    assert.ok(readFileSync(warc).equals(before), 'the damaged recording is left as it was');
+    const crawl = await startCrawl({ ...common, db: join(dir, 'replay.db'), replay: warc });
+    try {
+      assert.equal(crawl.notes.length, 1, crawl.notes.join('\n'));
+      assert.match(crawl.notes[0]!, /the recording .*crawl\.warc\.gz is damaged: unreadable near byte .*; replaying the \d+ response records before it/);
+      await crawl.run();
+    } finally {
+      await crawl.close();
+    }
+    const replayed = await crawlLog({ ...common, db: join(dir, 'replay2.db'), replay: warc });
+    const done = (log: string[]) => log.filter((l) => / done 200 /.test(l));
+    assert.equal(done(replayed).length, done(live).length - 1, 'all but the cut record replay');
+
+    // A plain WARC (gunzipped by a user): appended to with plain records, never gzip members after them.
+    const plain = join(dir, 'plain.warc');
+    writeFileSync(plain, gunzipSync(whole));
+    await crawlLog({ ...common, db: join(dir, 'plain.db'), record: plain });
+    assert.equal(readFileSync(plain).subarray(0, 5).toString('latin1'), 'WARC/');
+    assert.ok(!readFileSync(plain).includes(Buffer.from([0x1f, 0x8b, 0x08])), 'no gzip member in the plain file');
+    assert.deepEqual(await crawlLog({ ...common, db: join(dir, 'plain-replay.db'), replay: plain }), live);
+    // Its last record cut mid-body: dropped, not replayed as a whole page with half its text.
+    const text = readFileSync(plain);
+    writeFileSync(plain, text.subarray(0, text.length - 30));
+    const cut = await ReplayFetcher.open(plain, 5);
+    assert.match(cut.notes[0]!, /its last record is cut short/);
+  } finally {
+    await srv.close();
+  }
 });

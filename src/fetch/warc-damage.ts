@@ -1,0 +1,47 @@
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+
+/** How a WARC file is written: gzip members (as --record writes it) or plain records. */
+export function warcIsGzip(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What is wrong with the end of a WARC, or null when it is whole: a record cut short (a crash or
+ * a full disk while writing), or bytes that are not the file's kind of record (plain records
+ * after gzip members, or gzip members after plain records). WARC readers stop at such a place
+ * without a word, so every record after it would be lost to a replay, and a recording appended
+ * to such a file would be lost the same way.
+ */
+export async function warcDamage(file: string): Promise<string | null> {
+  const size = statSync(file).size;
+  if (size === 0) return null;
+  if (warcIsGzip(file)) {
+    // zlib reads member after member and fails on a cut one or on anything that is not a member.
+    const gunzip = createGunzip();
+    try {
+      await pipeline(createReadStream(file), gunzip, new Writable({ write: (_chunk, _enc, done) => done() }));
+      return null;
+    } catch (err) {
+      return `unreadable near byte ${gunzip.bytesWritten.toLocaleString('en')} of ${size.toLocaleString('en')} (${(err as Error).message})`;
+    }
+  }
+  // A plain record ends with its block and two CRLFs (WARC 1.1, section 4); a cut one does not.
+  const fd = openSync(file, 'r');
+  const tail = Buffer.alloc(Math.min(4, size));
+  try {
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+  } finally {
+    closeSync(fd);
+  }
+  if (tail.toString('latin1') !== '\r\n\r\n') return `its last record is cut short (the file does not end with a record's closing CRLFs, at byte ${size.toLocaleString('en')})`;
+  return null;
+}
