@@ -29,6 +29,13 @@ async function labelledTexts(o: { db: string }): Promise<{ samples: string[]; ba
   }
 }
 
+const isJsonFile = (file: string) => /\.json$/i.test(file);
+
+/** A topic file as its name asks: JSON for a .json file (which holds no comments, so no header), else YAML with the header as comments. */
+function topicFileText(file: string, header: string, body: Record<string, unknown>): string {
+  return isJsonFile(file) ? JSON.stringify(body, null, 2) + '\n' : header + stringify(body);
+}
+
 /** The lines of a text file that hold something, with their numbers, comments (#) and blanks left out. */
 function readLines(file: string, what: string): { line: number; text: string }[] {
   let bytes: Buffer;
@@ -111,7 +118,7 @@ export function registerTopic(program: Command): void {
         const body: Record<string, unknown> = { name: o.name ?? ranked[0]!.term, keywords };
         if (o.stem) body.stem = true;
         try {
-          writeFileSync(o.out, header + stringify(body));
+          writeFileSync(o.out, topicFileText(o.out, header, body));
         } catch (err) {
           throw new FocusCrawlError('IO', `cannot write ${o.out}: ${fileError(err, 'write')}`);
         }
@@ -144,7 +151,8 @@ export function registerTopic(program: Command): void {
       const header = `# Written by focuscrawl topic learn-links from ${urls.length} service links: the ${ranked.length} words in most of them\n# (path and query), and the acronyms kept at the weaker level.\n`;
       // One flow list a line, words quoted only where YAML would read them as something else.
       const list = (xs: string[]) => `[${xs.map((x) => (/^[\p{L}][\p{L}\p{N}_-]*$/u.test(x) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(x) ? x : JSON.stringify(x))).join(', ')}]`;
-      writeOut(o.out, `${header}links:\n  keywords: ${list(ranked.map((r) => r.word))}\n  abbreviations: ${list(abbreviations)}\n`);
+      const fragment = `${header}links:\n  keywords: ${list(ranked.map((r) => r.word))}\n  abbreviations: ${list(abbreviations)}\n`;
+      writeOut(o.out, isJsonFile(o.out) ? topicFileText(o.out, header, { links: { keywords: ranked.map((r) => r.word), abbreviations } }) : fragment);
       process.stdout.write(ranked.map((r) => `${r.word}\tin ${r.links} of ${urls.length} links`).join('\n') + `\nwrote ${o.out}\n`);
     });
 }

@@ -132,6 +132,22 @@ function errorOffset(text: string, pos: number): number {
   return Math.max(0, text.trimEnd().length - 1);
 }
 
+/**
+ * Where `char` first stands outside a JSON string: V8 names an unexpected token ('#' of a YAML
+ * comment) without its position, and the first one outside strings is the one it stopped at.
+ */
+function firstOutsideStrings(text: string, char: string): number {
+  const strings = /"(?:[^"\\]|\\.)*"/g;
+  let from = 0;
+  for (let m = strings.exec(text); ; m = strings.exec(text)) {
+    const end = m ? m.index : text.length;
+    const at = text.indexOf(char, from);
+    if (at >= 0 && at < end) return at;
+    if (!m) return errorOffset(text, text.length);
+    from = m.index + m[0].length;
+  }
+}
+
 /** Throws a CONFIG error naming the line of the first JSON syntax error, trailing commas included. */
 function checkJson(file: string, text: string): void {
   const fail = (at: number, what: string): never => {
@@ -147,6 +163,7 @@ function checkJson(file: string, text: string): void {
     const at = /at position (\d+)/.exec(msg);
     // V8 quotes the whole input in some messages: keep the description only.
     const what = msg.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
-    fail(at ? Number(at[1]) : errorOffset(text, text.length), what);
+    const token = /^Unexpected token '(.)'/su.exec(msg);
+    fail(at ? Number(at[1]) : token ? firstOutsideStrings(text, token[1]!) : errorOffset(text, text.length), what);
   }
 }

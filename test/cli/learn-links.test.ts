@@ -42,6 +42,9 @@ test('topic learn-links writes the link keywords and abbreviations as a topic-fi
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^request\tin 4 of 4 links$/m);
   assert.deepEqual(parse(readFileSync(out, 'utf8')), { links: { keywords: ['request', 'roads', 'service', 'getcapabilities', 'getmap'], abbreviations: ['wms', 'ows'] } });
+  const json = await runCli(['topic', 'learn-links', '--links', links, '--top', '5', '--abbreviations', 'wms,ows', '--out', join(dir, 'links.json')]);
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'links.json'), 'utf8')), parse(readFileSync(out, 'utf8')), 'a .json --out is the same fragment as JSON');
   const bad = await runCli(['topic', 'learn-links', '--links', join(dir, 'missing.txt'), '--out', join(dir, 'never.yaml')]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /cannot read links file/);

@@ -75,6 +75,18 @@ test('topic learn ranks candidates by TF-IDF over samples and writes a usable to
   assert.equal(learned.name, 'wms');
   const crawlable = await runCli(['score', '--topic', out, join(samples, 'a.html')]);
   assert.equal(crawlable.code, 0, crawlable.stderr);
+  // A .json --out is JSON, which the crawler reads back as a topic file.
+  const jsonOut = join(dir, 'learned.json');
+  const asJson = await runCli(['topic', 'learn', '--candidates', join(dir, 'candidates.txt'), '--samples', samples, '--top', '2', '--out', jsonOut]);
+  assert.equal(asJson.code, 0, asJson.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(jsonOut, 'utf8')), learned);
+  const scoredJson = await runCli(['score', '--topic', jsonOut, join(samples, 'a.html')]);
+  assert.equal(scoredJson.code, 0, scoredJson.stderr);
+  // A YAML comment in a .json file is named at its own line (V8 gives no position for it).
+  writeFileSync(jsonOut, '# a comment\n{"name": "x", "keywords": {"wms": 1}}\n');
+  await cliFails(['score', '--topic', jsonOut, join(samples, 'a.html')], /learned\.json:1: invalid JSON: Unexpected token '#'/);
+  writeFileSync(jsonOut, '{"name": "# not this one",\n "keywords": {"wms": 1}}\n# but this\n');
+  await cliFails(['score', '--topic', jsonOut, join(samples, 'a.html')], /learned\.json:3: invalid JSON: Unexpected (token '#'|non-whitespace character)/);
   const noBackground = await runCli(['topic', 'learn', '--samples', samples, '--out', out]);
   assert.equal(noBackground.code, 2);
   assert.match(noBackground.stderr, /without --candidates, give --background/);
