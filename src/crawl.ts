@@ -6,7 +6,7 @@ import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, sto
 import { fetchedSql } from './fetch/host-health.js';
 import { applyPreset } from './config/presets.js';
 import { optionMessage } from './config/option-issue.js';
-import { checkParts, checkStartOptions, CRAWL_OPTION_NAMES, noSeeds, resumeOverrides, resumeTopic, type ResumeOverrides } from './config/library-arguments.js';
+import { checkParts, checkStartOptions, checkStrategyPart, CRAWL_OPTION_NAMES, noSeeds, resumeOverrides, resumeTopic, type ResumeOverrides } from './config/library-arguments.js';
 import { Crawler, type CrawlSummary } from './engine/crawler.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { Store } from './store/store.js';
@@ -214,6 +214,7 @@ function checkFiles(config: CrawlConfig): void {
 export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {}): Promise<OpenCrawl> {
   // `command` is the CLI's (which command holds the lock, and group's rules): not offered to callers.
   checkParts('startCrawl', opts, ['fetcher', 'strategy', 'force'], ['command']);
+  checkStrategyPart('startCrawl', opts.strategy);
   checkStartOptions(input);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
   if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES));
@@ -304,6 +305,7 @@ export interface ResumeParts {
 /** Reopens a crawl database and continues where it stopped; `overrides` may raise maxPages etc. */
 export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {}, opts: ResumeParts = {}): Promise<OpenCrawl> {
   checkParts('resumeCrawl', opts, ['fetcher', 'strategy', 'topic', 'force']);
+  checkStrategyPart('resumeCrawl', opts.strategy);
   overrides = resumeOverrides(overrides);
   if (!existsSync(dbPath)) throw new FocusCrawlError('IO', `no crawl database at ${dbPath}`);
   checkDbFile(dbPath, { existing: true });

@@ -34,6 +34,7 @@ export async function crawlStatus(reader: CrawlReader) {
 /** What the strategy line adds after the name: why this one. */
 function strategyWhy(source: string | null, name: string, topic: boolean): string {
   if (source === 'default') return ` (the default ${topic ? 'with' : 'without'} a topic)`;
+  if (source === 'object') return ' (a strategy object given to startCrawl: resumeCrawl needs it again)';
   if (source === 'group') return name === 'group' ? " (the group crawler's; this database does not record its --method)" : ` (the group crawler's, --method ${name === 'knn-focused' ? 'fc' : 'bfc'})`;
   return '';
 }

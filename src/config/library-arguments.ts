@@ -21,6 +21,24 @@ export function checkParts(fn: string, parts: object | null | undefined, known: 
   if (unknown !== undefined) throw new FocusCrawlError('CONFIG', `${fn} part '${unknown}': unknown${didYouMean(unknown, known)}; the parts are ${known.join(', ')}`);
 }
 
+/**
+ * A strategy object given as a part, checked for the members the crawl calls: from JavaScript a
+ * plain object missing one failed mid-crawl with a TypeError (`strategy.seed is not a function`).
+ */
+export function checkStrategyPart(fn: string, strategy: unknown): void {
+  if (strategy === undefined) return;
+  const s = strategy as Record<string, unknown> | null;
+  const what = s === null ? 'null' : Array.isArray(s) ? 'a list' : typeof s;
+  const problem =
+    typeof s !== 'object' || s === null || Array.isArray(s) ? `must be an object with name, topic, seed(url) and scoreLinks(view, links), not ${what}`
+    : typeof s.name !== 'string' || s.name === '' ? 'has no name (a non-empty string)'
+    : typeof s.seed !== 'function' ? 'has no seed(url) method'
+    : typeof s.scoreLinks !== 'function' ? 'has no scoreLinks(view, links) method'
+    : s.topic === undefined ? 'has no topic (null, or the Topic it scores with: the crawl gives it its own)'
+    : null;
+  if (problem) throw new FocusCrawlError('CONFIG', `${fn} part 'strategy' ${problem}`);
+}
+
 /** The keys the caller gave: one set to undefined is not given (it reset a stored value to its default). */
 export function givenOnly<T extends object>(options: T | null | undefined): T {
   return Object.fromEntries(Object.entries(options ?? {}).filter(([, v]) => v !== undefined)) as T;

@@ -5,7 +5,7 @@ import { FocusCrawlError } from '../errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { optionMessage } from '../config/option-issue.js';
-import { checkInlineTopic, checkParts, CRAWL_OPTION_NAMES, givenOnly, noSeeds } from '../config/library-arguments.js';
+import { checkInlineTopic, checkParts, checkStrategyPart, CRAWL_OPTION_NAMES, givenOnly, noSeeds } from '../config/library-arguments.js';
 import { topicChange } from '../config/topic-change.js';
 import { joinedSeeds, restartNote } from '../config/restart.js';
 import type { RunnableCrawl } from '../crawl.js';
@@ -336,6 +336,7 @@ export async function openSharedWorker(target: SharedTarget, options: WorkerOpti
   // Checked before connecting: a bad option is the caller's fault whatever state the services are in.
   target = checkSharedTarget(target, 'openSharedWorker');
   const opts = checkWorkerOptions(options);
+  checkStrategyPart('openSharedWorker', opts.strategy);
   const { redis, pg } = await connectBoth(target, { join: true });
   try {
     const stored = await pg.getMeta('config');

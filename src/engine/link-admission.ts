@@ -1,7 +1,8 @@
 import type { CrawlRequest, Link, NewRequest } from '../types.js';
 import { tooDeepReason, type Frontier } from '../frontier/frontier.js';
 import type { Store } from '../store/store.js';
-import type { PageView, Strategy } from '../strategies/strategy.js';
+import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js';
+import { FocusCrawlError } from '../errors.js';
 import { hostOf } from '../parse/normalize-url.js';
 import type { CrawlEventBus } from './crawl-events.js';
 import type { CrawlScope } from './crawl-scope.js';
@@ -71,7 +72,8 @@ export class LinkAdmission {
       discards.push({ req: { url: req.url, host: req.host, depth, parent: parent.key, anchor: req.anchor, priority: 0, data: null }, reason });
     }
     const probes = split?.probes ?? [];
-    const decisions = strategy.scoreLinks(view, probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates);
+    const offered = probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates;
+    const decisions = checkedDecisions(strategy.name, strategy.scoreLinks(view, offered), offered, parent.url);
     const batch: NewRequest[] = [];
     // A probe the strategy turns down is dropped, not discarded: another page may rate it higher.
     probes.forEach((p, i) => {
@@ -124,4 +126,21 @@ export class LinkAdmission {
       discards.map(({ req, reason }) => ({ url: req.url, final_url: null, state: 'discarded', status: null, depth: req.depth, parent: parentUrl, anchor: req.anchor, title: null, relevance: null, priority: req.priority, fetched_at: null, error: reason })),
     );
   }
+}
+
+/**
+ * A strategy's decisions, checked: one per link, each null or with a finite number as priority.
+ * A strategy object from JavaScript that returned too few failed the crawl's store with NaN, or
+ * discarded the links it had forgotten as if it had decided so.
+ */
+function checkedDecisions(name: string, decisions: unknown, links: readonly Link[], pageUrl: string): (LinkDecision | null)[] {
+  const fault = (what: string) => new FocusCrawlError('CONFIG', `strategy ${name}: scoreLinks for ${pageUrl} ${what}`);
+  if (!Array.isArray(decisions)) throw fault(`returned ${decisions === null ? 'null' : typeof decisions}, not a list of decisions`);
+  if (decisions.length !== links.length) throw fault(`returned ${decisions.length} decisions for ${links.length} links: one a link, null to discard it`);
+  decisions.forEach((d: unknown, i) => {
+    if (d === null) return;
+    const priority = typeof d === 'object' && d !== null ? (d as { priority?: unknown }).priority : undefined;
+    if (typeof priority !== 'number' || !Number.isFinite(priority)) throw fault(`gave ${links[i]!.url} the priority ${typeof priority === 'string' ? JSON.stringify(priority) : String(priority)}: a priority is a finite number`);
+  });
+  return decisions as (LinkDecision | null)[];
 }

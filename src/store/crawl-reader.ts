@@ -26,19 +26,22 @@ export interface StoredConfig {
  * started with; `default`, the one the crawl resolved when none was named (adaptive with a topic,
  * bfs without: the same choice crawl-parts.ts plan() makes); `group`, a group database's, whose
  * stored config names none (the group crawler brings its own: bootstrap-group for --method bfc,
- * knn-focused for fc; 'group' when the database predates the method being recorded).
+ * knn-focused for fc; 'group' when the database predates the method being recorded); `object`,
+ * a strategy object given to startCrawl, by its name (no database can hold it: resume asks for it).
  */
 export interface CrawlStrategy {
   name: string;
-  source: 'named' | 'default' | 'group';
+  source: 'named' | 'default' | 'group' | 'object';
 }
 
 /** The group crawler's strategy for its --method (group-crawl.ts records it as the meta groupMethod). */
 const GROUP_STRATEGY: Record<string, string> = { bfc: 'bootstrap-group', fc: 'knn-focused' };
 
 /** CrawlReader.strategy() from what a crawl stores: its config, and for a group database its driver and method. */
-export function crawlStrategy(config: StoredConfig | null, driver: string | null, groupMethod: string | null): CrawlStrategy | null {
+export function crawlStrategy(config: StoredConfig | null, driver: string | null, groupMethod: string | null, strategyObject: string | null = null): CrawlStrategy | null {
   if (driver === 'group') return { name: (groupMethod && GROUP_STRATEGY[groupMethod]) || 'group', source: 'group' };
+  // After the group's: the group crawler runs its own strategy object too.
+  if (strategyObject) return { name: strategyObject, source: 'object' };
   if (!config) return null;
   if (config.strategy) return { name: config.strategy, source: 'named' };
   return { name: defaultStrategyName(!!config.topic), source: 'default' };

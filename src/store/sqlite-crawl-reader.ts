@@ -56,7 +56,7 @@ export class SqliteCrawlReader implements CrawlReader {
   }
 
   async strategy(): Promise<CrawlStrategy | null> {
-    return crawlStrategy(await this.config(), this.#sql.getMeta('driver'), this.#sql.getMeta('groupMethod'));
+    return crawlStrategy(await this.config(), this.#sql.getMeta('driver'), this.#sql.getMeta('groupMethod'), this.#sql.getMeta('strategyObject'));
   }
 
   async lastRun(): Promise<LastRun | null> {

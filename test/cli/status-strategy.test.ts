@@ -75,3 +75,18 @@ test("a group database shows the group crawler's strategy for its --method, and 
   assert.deepEqual([s.json.strategy, s.json.strategySource], ['group', 'group']);
   assert.match(s.text, /^strategy: group \(the group crawler's; this database does not record its --method\)$/m);
 });
+
+test('a crawl run with a strategy object shows that object by its name, not the default', async () => {
+  const { startCrawl } = await import('../../src/crawl.js');
+  const db = join(dir, 'object.db');
+  const mine = { name: 'mine', topic: null, seed: () => ({ priority: 1 }), scoreLinks: (_v: unknown, links: readonly unknown[]) => links.map(() => ({ priority: 1 })) };
+  const crawl = await startCrawl({ seeds: [web.roots.a!], db, delayMs: 0, sitemaps: false, topic: DEMO_TOPIC }, { strategy: mine });
+  try {
+    await crawl.run();
+  } finally {
+    await crawl.close();
+  }
+  const s = await status(db);
+  assert.deepEqual([s.json.strategy, s.json.strategySource], ['mine', 'object']);
+  assert.ok(s.text.split('\n').includes('strategy: mine (a strategy object given to startCrawl: resumeCrawl needs it again)'), s.text);
+});

@@ -149,7 +149,42 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
   await assert.rejects(startCrawl({ seeds, db }, { forse: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "startCrawl part 'forse': unknown (did you mean 'force'?); the parts are fetcher, strategy, force");
   await assert.rejects(resumeCrawl(join(dir, 'twice.db'), {}, { strategey: {} } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === "resumeCrawl part 'strategey': unknown (did you mean 'strategy'?); the parts are fetcher, strategy, topic, force");
   await assert.rejects(resumeCrawl(join(dir, 'twice.db'), { force: true } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume option 'force': not an option but a part/.test(err.message));
+  // A strategy object missing what the crawl calls is named, not met mid-crawl as a TypeError.
+  const parts: [unknown, string][] = [
+    [{ name: 'x' }, "startCrawl part 'strategy' has no seed(url) method"],
+    [{ name: '', seed: () => ({ priority: 1 }), scoreLinks: () => [] }, "startCrawl part 'strategy' has no name (a non-empty string)"],
+    [{ name: 'x', topic: null, seed: () => ({ priority: 1 }) }, "startCrawl part 'strategy' has no scoreLinks(view, links) method"],
+    [{ name: 'x', seed: () => ({ priority: 1 }), scoreLinks: () => [] }, "startCrawl part 'strategy' has no topic (null, or the Topic it scores with: the crawl gives it its own)"],
+    [[], "startCrawl part 'strategy' must be an object with name, topic, seed(url) and scoreLinks(view, links), not a list"],
+  ];
+  for (const [strategy, message] of parts) {
+    await assert.rejects(startCrawl({ seeds, db }, { strategy } as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message, message);
+  }
   assert.equal(existsSync(db), false);
+});
+
+test("a strategy object's decisions are checked: too few, or a priority that is no finite number, end the page with the strategy named", async () => {
+  const cases: [string, (links: readonly unknown[]) => unknown[], RegExp][] = [
+    ['short', () => [], /strategy short: scoreLinks for .* returned 0 decisions for \d+ links: one a link, null to discard it/],
+    ['nan', (links) => links.map(() => ({ priority: NaN })), /strategy nan: scoreLinks for .* gave .* the priority NaN: a priority is a finite number/],
+    ['text', (links) => links.map(() => ({ priority: '5' })), /strategy text: scoreLinks for .* gave .* the priority "5": a priority is a finite number/],
+    ['infinite', (links) => links.map(() => ({ priority: Infinity })), /strategy infinite: scoreLinks for .* gave .* the priority Infinity/],
+  ];
+  for (const [name, decide, reason] of cases) {
+    const strategy = { name, topic: null, seed: () => ({ priority: 1 }), scoreLinks: (_view: unknown, links: readonly unknown[]) => decide(links) };
+    const c = await startCrawl({ seeds: [site.origin + '/'], db: join(dir, `decisions-${name}.db`), delayMs: 0, maxPages: 5, sitemaps: false }, { strategy } as never);
+    try {
+      const summary = await c.run();
+      assert.equal(summary.stats.fetched, 1, 'the seed page, whose links could not be admitted');
+      await c.db.settle();
+      const row = c.db.db.prepare("SELECT state, error FROM crawl_log WHERE url = ?").get(site.origin + '/') as { state: string; error: string };
+      assert.equal(row.state, 'error');
+      assert.match(row.error, reason);
+      assert.equal(c.db.db.prepare('SELECT count(*) FROM urls WHERE priority IS NULL').pluck().get(), 0, 'no priority stored as null');
+    } finally {
+      await c.close();
+    }
+  }
 });
 
 test('crawler.stop() before run() is kept: run() ends at once as stopped (a stop asked while the seeds were added was lost), and the next run() goes on', async () => {
