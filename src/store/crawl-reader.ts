@@ -4,6 +4,22 @@ import type { ServiceStatus } from '../services/service-record.js';
 import type { StopReason } from '../engine/crawler.js';
 import type { LogEntry, SearchHit } from './store.js';
 import { defaultStrategyName } from '../strategies/registry.js';
+import { FocusCrawlError } from '../errors.js';
+
+const shown = (x: unknown) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'a list' : typeof x === 'object' ? 'an object' : String(x));
+
+/** A library caller's search(query, limit), checked as the CLI's --limit is: -1 returned every page, null failed inside. */
+export function checkSearchArguments(query: unknown, limit: unknown): void {
+  if (typeof query !== 'string') throw new FocusCrawlError('USAGE', `search(query, limit): query must be a string, not ${shown(query)}`);
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw new FocusCrawlError('USAGE', `search(query, limit): limit must be a whole number of at least 1, not ${shown(limit)}`);
+}
+
+/** storedPages(minRelevance): a number, or null for every page ('x' yielded none in silence). */
+export function checkMinRelevance(minRelevance: unknown): void {
+  if (minRelevance !== null && (typeof minRelevance !== 'number' || Number.isNaN(minRelevance))) {
+    throw new FocusCrawlError('USAGE', `storedPages(minRelevance): minRelevance must be a number, or null for every page, not ${shown(minRelevance)}`);
+  }
+}
 
 /** How the last run of a crawl ended, as `status` reports it after the process is gone. */
 export interface LastRun {

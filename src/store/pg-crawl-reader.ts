@@ -7,7 +7,7 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
-import { crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import { checkMinRelevance, checkSearchArguments, crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
@@ -196,6 +196,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async search(query: string, limit: number): Promise<SearchHit[]> {
+    checkSearchArguments(query, limit);
     const r = await this.#pool.query(
       `SELECT url, title, text, relevance FROM ${this.#s}.pages, to_tsquery('simple', $1) q WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, fp LIMIT $2`,
       [pgTextQuery(query), limit],
@@ -218,6 +219,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async *storedPages(minRelevance: number | null = null): AsyncIterable<StoredPage> {
+    checkMinRelevance(minRelevance);
     // Keyset pages of PAGE rows: a cursor would hold a transaction open for the whole export.
     let after: [string, string] | null = null;
     for (;;) {

@@ -5,7 +5,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import { crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import { checkMinRelevance, checkSearchArguments, crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { openExistingDb } from './open-existing-db.js';
@@ -169,7 +169,8 @@ export class SqliteCrawlReader implements CrawlReader {
     );
   }
 
-  search(query: string, limit: number): Promise<SearchHit[]> {
+  async search(query: string, limit: number): Promise<SearchHit[]> {
+    checkSearchArguments(query, limit);
     return new SqliteStore(this.#sql).search(query, limit);
   }
 
@@ -189,6 +190,7 @@ export class SqliteCrawlReader implements CrawlReader {
   }
 
   async *storedPages(minRelevance: number | null = null): AsyncIterable<StoredPage> {
+    checkMinRelevance(minRelevance);
     await this.#sql.settle();
     const rows = this.#sql.db
       .prepare(

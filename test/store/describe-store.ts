@@ -224,4 +224,25 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       await close();
     }
   });
+
+  test(`${name}: the read model's search and storedPages name a bad argument from a library caller`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      await commitPage(store, pageRecord('a', 'Solar', 'solar panels'));
+      await store.flush();
+      assert.equal((await reader.search('solar', 1)).length, 1);
+      await assert.rejects(reader.search('solar', -1), /search\(query, limit\): limit must be a whole number of at least 1, not -1/);
+      await assert.rejects(reader.search('solar', '2' as never), /limit must be a whole number of at least 1, not "2"/);
+      await assert.rejects(reader.search(null as never, 5), /search\(query, limit\): query must be a string, not null/);
+      const pages = async (min: unknown) => {
+        const out = [];
+        for await (const p of reader.storedPages(min as number)) out.push(p);
+        return out;
+      };
+      await assert.rejects(pages('x'), /storedPages\(minRelevance\): minRelevance must be a number, or null for every page, not "x"/);
+      assert.equal((await pages(null)).length, 1);
+    } finally {
+      await close();
+    }
+  });
 }
