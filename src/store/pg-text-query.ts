@@ -1,4 +1,4 @@
-import { queryWords, searchableQuery } from './query-words.js';
+import { prefixWords, queryWords, searchableQuery } from './query-words.js';
 import { indexForm } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
@@ -169,5 +169,6 @@ function wordQuery(word: string): string {
  */
 export function pgTextQuery(query: string): string {
   const words = queryWords(searchableQuery(query).split(SEPARATORS).filter(Boolean), query);
-  return words.map(wordQuery).join(' & ');
+  const prefixes = prefixWords(query, SEPARATORS);
+  return words.map((w) => (prefixes.has(w.toLowerCase()) ? lexeme(w) + ':*' : wordQuery(w))).join(' & ');
 }

@@ -35,3 +35,20 @@ export function shownQuery(query: string): string {
 export function searchableQuery(query: string): string {
   return query.replace(/[\0\u00ad\u200b\u2060]/g, '').normalize('NFKC');
 }
+
+/**
+ * The words a query asks for as prefixes, lower-cased: those written with a `*` right after them
+ * (`sol*` finds solar and solstice), as FTS5, PostgreSQL and Lucene users write them. `separators`
+ * splits words as the backend's query side does. A CJK word is matched by its bigrams, never as a
+ * prefix of its own.
+ */
+export function prefixWords(query: string, separators: RegExp): Set<string> {
+  const out = new Set<string>();
+  for (const m of searchableQuery(query).matchAll(/([^*\s]+)\*/gu)) {
+    const word = m[1]!.split(separators).filter(Boolean).pop();
+    if (word && !CJK_CHAR.test(word)) out.add(word.toLowerCase());
+  }
+  return out;
+}
+
+const CJK_CHAR = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;

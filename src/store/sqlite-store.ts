@@ -2,19 +2,21 @@ import { cjkQueryTerm } from '../text/cjk-bigrams.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { keyToBigInt } from '../seen/fingerprint.js';
-import { MAX_QUERY_WORDS, queryWords, searchableQuery } from './query-words.js';
+import { MAX_QUERY_WORDS, prefixWords, queryWords, searchableQuery } from './query-words.js';
 
 /**
  * Turns free text into an FTS5 query that cannot be a syntax error: every word quoted (CJK words
  * as phrases of bigrams, see cjk-bigrams.ts), all words required.
  */
 export function ftsQuery(query: string): string {
-  const words = queryWords(searchableQuery(query).split(/[^\p{L}\p{N}_]+/u).filter(Boolean), query);
-  return words.map(cjkQueryTerm).join(' ');
+  const separators = /[^\p{L}\p{N}_]+/u;
+  const words = queryWords(searchableQuery(query).split(separators).filter(Boolean), query);
+  const prefixes = prefixWords(query, separators);
+  return words.map((w) => cjkQueryTerm(w) + (prefixes.has(w.toLowerCase()) ? '*' : '')).join(' ');
 }
 
 export function snippet(text: string, query: string, width = 80): string {
-  const words = [...new Set(searchableQuery(query).toLowerCase().split(/\s+/).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
+  const words = [...new Set(searchableQuery(query).toLowerCase().split(/\s+/).map((w) => w.replace(/\*+$/, '')).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
   const lower = text.toLowerCase();
   let at = -1;
   for (const w of words) {

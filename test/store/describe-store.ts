@@ -219,6 +219,15 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       await store.flush();
       assert.deepEqual((await store.search('solar AND (NOT "x"', 10)).map((h) => h.url), ['http://a.test/q']);
       await assert.rejects(store.search('  ()  ', 10), /has no words/);
+      // A word written with * after it is a prefix, as FTS5 and tsquery read it; alone, a * is no word.
+      await commitPage(store, pageRecord('p', 'Photovoltaics', 'photovoltaic inverters on the roof'));
+      await store.flush();
+      assert.deepEqual((await store.search('photo*', 10)).map((h) => h.url), ['http://a.test/p']);
+      assert.deepEqual((await store.search('photo*', 10))[0]!.snippet.includes('photovoltaic'), true);
+      assert.deepEqual(await store.search('photo', 10), [], 'without the *, the whole word');
+      assert.deepEqual((await store.search('PHOTO* invert*', 10)).map((h) => h.url), ['http://a.test/p']);
+      assert.deepEqual((await store.search('sol* AND x*', 10)).map((h) => h.url), ['http://a.test/q']);
+      await assert.rejects(store.search(' * ', 10), /has no words/);
       assert.equal(store.congested(), false, 'an idle store is not congested');
     } finally {
       await close();
