@@ -151,6 +151,8 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
 
   async function runOnce(): Promise<CrawlSummary> {
     try {
+      // With lastRun, tells status a run killed between two requests (nothing leased) from one that ended.
+      db.setMetaNow('runStarted', new Date().toISOString());
       const summary = await crawler.run();
       // Why the last run ended, for status: a crawl that ran dry says so after the process is gone.
       db.flush();

@@ -3,7 +3,9 @@ import type { Redis } from 'ioredis';
 import { redact, sharedRecordTarget, type SharedFlags } from '../distributed/shared-target.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { SqliteCrawlReader } from '../store/sqlite-crawl-reader.js';
-import { FTS_BATCH } from '../store/sqlite-store.js';
+import { FTS_BATCH, SqliteStore } from '../store/sqlite-store.js';
+import { SqliteDb } from '../store/sqlite-db.js';
+import { unwritableReason } from '../store/db-files.js';
 import { openExistingDb, runningLine } from '../store/open-existing-db.js';
 import type { LabelStore } from '../store/label-store.js';
 import { SqliteLabelStore } from '../store/sqlite-label-store.js';
@@ -48,6 +50,12 @@ export interface OpenReader {
   liveness(): Promise<SharedLiveness | null>;
   /** Why a search may miss pages stored recently (the embedded index is updated in batches); null when it cannot. */
   searchLag(): Promise<string | null>;
+  /**
+   * Before a search: an embedded crawl's pages not yet indexed are indexed when no crawl holds the
+   * database now. A reader opened during a crawl is read-only for good (serve outlives crawls),
+   * so what the crawl left unindexed when it was stopped or killed stayed unsearchable.
+   */
+  prepareSearch(): Promise<void>;
   /** Whether a crawl process holds the crawl now (asked again each time: serve outlives crawls); null when it cannot be told (a shared crawl's workers hold no lock). */
   runningNow(): boolean | null;
   /** Where labels go (serve's label button); opened on first use, closed with the reader. */
@@ -90,8 +98,19 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
       redis: null,
       liveness: async () => null,
       searchLag: async () => {
-        const pending = running ? await reader.unindexed() : 0;
+        // Asked again each time: serve outlives the crawl it was started beside.
+        const pending = probeLock(path) !== null ? await reader.unindexed() : 0;
         return pending ? `${pending} pages stored so far are not yet searchable (the crawl indexes them in batches of ${FTS_BATCH} and at its end)` : null;
+      },
+      prepareSearch: async () => {
+        if (!db.readonly || probeLock(path) !== null || unwritableReason(path) !== null || !(await reader.unindexed())) return;
+        const writer = new SqliteDb(path, { create: false });
+        try {
+          new SqliteStore(writer).indexPending();
+          await writer.settle();
+        } finally {
+          await writer.close();
+        }
       },
       runningNow: () => probeLock(path) !== null,
       labels: () => (labels ??= new SqliteLabelStore(path)),
@@ -154,6 +173,7 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
       return live.liveness(Date.now(), heartbeatWindowMs(typeof leaseMs === 'number' ? leaseMs : DEFAULT_LEASE_MS));
     },
     searchLag: async () => null,
+    prepareSearch: async () => {},
     runningNow: () => null,
     labels: () => new PgLabelStore(pool, schema),
     close: async () => {

@@ -24,6 +24,8 @@ export async function crawlStatus(reader: CrawlReader) {
     maxPages: config.maxPages ?? null,
     finished: counts.waiting === 0 && counts.fetching === 0,
     lastRun: await reader.lastRun(),
+    /** When the latest run started if it recorded no end (running, or killed between two requests). */
+    unendedRunStart: await reader.unendedRunStart(),
     discarded: await reader.discardedByKind(),
     services: await reader.serviceCounts(),
     sitemaps: await reader.sitemapCounts(),
@@ -94,13 +96,16 @@ export function registerStatus(program: Command): void {
                 expiredLeases: live ? live.expired : null,
               };
           const urls = live || embedded ? { ...s.urls, ...(live ? { fetching: live.leases } : {}) } : { ...s.urls, fetching: null };
-          process.stdout.write(JSON.stringify({ [embedded ? 'db' : 'crawl']: embedded ? open.label : o.name, running, ...shared, ...s, urls }, null, 2) + '\n');
+          // An embedded run that ended without recording its end (kill -9, a crash): resume continues it.
+          const interrupted = embedded ? !open.holder && (s.urls.fetching > 0 || s.unendedRunStart !== null) : null;
+          process.stdout.write(JSON.stringify({ [embedded ? 'db' : 'crawl']: embedded ? open.label : o.name, running, interrupted, ...shared, ...s, urls }, null, 2) + '\n');
           return;
         }
         const c = s.urls;
         const running = open.running !== null && embedded;
-        // URLs still leased with no crawl running: a run ended without writing its end (kill -9).
-        const interrupted = embedded && !running && c.fetching > 0;
+        // URLs still leased, or a run started after the last recorded end, with no crawl running: a
+        // run ended without writing its end (kill -9, between two requests too).
+        const interrupted = embedded && !running && (c.fetching > 0 || s.unendedRunStart !== null);
         const lines = [
           ...(open.running ? [open.running] : []),
           ...(embedded
@@ -111,8 +116,10 @@ export function registerStatus(program: Command): void {
           ...(c.discarded ? [`discarded: ${discardSummary(s.discarded)}`] : []),
           // A shared crawl's runs are its workers': one worker's stop is not the crawl's while others run.
           ...(s.lastRun && !phaseOfHolder(running, open.holder, s.lastRun.endedAt)
-            ? [`${embedded ? 'last run' : "a worker's last run"} ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? '; a later run was interrupted (killed or crashed): focuscrawl resume continues it' : ''}${!embedded && live?.workers.length ? '; the crawl goes on with the workers running' : ''}`]
-            : []),
+            ? [`${embedded ? 'last run' : "a worker's last run"} ended ${s.lastRun.endedAt}: ${stopReasonText(s.lastRun.reason, s.lastRun.discardedBy)}${interrupted ? `; a later run${s.unendedRunStart ? `, started ${s.unendedRunStart},` : ''} was interrupted (killed or crashed): focuscrawl resume continues it` : ''}${!embedded && live?.workers.length ? '; the crawl goes on with the workers running' : ''}`]
+            : interrupted
+              ? [`the last run${s.unendedRunStart ? `, started ${s.unendedRunStart},` : ''} was interrupted (killed or crashed) before recording its end: focuscrawl resume continues it`]
+              : []),
           ...(s.strategy ? [`strategy: ${s.strategy}${strategyWhy(s.strategySource, s.strategy, s.topic !== null)}`] : []),
           `pages stored: ${s.pages}${s.relevant !== null ? `, relevant: ${s.relevant} (topic '${s.topic}')` : ''}`,
           ...(s.unindexed ? [`full-text index: ${s.unindexed} pages not yet indexed (${running ? 'the running crawl indexes them in batches and at its end' : 'the next search or crawl run indexes them'})`] : []),

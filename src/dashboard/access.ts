@@ -42,8 +42,8 @@ export function requestTokens(req: IncomingMessage, url: URL): { token: string; 
   const out: { token: string; fromQuery: boolean }[] = [];
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) out.push({ token: auth.slice(7), fromQuery: false });
-  const cookie = /(?:^|;\s*)focuscrawl_token=([^;]+)/.exec(req.headers.cookie ?? '');
-  if (cookie) {
+  // Every dashboard's cookie (one a port, tokenCookie) and the unnumbered one of earlier versions.
+  for (const cookie of (req.headers.cookie ?? '').matchAll(/(?:^|;\s*)focuscrawl_token(?:_\d+)?=([^;]+)/g)) {
     try {
       out.push({ token: decodeURIComponent(cookie[1]!), fromQuery: false });
     } catch {
@@ -69,4 +69,14 @@ export function allowed(req: IncomingMessage, url: URL, token: string | null): b
   if (token !== null) return matchingToken(req, url, token) !== null;
   const host = (req.headers.host ?? '').replace(/:\d+$/, '');
   return isLoopback(host);
+}
+
+/**
+ * The cookie that carries a dashboard's token after the first visit, named after the port it
+ * listens on: browsers send a host's cookies to every port, and with one name two dashboards on
+ * one host overwrote each other's, each then refusing the other's page (its live updates,
+ * search and labels stopped).
+ */
+export function tokenCookie(token: string, port: number): string {
+  return `focuscrawl_token_${port}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
 }

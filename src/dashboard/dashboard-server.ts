@@ -6,7 +6,7 @@ import type { OpenReader } from '../cli/open-reader.js';
 import { listenOrExplain } from '../metrics/listen.js';
 import { readerMetrics } from '../metrics/reader-metrics.js';
 import { FocusCrawlError } from '../errors.js';
-import { allowed, matchingToken } from './access.js';
+import { allowed, matchingToken, tokenCookie } from './access.js';
 import { strictQuery } from './query-params.js';
 import { searchPages } from './read-snapshot.js';
 import { SnapshotPoller } from './snapshot-poller.js';
@@ -88,7 +88,7 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
       return;
     }
     // The first visit carries the token in the address; a cookie carries it from then on (EventSource cannot send headers).
-    const cookie = o.token !== null && matchingToken(req, url, o.token)?.fromQuery ? { 'set-cookie': `focuscrawl_token=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/` } : {};
+    const cookie = o.token !== null && matchingToken(req, url, o.token)?.fromQuery ? { 'set-cookie': tokenCookie(o.token, req.socket.localPort ?? 0) } : {};
     const path = url.pathname;
     // HEAD is GET without the body (Node's response drops it); any other method is only for the labels.
     const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -104,6 +104,7 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
       // Whole hits: a fraction (1.5) would reach the store's LIMIT as a float.
       const limit = Math.min(100, Math.max(1, Math.floor(Number(params.get('limit') ?? 20)) || 20));
       // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
+      await open.prepareSearch();
       return json(res, 200, { hits: await searchPages(open.reader, q, limit), lag: await open.searchLag() });
     }
     if (method === 'GET' && path === '/api/labels') return json(res, 200, await open.reader.labels());

@@ -31,6 +31,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   const threshold = config.topic?.threshold ?? null;
   const urls = await r.urlCounts();
   const lastRun = await r.lastRun();
+  const unended = await r.unendedRunStart();
   const live = (await src.liveness?.()) ?? null;
   const running = live ? live.workers.length > 0 || live.leases > 0 : src.runningNow();
   const fetching = live ? live.leases : urls.fetching;
@@ -40,7 +41,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
   // An embedded crawl's leases with no run holding them: a run killed (kill -9) or crashed, as status says.
   const interrupted = !live && running === false && urls.fetching > 0 ? `${count(urls.fetching, 'URL')} leased by an interrupted run (killed or crashed): focuscrawl resume returns them` : null;
   // Killed between two requests: nothing leased, but pages fetched and no end recorded.
-  const unrecorded = !live && running === false && !interrupted && !lastRun && urls.done + urls.error > 0 ? 'a run ended without recording its end (killed or crashed): focuscrawl resume continues it' : null;
+  const unrecorded = !live && running === false && !interrupted && (unended !== null || (!lastRun && urls.done + urls.error > 0)) ? `a run${unended ? ` started ${unended}` : ''} ended without recording its end (killed or crashed): focuscrawl resume continues it` : null;
   const state: Snapshot['state'] =
     running === true || (running === null && fetching > 0)
       ? fetching > 0
@@ -49,7 +50,7 @@ export async function readSnapshot(src: SnapshotSource, pagesPerSecond: number |
       : urls.waiting === 0 && urls.fetching === 0 && urls.done + urls.error > 0
         ? { name: 'exhausted', detail: lastRun ? `nothing left to fetch; last run: ${stopReasonText(lastRun.reason, lastRun.discardedBy)}` : 'nothing left to fetch' }
         : lastRun || expired || interrupted || unrecorded
-          ? { name: 'stopped', detail: [lastRun ? `${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired, interrupted, unrecorded].filter((x) => x !== null).join('; ') }
+          ? { name: 'stopped', detail: [unrecorded, interrupted, lastRun ? `${unrecorded || interrupted ? 'the run before: ' : ''}${stopReasonText(lastRun.reason, lastRun.discardedBy)} (${lastRun.endedAt})` : null, expired].filter((x) => x !== null).join('; ') }
           : { name: 'not started', detail: urls.waiting ? `${count(urls.waiting, 'URL')} waiting` : 'no URLs yet' };
   const labels = await r.labels();
   const labelOf = new Map(labels.map((l) => [l.url, l.relevant]));

@@ -23,6 +23,8 @@ export function loadTruth(file: string, flag = '--truth'): TruthList {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
+    // "URL relevant", "URL<TAB>1", "URL # note": read as one URL, it was a page never found.
+    if (/\s/.test(line) && normalizeUrl(line.split(/\s/)[0]!) !== null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: '${line.slice(0, 80)}' holds more than a URL: one URL a line, nothing after it`);
     const url = normalizeUrl(line);
     if (url === null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: '${line.slice(0, 80)}' is not an http(s) URL`);
     urls.add(url);

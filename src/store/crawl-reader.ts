@@ -180,6 +180,12 @@ export interface CrawlReader {
   /** The strategy the crawl runs (the stored config's, its default, or a group crawl's); null when the database holds no crawl. */
   strategy(): Promise<CrawlStrategy | null>;
   lastRun(): Promise<LastRun | null>;
+  /**
+   * When the latest run started, if it has not recorded its end: running now, or killed or
+   * crashed (kill -9 between two requests leaves nothing leased). Null when the latest run
+   * recorded its end, or for a shared crawl, whose workers' liveness says the same.
+   */
+  unendedRunStart(): Promise<string | null>;
   /** URLs by state. */
   urlCounts(): Promise<FrontierCounts>;
   /** Pages stored in the repository. */

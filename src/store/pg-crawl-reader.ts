@@ -75,6 +75,10 @@ export class PgCrawlReader implements CrawlReader {
     return v ? (JSON.parse(v) as LastRun) : null;
   }
 
+  async unendedRunStart(): Promise<string | null> {
+    return null;
+  }
+
   async urlCounts(): Promise<FrontierCounts> {
     const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
     const names = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;

@@ -64,6 +64,13 @@ export class SqliteCrawlReader implements CrawlReader {
     return v ? (JSON.parse(v) as LastRun) : null;
   }
 
+  async unendedRunStart(): Promise<string | null> {
+    const started = this.#sql.getMeta('runStarted');
+    if (!started) return null;
+    const ended = (await this.lastRun())?.endedAt;
+    return ended !== undefined && ended >= started ? null : started;
+  }
+
   async urlCounts(): Promise<FrontierCounts> {
     await this.#sql.settle();
     const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };

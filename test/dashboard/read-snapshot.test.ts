@@ -105,5 +105,27 @@ test('a run killed between two requests (nothing leased, no end recorded) reads 
   const r = await runCli(['report', '--db', db, '--out', join(dir, 'killed-report')]);
   assert.equal(r.code, 0, r.stderr);
   const { state } = JSON.parse(readFileSync(join(dir, 'killed-report', 'data.json'), 'utf8')) as Snapshot;
-  assert.deepEqual(state, { name: 'stopped', detail: 'a run ended without recording its end (killed or crashed): focuscrawl resume continues it' });
+  assert.equal(state.name, 'stopped');
+  assert.match(state.detail, /^a run started \d{4}-\d\d-\d\dT[\d:.]+Z ended without recording its end \(killed or crashed\): focuscrawl resume continues it$/);
+});
+
+test('a later run killed between two requests reads as interrupted in status and the dashboard, not as the earlier run\'s end', async () => {
+  const db = join(dir, 'killed-later.db');
+  const c = await runCli(['crawl', '--seeds', web.roots.solar!, '--db', db, '--delay-ms', '0', '--no-sitemaps', '--max-pages', '1']);
+  assert.equal(c.code, 0, c.stderr);
+  const ended = JSON.parse((await runCli(['status', '--db', db, '--json'])).stdout) as { interrupted: boolean; lastRun: { reason: string } };
+  assert.deepEqual([ended.interrupted, ended.lastRun.reason], [false, 'max-pages']);
+  // What a second run killed by kill -9 between two requests leaves: its start recorded, no end, nothing leased.
+  const sql = new Database(db);
+  sql.prepare("UPDATE meta SET value = ? WHERE key = 'runStarted'").run(new Date(Date.now() + 60_000).toISOString());
+  sql.close();
+  const json = JSON.parse((await runCli(['status', '--db', db, '--json'])).stdout) as { interrupted: boolean; running: unknown };
+  assert.deepEqual([json.interrupted, json.running], [true, null]);
+  const text = (await runCli(['status', '--db', db])).stdout;
+  assert.match(text, /last run ended [^\n]*: page budget reached[^\n]*; a later run, started [^,]+, was interrupted \(killed or crashed\): focuscrawl resume continues it/);
+  const r = await runCli(['report', '--db', db, '--out', join(dir, 'killed-later-report')]);
+  assert.equal(r.code, 0, r.stderr);
+  const { state } = JSON.parse(readFileSync(join(dir, 'killed-later-report', 'data.json'), 'utf8')) as Snapshot;
+  assert.equal(state.name, 'stopped');
+  assert.match(state.detail, /^a run started [^ ]+ ended without recording its end \(killed or crashed\): focuscrawl resume continues it; the run before: page budget reached/);
 });

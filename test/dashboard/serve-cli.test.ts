@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
 import { openReader } from '../../src/cli/open-reader.js';
+import { CrawlLock } from '../../src/store/crawl-lock.js';
+import Database from 'better-sqlite3';
 import type { Snapshot } from '../../src/dashboard/snapshot.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startServe, type ServeProcess } from '../helpers/start-serve.js';
@@ -63,7 +65,11 @@ test('off loopback serve makes a token, prints it, and refuses every request wit
     assert.equal(post.status, 401);
     const first = await fetch(s.url);
     assert.equal(first.status, 200);
-    assert.match(first.headers.get('set-cookie') ?? '', /focuscrawl_token=/, 'the first visit leaves the token in a cookie for the page\'s own requests');
+    assert.match(first.headers.get('set-cookie') ?? '', new RegExp(`^focuscrawl_token_${u.port}=`), 'the first visit leaves the token in a cookie of this port\'s own, for the page\'s requests');
+    // Browsers send a host's cookies to every port: another dashboard's cookie beside this one's does not shut it out.
+    const both = `focuscrawl_token_1=${'x'.repeat(20)}; focuscrawl_token_${u.port}=${encodeURIComponent(token)}`;
+    assert.equal((await fetch(base + '/api/snapshot', { headers: { cookie: both } })).status, 200);
+    assert.equal((await fetch(base + '/api/snapshot', { headers: { cookie: `focuscrawl_token_1=${'x'.repeat(20)}` } })).status, 401);
     const snap = (await (await fetch(base + '/api/snapshot', { headers: { authorization: `Bearer ${token}` } })).json()) as Snapshot;
     assert.equal(snap.urls.done + snap.urls.error, 30);
     assert.equal(snap.state.name, 'stopped');
@@ -136,4 +142,30 @@ test('topic learn --db takes the labelled pages: relevant ones as samples, not r
   assert.match(text, /keywords:/);
   const none = await runCli(['topic', 'learn', '--db', join(dir, 'nope.db'), '--out', out]);
   assert.equal(none.code, 2);
+});
+
+test('a reader opened while a crawl held the database searches what that crawl left unindexed, once it is gone', async () => {
+  const left = join(dir, 'left.db');
+  const r = await runCli(['crawl', '--seeds', site.origin + '/', '--topic', DEMO_TOPIC, '--db', left, '--max-pages', '10', '--delay-ms', '0', '--no-sitemaps']);
+  assert.equal(r.code, 0, r.stderr);
+  // What a crawl stopped or killed before its last index batch leaves: pages stored, none indexed.
+  const sql = new Database(left);
+  sql.exec("INSERT INTO pages_fts(pages_fts) VALUES('delete-all'); INSERT INTO fts_pending(url_id) SELECT url_id FROM pages");
+  const word = (sql.prepare("SELECT text FROM pages WHERE length(text) > 20 LIMIT 1").pluck().get() as string).split(/\W+/).find((w) => w.length > 4)!;
+  sql.close();
+  const lock = CrawlLock.acquire(left, 'crawl');
+  const open = await openReader({ db: left });
+  try {
+    assert.ok(open.running, 'opened beside the running crawl: read-only');
+    assert.match((await open.searchLag()) ?? '', /pages stored so far are not yet searchable/);
+    lock.release();
+    assert.equal(await open.searchLag(), null, 'no crawl holds it now: it no longer says a crawl indexes them');
+    assert.equal((await open.reader.search(word, 5)).length, 0, 'nothing indexed yet');
+    await open.prepareSearch();
+    assert.ok((await open.reader.search(word, 5)).length > 0, `found ${word} once indexed`);
+    assert.equal(await open.reader.unindexed(), 0);
+  } finally {
+    lock.release();
+    await open.close();
+  }
 });
