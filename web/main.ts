@@ -105,4 +105,11 @@ else {
   // Live updates: the server pushes a snapshot a second; EventSource reconnects by itself.
   const events = new EventSource('api/events');
   events.addEventListener('snapshot', (e) => render(JSON.parse((e as MessageEvent<string>).data) as Snapshot));
+  // The crawl's file deleted or replaced under serve: said, and no reconnecting to a crawl that is not there.
+  events.addEventListener('gone', (e) => {
+    events.close();
+    $('state').textContent = 'gone';
+    $('state').dataset.state = 'gone';
+    $('state-detail').textContent = JSON.parse((e as MessageEvent<string>).data) as string;
+  });
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { FocusCrawlError } from '../errors.js';
 import type { Redis } from 'ioredis';
 import { redact, sharedRecordTarget, type SharedFlags } from '../distributed/shared-target.js';
@@ -60,6 +61,11 @@ export interface OpenReader {
   runningNow(): boolean | null;
   /** Where labels go (serve's label button); opened on first use, closed with the reader. */
   labels(): LabelStore;
+  /**
+   * Why what this reader shows is no longer the crawl at its path (the database file was deleted
+   * or replaced since it was opened: serve outlives crawls and their files), or null.
+   */
+  fileGone(): string | null;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,7 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
     const path = o.db ?? 'focuscrawl.db';
     const { db, running } = openExistingDb(path);
     const reader = new SqliteCrawlReader(db, true);
+    const opened = statSync(path);
     let labels: LabelStore | null = null;
     return {
       reader,
@@ -114,6 +121,11 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
       },
       runningNow: () => probeLock(path) !== null,
       labels: () => (labels ??= new SqliteLabelStore(path)),
+      fileGone: () => {
+        const now = statSync(path, { throwIfNoEntry: false });
+        if (!now) return `${path} was deleted after this reader opened it`;
+        return now.ino !== opened.ino || now.dev !== opened.dev ? `${path} was replaced by another file after this reader opened it` : null;
+      },
       close: async () => {
         await labels?.close();
         await reader.close();
@@ -174,6 +186,7 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
     },
     searchLag: async () => null,
     prepareSearch: async () => {},
+    fileGone: () => null,
     runningNow: () => null,
     labels: () => new PgLabelStore(pool, schema),
     close: async () => {

@@ -35,11 +35,17 @@ export function showProgress(src: ProgressSource, opts: { topic: boolean; maxPag
       { format: '{bar} {value}/{total} | {info}', stream, hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(opts.maxPages, 0, { info: '' });
-    const t = setInterval(() => bar.update(src.stats.fetched, { info: line(src.stats, src.counts(), opts.topic) }), 250);
+    // The budget is the crawl's, over all its runs: so is the bar's count (a resumed run's own
+    // fetches against the whole budget ended a finished resume at "15/75").
+    const overall = () => {
+      const c = src.counts();
+      return Math.max(src.stats.fetched, c.done + c.error - c.notFetched);
+    };
+    bar.start(opts.maxPages, overall(), { info: '' });
+    const t = setInterval(() => bar.update(overall(), { info: line(src.stats, src.counts(), opts.topic) }), 250);
     return () => {
       clearInterval(t);
-      bar.update(src.stats.fetched, { info: line(src.stats, src.counts(), opts.topic) });
+      bar.update(overall(), { info: line(src.stats, src.counts(), opts.topic) });
       bar.stop();
     };
   }

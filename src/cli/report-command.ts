@@ -1,3 +1,4 @@
+import { FocusCrawlError } from '../errors.js';
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { checkDashboardFiles } from '../dashboard/static-files.js';
@@ -12,6 +13,7 @@ export function registerReport(program: Command): void {
     .option('--truth <file>', 'ground truth for a recall curve: the relevant pages, one URL a line')
     .option('--force', 'write into a folder whose index.html is no focuscrawl report, or to a folder named like a file (x.html)')
     .action(async (o: SharedFlags & { db?: string; out: string; truth?: string; force?: boolean }) => {
+      if (!o.out.trim()) throw new FocusCrawlError('USAGE', '--out is empty: name the folder to write the report to');
       const truth = o.truth !== undefined ? loadTruth(o.truth) : null;
       checkDashboardFiles();
       const open = await openReader(o, { live: true });

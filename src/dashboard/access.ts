@@ -22,6 +22,8 @@ const MIN_TOKEN = 16;
 export function dashboardToken(host: string, given: string | undefined): string | null {
   if (given !== undefined) {
     if (given.length < MIN_TOKEN) throw new FocusCrawlError('USAGE', `--token must be at least ${MIN_TOKEN} characters (bound to ${host}, anyone who can reach it could guess a short one)`);
+    // Sent back in a cookie and an address: white space there is cut or escaped, and 20 spaces are no secret.
+    if (/[\s;,]/.test(given) || new Set(given).size < 4) throw new FocusCrawlError('USAGE', '--token must not hold spaces, commas or semicolons, and must not repeat a few characters (anyone could guess it)');
     return given;
   }
   return isLoopback(host) ? null : randomBytes(18).toString('base64url');

@@ -8,6 +8,7 @@ import { readerMetrics } from '../metrics/reader-metrics.js';
 import { FocusCrawlError } from '../errors.js';
 import { allowed, matchingToken, tokenCookie } from './access.js';
 import { strictQuery } from './query-params.js';
+import { normalizeUrl } from '../parse/normalize-url.js';
 import { searchPages } from './read-snapshot.js';
 import { SnapshotPoller } from './snapshot-poller.js';
 import { checkDashboardFiles, dashboardFile } from './static-files.js';
@@ -95,14 +96,21 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
     if (method !== 'GET' && !(method === 'POST' && path === '/api/labels')) {
       return json(res, 405, { error: `${req.method} is not served here` }, { allow: path === '/api/labels' ? 'GET, HEAD, POST' : 'GET, HEAD' });
     }
+    // Every query string decoded strictly: a malformed escape is a 400 wherever it is sent.
+    const params = strictQuery(url.search);
+    // The crawl's file deleted or replaced under serve: its figures are of a file nobody sees now.
+    const gone = path.startsWith('/api/') || path === '/metrics' ? open.fileGone() : null;
+    if (gone) return json(res, 410, { error: `${gone}: restart focuscrawl serve to show the crawl there now` });
     if (method === 'GET' && path === '/api/snapshot') return json(res, 200, await poller.read());
     if (method === 'GET' && path === '/api/search') {
-      const params = strictQuery(url.search);
       const q = (params.get('q') ?? '').trim();
       // An empty search is a mistake to report, not a question whose answer is "nothing".
       if (!q) return json(res, 400, { error: params.has('q') ? 'q is empty: give the words to look for' : 'q is missing: give the words to look for (?q=…)' });
-      // Whole hits: a fraction (1.5) would reach the store's LIMIT as a float.
-      const limit = Math.min(100, Math.max(1, Math.floor(Number(params.get('limit') ?? 20)) || 20));
+      // Whole hits (1.5 is 1), at most 100; 0, -5 and 'abc' were read as 20 or 1 without a word.
+      const given = params.get('limit');
+      const wanted = given === undefined ? 20 : Math.floor(Number(given));
+      if (!Number.isFinite(wanted) || wanted < 1) return json(res, 400, { error: `limit must be a number of hits, at least 1, not '${String(given).slice(0, 20)}'` });
+      const limit = Math.min(100, wanted);
       // The lag says why a page stored a moment ago may not match yet (the embedded index is batched).
       await open.prepareSearch();
       return json(res, 200, { hits: await searchPages(open.reader, q, limit), lag: await open.searchLag() });
@@ -122,19 +130,26 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
       }
       const parsed = labelBody.safeParse(body);
       if (!parsed.success) return json(res, 400, { error: 'expected {"url": string, "relevant": boolean}' });
-      // A label names a page of this crawl: anything else would count as a target nobody can find.
-      const stored = await open.reader.anchorPaths([parsed.data.url], 1);
-      if (!stored[parsed.data.url]) return json(res, 404, { error: 'no stored page has this URL' });
+      // A label names a page of this crawl, as the crawl writes its URL (http://h:1 is http://h:1/):
+      // anything else would count as a target nobody can find.
+      const labelled = normalizeUrl(parsed.data.url) ?? parsed.data.url;
+      const stored = await open.reader.anchorPaths([labelled], 1);
+      if (!stored[labelled]) return json(res, 404, { error: 'no stored page has this URL' });
       if ((await open.reader.labels()).length >= MAX_LABELS) return json(res, 409, { error: `this crawl has ${MAX_LABELS} labels, the most kept` });
-      await open.labels().label(parsed.data.url, parsed.data.relevant);
-      return json(res, 200, { ok: true, ...parsed.data });
+      await open.labels().label(labelled, parsed.data.relevant);
+      return json(res, 200, { ok: true, url: labelled, relevant: parsed.data.relevant });
     }
     if (method === 'GET' && path === '/api/events') {
       res.writeHead(200, { ...SAFE_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       // HEAD asks for the headers alone: a stream it never reads would hold the connection.
       if (req.method === 'HEAD') return void res.end();
       streams.add(res);
-      const send = (s: unknown) => res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`);
+      const send = (s: unknown) => {
+        const gone = open.fileGone();
+        // Said once on the stream, which then ends: the page shows it instead of freezing.
+        if (gone) return void res.end(`event: gone\ndata: ${JSON.stringify(`${gone}: restart focuscrawl serve to show the crawl there now`)}\n\n`);
+        res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`);
+      };
       send(await poller.read());
       const off = poller.subscribe(send);
       // A comment line now and then: a big crawl's snapshot can take longer than the idle timeout.
@@ -172,7 +187,8 @@ export async function startDashboard(open: OpenReader, o: DashboardOptions): Pro
   server.maxConnections = 2_000;
   await listenOrExplain(server, o.port, o.host, '--port');
   const port = (server.address() as AddressInfo).port;
-  const shown = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
+  // Bound to every address, the address to open is this machine's own (the wildcard opens nothing).
+  const shown = o.host === '::' ? '[::1]' : o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   return {
     server,
     url: `http://${shown}:${port}/${o.token !== null ? `?token=${encodeURIComponent(o.token)}` : ''}`,

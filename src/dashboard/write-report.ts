@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { makeFolder } from '../files/make-folder.js';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { readSnapshot, type SnapshotSource } from './read-snapshot.js';
 import { checkDashboardFiles, DASHBOARD_FILES } from './static-files.js';
@@ -34,7 +34,11 @@ export async function writeReport(src: SnapshotSource, outDir: string, o: { forc
   } catch (err) {
     // mkdir says EEXIST for a file in the way: the report is a folder (index.html and data.json).
     if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: it is a file, and the report is a folder (index.html and data.json); name a folder`);
+      // The file in the way may be a parent (--out afile/sub): name the one that is.
+      const inTheWay = fileOnPath(outDir);
+      throw new FocusCrawlError('IO', inTheWay === outDir || inTheWay === null
+        ? `cannot write the report to ${outDir}: it is a file, and the report is a folder (index.html and data.json); name a folder`
+        : `cannot write the report to ${outDir}: ${inTheWay} is a file, so no folder can be made under it`);
     }
     throw new FocusCrawlError('IO', `cannot write the report to ${outDir}: ${fileError(err, 'write')}`);
   }
@@ -88,4 +92,18 @@ function folderEntries(dir: string): string[] {
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/** The first path on the way to `dir` that is a file, or null. */
+function fileOnPath(dir: string): string | null {
+  const parts = resolve(dir).split(sep);
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join(sep) || sep;
+    try {
+      if (!statSync(at).isDirectory()) return i === parts.length ? dir : at;
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }

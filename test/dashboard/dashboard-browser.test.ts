@@ -135,6 +135,10 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   const file = await runCli(['report', '--db', db, '--out', inTheWay]);
   assert.equal([file.code, file.stderr.trim()].join(' '), `2 focuscrawl: cannot write the report to ${inTheWay}: it is a file, and the report is a folder (index.html and data.json); name a folder`);
   assert.equal(readFileSync(inTheWay, 'utf8'), 'a,b\n');
+  const under = await runCli(['report', '--db', db, '--out', join(inTheWay, 'sub')]);
+  assert.equal([under.code, under.stderr.trim()].join(' '), `2 focuscrawl: cannot write the report to ${join(inTheWay, 'sub')}: ${inTheWay} is a file, so no folder can be made under it`);
+  const empty = await runCli(['report', '--db', db, '--out', '']);
+  assert.equal([empty.code, empty.stderr.trim()].join(' '), '2 focuscrawl: --out is empty: name the folder to write the report to');
   const truth = join(dir, 'truth.txt');
   // The seed (fetched first), a page the 40 fetches may or may not reach, and one that does not exist.
   writeFileSync(truth, `# relevant pages\n${site.origin}/\n\n${site.origin}/p/79\n${site.origin}/nowhere\n`);

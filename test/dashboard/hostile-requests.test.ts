@@ -68,6 +68,9 @@ test('broken escapes and searches with no words are 400; other methods 405; junk
     await refused('?q=%zz', /query parameter 'q' has a malformed percent-escape '%zz'/);
     await refused('?q=%E4', /query parameter 'q' has a malformed percent-escape '%E4'/);
     await refused('?q=solar&limit=%E0%A4', /query parameter 'limit' has a malformed percent-escape '%E0%A4'/);
+    for (const bad of ['0', '-5', 'abc', '']) await refused(`?q=solar&limit=${bad}`, new RegExp(`limit must be a number of hits, at least 1, not '${bad}'`));
+    // Any path's query string, not only the search's.
+    for (const p of ['api/snapshot?x=%zz', 'api/labels?x=%zz']) assert.equal((await fetch(s.url + p)).status, 400, p);
     await refused('?q=', /q is empty/);
     await refused('?q=+%20', /q is empty/);
     await refused('', /q is missing/);
@@ -93,6 +96,10 @@ test('broken escapes and searches with no words are 400; other methods 405; junk
     assert.equal((await post(JSON.stringify({ url: page.url, relevant: true }), 'application/jsonx')).status, 415);
     assert.equal((await post(JSON.stringify({ url: page.url, relevant: true, pad: 'x'.repeat(200_000) }))).status, 413);
     assert.equal((await post(JSON.stringify({ url: page.url, relevant: true }), 'Application/JSON; charset=utf-8')).status, 200);
+    // Written otherwise than the crawl writes it (an upper-case scheme, a fragment): the same page.
+    const again = await post(JSON.stringify({ url: page.url.replace(/^http:/, 'HTTP:') + '#top', relevant: true }));
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { url: string }).url, page.url);
     const open = await openReader({ db });
     try {
       assert.deepEqual((await open.reader.labels()).map((l) => l.url), [page.url], 'only the stored page was labelled');

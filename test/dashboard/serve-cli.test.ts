@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +48,11 @@ test('bad input gets one line and exit 2: no database, a port in use, a short to
   const short = await runCli(['serve', '--db', db, '--host', '0.0.0.0', '--token', 'abc']);
   assert.equal(short.code, 2);
   assert.match(short.stderr, /^focuscrawl: --token must be at least 16 characters/);
+  for (const weak of [' '.repeat(20), 'a'.repeat(20), 'abcdefgh ijklmnopq']) {
+    const r = await runCli(['serve', '--db', db, '--host', '0.0.0.0', '--token', weak]);
+    assert.equal(r.code, 2, weak);
+    assert.match(r.stderr, /^focuscrawl: --token must not hold spaces, commas or semicolons, and must not repeat a few characters/);
+  }
 });
 
 test('off loopback serve makes a token, prints it, and refuses every request without it', async () => {
@@ -167,5 +172,32 @@ test('a reader opened while a crawl held the database searches what that crawl l
   } finally {
     lock.release();
     await open.close();
+  }
+});
+
+test('a database deleted or replaced under serve is said (410 on the API, a last event on the stream), not shown as it was', async () => {
+  const kept = join(dir, 'kept.db');
+  copyFileSync(db, kept);
+  const s: ServeProcess = await startServe(['--db', kept]);
+  try {
+    assert.equal((await fetch(s.url + 'api/snapshot')).status, 200);
+    const stream = await fetch(s.url + 'api/events');
+    const reader = stream.body!.getReader();
+    await reader.read(); // the first snapshot
+    // Another file moved in its place (a crawl started again from scratch, a backup restored).
+    copyFileSync(kept, kept + '.new');
+    renameSync(kept + '.new', kept);
+    const replaced = await fetch(s.url + 'api/snapshot');
+    assert.equal(replaced.status, 410);
+    assert.match(((await replaced.json()) as { error: string }).error, /kept\.db was replaced by another file after this reader opened it: restart focuscrawl serve/);
+    let rest = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    assert.match(rest, /event: gone\ndata: ".*kept\.db was replaced/);
+    rmSync(kept);
+    const post = await fetch(s.url + 'api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.origin + '/', relevant: true }) });
+    assert.equal(post.status, 410);
+    assert.match(((await post.json()) as { error: string }).error, /kept\.db was deleted after this reader opened it/);
+  } finally {
+    await s.stop();
   }
 });
