@@ -46,7 +46,9 @@ function render(s: Snapshot): void {
     $('recall-note').textContent = `Share of the target pages fetched: ${recallSeries.map((r) => `${r.source}, ${r.points.at(-1)?.found ?? 0} of ${r.total}`).join('; ')}.`;
     recall.update(recallSeries);
   }
-  if (!searching) showPages(s.relevantPages, s.crawl.threshold === null ? 'the crawl has no topic: search to list pages' : `the ${s.relevantPages.length} most relevant pages (relevance ≥ ${s.crawl.threshold})`);
+  // A report holds no index, and without a topic no page list either: its search has nothing to filter.
+  const noTopic = live ? 'the crawl has no topic: search to list pages' : 'the crawl has no topic, so this report lists no pages (focuscrawl search or serve searches them)';
+  if (!searching) showPages(s.relevantPages, s.crawl.threshold === null ? noTopic : `the ${s.relevantPages.length} most relevant pages (relevance ≥ ${s.crawl.threshold})`);
   renderTable($('bands'), ['priority', 'URLs waiting'], s.waitingByPriority.map((b) => [b.band, b.n]));
   renderTable($('errors'), ['error', 'URLs'], s.errors.map((e) => [e.error, e.n]));
   renderTable($('discarded'), ['reason', 'URLs'], Object.entries(s.discarded).sort((a, b) => b[1] - a[1]));
@@ -54,7 +56,8 @@ function render(s: Snapshot): void {
     $('hosts'),
     ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors', 'delay', 'waited', 'next allowed', 'budget used'],
     s.hosts.map((h) => [
-      h.host, h.waiting, h.fetched, h.relevant, h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors,
+      // Without a topic no page is relevant or not: a dash, not 0 and 0 %.
+      h.host, h.waiting, h.fetched, s.crawl.threshold === null ? '–' : h.relevant, s.crawl.threshold !== null && h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors,
       duration(h.delayMs), duration(h.waitedMs), nextAllowed(h.nextAllowedAt, s.at), budgetUsed(h, s.crawl.maxPages),
     ]),
   );
