@@ -12,11 +12,12 @@ export interface MetricsEndpoint {
 export async function metricsEndpoint(port: number): Promise<MetricsEndpoint> {
   const registry = new Registry();
   const server = await serveMetrics(registry, port);
-  process.stderr.write(`focuscrawl: metrics at http://127.0.0.1:${port}/metrics\n`);
   let detach = () => {};
   return {
     attach(source) {
       detach = crawlMetrics(source, registry).detach;
+      // Said once the crawl is open: a resume refused after the port was bound announced metrics of nothing.
+      process.stderr.write(`focuscrawl: metrics at http://127.0.0.1:${port}/metrics\n`);
     },
     close: () => {
       detach();

@@ -192,6 +192,10 @@ test('resume --metrics-port: Prometheus scrapes the resumed crawl (the way on af
     const r = await done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`));
+    // Refused (a budget below the crawl's): no metrics are announced for a crawl that never opens.
+    const refused = await runCli(['resume', '--db', resumed, '--max-pages', '3', '--metrics-port', String(await freePort())]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.doesNotMatch(refused.stderr, /metrics at/);
   } finally {
     gated.open(gate);
     await gated.close();
