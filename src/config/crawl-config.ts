@@ -5,7 +5,7 @@ import { topicFileSchema } from '../relevance/topic.js';
 import { loadFile } from './load-file.js';
 import { didYouMean } from './option-issue.js';
 import { FocusCrawlError } from '../errors.js';
-import { strategyNames } from '../strategies/registry.js';
+import { strategyNames, strategyOptionProblem } from '../strategies/registry.js';
 import { isHttpUrl } from '../parse/normalize-url.js';
 import { quotedSeed, seedProblem } from './seeds.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../engine/crawl-scope.js';
@@ -309,6 +309,10 @@ export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
   const schema = crawlConfigSchema.partial().superRefine((c, ctx) => {
     if (typeof c.strategy === 'string' && !strategyNames().includes(c.strategy)) {
       ctx.addIssue({ code: 'custom', path: ['strategy'], message: `unknown strategy '${c.strategy}'${didYouMean(c.strategy, strategyNames()) || ` (${strategyNames().join(', ')})`}` });
+    } else if (typeof c.strategy === 'string' && c.strategyOptions) {
+      // The file's strategy with the file's options: named at the option's line.
+      const problem = strategyOptionProblem(c.strategy, c.strategyOptions);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['strategyOptions', ...problem.option.split('.')], message: `${c.strategy} ${problem.message}` });
     }
   });
   const cfg = loadFile(file, schema, 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;

@@ -46,13 +46,20 @@ export function createStrategy(name: string, topic: Topic | null, options: Optio
   const entry = STRATEGIES[name];
   if (!entry) throw new FocusCrawlError('CONFIG', `unknown strategy '${name}'${didYouMean(name, strategyNames()) || ` (known: ${strategyNames().join(', ')})`}`);
   if (entry.needsTopic && !topic) throw new FocusCrawlError('CONFIG', `strategy '${name}' needs a topic: pass --topic FILE`);
-  const parsed = entry.options.safeParse(options);
-  if (!parsed.success) {
-    // As a config field is named: "unknown (did you mean 'decay'?)", "must be at most 1".
-    const i = optionIssue(parsed.error);
-    const known = keysAt(entry.options, []);
-    const hint = i.unknownKey !== undefined ? didYouMean(i.unknownKey, known) || (known.length ? ` (${name} takes ${known.join(', ')})` : ` (${name} takes none)`) : '';
-    throw new FocusCrawlError('CONFIG', `strategy '${name}' option '${i.path.join('.')}': ${i.message}${hint}`);
-  }
+  const problem = strategyOptionProblem(name, options);
+  if (problem) throw new FocusCrawlError('CONFIG', `strategy '${name}' option '${problem.option}': ${problem.message}`);
   return entry.create(topic, options);
+}
+
+/** What is wrong with a known strategy's options, or null: the option named, and why. */
+export function strategyOptionProblem(name: string, options: Options): { option: string; message: string } | null {
+  const entry = STRATEGIES[name];
+  if (!entry) return null;
+  const parsed = entry.options.safeParse(options);
+  if (parsed.success) return null;
+  // As a config field is named: "unknown (did you mean 'decay'?)", "must be at most 1".
+  const i = optionIssue(parsed.error);
+  const known = keysAt(entry.options, []);
+  const hint = i.unknownKey !== undefined ? didYouMean(i.unknownKey, known) || (known.length ? ` (${name} takes ${known.join(', ')})` : ` (${name} takes none)`) : '';
+  return { option: i.path.join('.'), message: `${i.message}${hint}` };
 }

@@ -43,6 +43,9 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   await fails(['crawl', seed, '--config', join(dir, 'strategy.yaml')], /strategy\.yaml:1: config field 'strategy': unknown strategy 'nonsense' \(bfs, best-first, /);
   writeFileSync(join(dir, 'near.yaml'), '# a near miss\nstrategy: bestfirst\n');
   await fails(['crawl', seed, '--config', join(dir, 'near.yaml')], /near\.yaml:2: config field 'strategy': unknown strategy 'bestfirst' \(did you mean 'best-first'\?\)$/);
+  // The file's strategy with an option it does not take: named at the option's own line.
+  writeFileSync(join(dir, 'option.yaml'), 'strategy: adaptive\nstrategyOptions:\n  decay: 0.3\n  decayy: 0.3\n');
+  await fails(['crawl', seed, '--config', join(dir, 'option.yaml')], /option\.yaml:4: config field 'strategyOptions\.decayy': adaptive unknown \(did you mean 'decay'\?\)$/);
   writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
   await fails(['crawl', seed, '--config', join(dir, 'deep.json')], /deep\.json: config file nested too deeply to read/);
 });
