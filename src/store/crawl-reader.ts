@@ -8,6 +8,23 @@ import { FocusCrawlError } from '../errors.js';
 
 const shown = (x: unknown) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'a list' : typeof x === 'object' ? 'an object' : String(x));
 
+/** Distinct error texts a reader folds into its most-common list: past these, the rarest are left out. */
+export const ERROR_TEXTS_READ = 5000;
+
+/**
+ * The most common errors, with the URLs inside an error's text written as "…": "redirect to
+ * http://other/x not followed: out of scope" for a hundred targets is one line of a hundred, not a
+ * hundred lines of one that push every other reason out of the list.
+ */
+export function commonErrors(rows: readonly { error: string; n: number }[], limit: number): { error: string; n: number }[] {
+  const byText = new Map<string, number>();
+  for (const r of rows) {
+    const text = r.error.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s,;)]+/gi, '…');
+    byText.set(text, (byText.get(text) ?? 0) + r.n);
+  }
+  return [...byText].map(([error, n]) => ({ error, n })).sort((a, b) => b.n - a.n || (a.error < b.error ? -1 : a.error > b.error ? 1 : 0)).slice(0, limit);
+}
+
 /** A library caller's search(query, limit), checked as the CLI's --limit is: -1 returned every page, null failed inside. */
 export function checkSearchArguments(query: unknown, limit: unknown): void {
   if (typeof query !== 'string') throw new FocusCrawlError('USAGE', `search(query, limit): query must be a string, not ${shown(query)}`);

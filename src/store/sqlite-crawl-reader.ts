@@ -5,7 +5,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import { checkMinRelevance, checkSearchArguments, crawlStrategy, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { openExistingDb } from './open-existing-db.js';
@@ -99,7 +99,7 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
     await this.#sql.settle();
-    return this.#all("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT ?", limit);
+    return commonErrors(this.#all("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT ?", ERROR_TEXTS_READ), limit);
   }
 
   async discardedByKind(): Promise<Record<string, number>> {

@@ -164,6 +164,12 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
       for await (const e of reader.logEntries(log[1]!.seq)) after.push(e.url);
       assert.deepEqual(after, ['http://a.test/gone', 'http://a.test/b'], 'the reader resumes after a seq');
       assert.deepEqual(await reader.topErrors(5), [{ error: 'HTTP 404', n: 1 }]);
+      // One reason with many targets is one line: the URLs in an error's text do not split it.
+      for (const [i, host] of ['c.test', 'd.test', 'e.test'].entries()) {
+        await store.commit({ key: urlKey(`http://a.test/r${i}`), page: null, entry: logLine(`http://a.test/r${i}`, 'error', { status: 302, error: `redirect to http://${host}/x?a=1 not followed: out of scope` }) });
+      }
+      await store.flush();
+      assert.deepEqual(await reader.topErrors(5), [{ error: 'redirect to … not followed: out of scope', n: 3 }, { error: 'HTTP 404', n: 1 }]);
     } finally {
       await close();
     }
