@@ -76,6 +76,8 @@ interface HostState {
   /** Times marked unreachable without an answer since. */
   downs: number;
   cause: string;
+  /** Asked to slow down (429, 503) until then: no request of the host before (0: not held). */
+  heldUntil: number;
 }
 
 /**
@@ -109,8 +111,7 @@ export class HostHealth {
   failed(host: string, url: string, cause: string, answered: boolean, now: number): void {
     let s = this.#hosts.get(host);
     if (!s) {
-      s = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' };
-      this.#hosts.set(host, s);
+      s = this.#fresh(host);
     }
     s.strikes++;
     s.lastFailureAt = now;
@@ -131,6 +132,37 @@ export class HostHealth {
       s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);
       s.downs++;
     }
+  }
+
+  /**
+   * The host answered 429 or 503: it asks the crawl to slow down. Its requests pause for its
+   * Retry-After, or without one for the backoff of its failures in a row (1, 2, 4 ... s), at
+   * most `maxBackoffMs` either way; every URL of the host waits (heldUntil), not only the one
+   * that was answered so. Before, such an answer cleared the host's record like any other, so an
+   * overloaded server saw the next URL a delay later, and a Retry-After of an hour failed one URL
+   * and let the rest go on at full pace.
+   */
+  throttled(host: string, now: number, retryAfterMs: number | undefined): void {
+    const s = this.#hosts.get(host) ?? this.#fresh(host);
+    s.strikes++;
+    s.lastFailureAt = now;
+    s.silent = 0;
+    s.robotsSilent = 0;
+    s.silentUrls = [];
+    const pause = retryAfterMs ?? this.options.backoffBaseMs * 2 ** (s.strikes - 1);
+    s.heldUntil = Math.max(s.heldUntil, now + Math.min(this.options.maxBackoffMs, pause));
+  }
+
+  /** Until when `host` asked the crawl to wait (throttled), if that is after `now`; else null. */
+  heldUntil(host: string, now: number): number | null {
+    const s = this.#hosts.get(host);
+    return s && s.heldUntil > now ? s.heldUntil : null;
+  }
+
+  #fresh(host: string): HostState {
+    const s: HostState = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '', heldUntil: 0 };
+    this.#hosts.set(host, s);
+    return s;
   }
 
   /** While `host` is unreachable: until when, and the reason its URLs end with. */
@@ -158,7 +190,7 @@ export class HostHealth {
     const s = this.#hosts.get(host);
     if (!s) return 0;
     if (s.until > now) return s.until;
-    return s.lastFailureAt + Math.min(this.options.maxBackoffMs, this.options.backoffBaseMs * 2 ** (s.strikes - 1));
+    return Math.max(s.heldUntil, s.lastFailureAt + Math.min(this.options.maxBackoffMs, this.options.backoffBaseMs * 2 ** (s.strikes - 1)));
   }
 }
 
@@ -177,6 +209,7 @@ export function trackHealth(fetcher: Fetcher, health: HostHealth): Fetcher {
       } catch (err) {
         if (!options?.signal?.aborted && err instanceof FetchError) {
           if (err.network) health.failed(host, url, err.message, err.network === 'body', Date.now());
+          else if (err.status === 429 || err.status === 503) health.throttled(host, Date.now(), err.retryAfterMs);
           else health.answered(host);
         }
         throw err;

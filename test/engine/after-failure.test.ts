@@ -36,6 +36,9 @@ test('out of attempts, or not worth another: an error with the reason', () => {
   assert.deepEqual(afterFailure(req(2), refused, T, { stopped: false, health: null, retry }), { step: 'error', reason: 'ECONNREFUSED (after 3 attempts)' });
   const loop = new FetchError('x', 'redirect loop at http://a.test/p', { transient: false, status: 301 });
   assert.deepEqual(afterFailure(req(0), loop, T, { stopped: false, health: null, retry }), { step: 'error', reason: 'redirect loop at http://a.test/p' });
+  // A Retry-After past what a retry waits: the URL fails at once and says why (the host is paused apart from it).
+  const hour = new FetchError('x', 'HTTP 429', { transient: true, status: 429, retryAfterMs: 3_600_000 });
+  assert.deepEqual(afterFailure(req(0), hour, T, { stopped: false, health: null, retry }), { step: 'error', reason: 'HTTP 429 (Retry-After 3600 s, longer than the 60 s a retry waits)' });
 });
 
 test('hostsToEnd: only when no other host can be contacted before the unreachable hosts\' pause ends', () => {

@@ -95,16 +95,40 @@ test('trackHealth: answers, failures without an answer, failed bodies; an aborte
     ['http://a.test/ok', () => ({ url: '', finalUrl: '', status: 503, headers: {}, redirects: [], contentType: '', body: null, bytes: 0, fetchMs: 0 })],
     ['http://a.test/refused', () => { throw new FetchError('x', REFUSED, { transient: true, network: 'no-answer' }); }],
     ['http://a.test/503', () => { throw new FetchError('x', 'HTTP 503', { transient: true, status: 503 }); }],
+    ['http://a.test/404', () => { throw new FetchError('x', 'HTTP 404', { transient: false, status: 404 }); }],
   ]);
   const inner: Fetcher = { fetch: async (url) => outcomes.get(url)!(), close: async () => {} };
   const h = new HostHealth(opts);
   const f = trackHealth(inner, h);
   await assert.rejects(f.fetch('http://a.test/refused'));
   assert.ok(h.retryAt('a.test', T) > 0);
-  await assert.rejects(f.fetch('http://a.test/503'));
+  await assert.rejects(f.fetch('http://a.test/404'));
   assert.equal(h.retryAt('a.test', T), 0, 'an HTTP error is an answer');
+  await assert.rejects(f.fetch('http://a.test/503'));
+  assert.ok(h.heldUntil('a.test', Date.now()) !== null, 'a 503 asks the host to be left alone a while');
+  await f.fetch('http://a.test/ok');
+  assert.equal(h.heldUntil('a.test', Date.now()), null, 'until it answers otherwise');
   await assert.rejects(f.fetch('http://a.test/refused', { signal: AbortSignal.abort() }));
   assert.equal(h.retryAt('a.test', T), 0, 'aborted by the caller: not recorded');
   await f.fetch('http://a.test/ok');
   assert.equal(h.retryAt('a.test', T), 0);
+});
+
+test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, else a backoff that doubles while they go on', () => {
+  const h = new HostHealth(opts);
+  h.throttled('a.test', T, 5_000);
+  assert.equal(h.heldUntil('a.test', T), T + 5_000);
+  assert.equal(h.heldUntil('a.test', T + 5_000), null, 'over once the time asked for has passed');
+  h.throttled('a.test', T, 3_600_000);
+  assert.equal(h.heldUntil('a.test', T + 1), T + 60_000, 'an hour asked for is a minute at a time');
+  const b = new HostHealth(opts);
+  const pauses = [0, 1, 2, 3].map((i) => {
+    const at = T + i * 100_000;
+    b.throttled('b.test', at, undefined);
+    return b.heldUntil('b.test', at)! - at;
+  });
+  assert.deepEqual(pauses, [1000, 2000, 4000, 8000], 'no Retry-After: the backoff of the answers in a row');
+  assert.equal(b.unreachable('b.test', T + 400_000), null, 'an answering host is never unreachable');
+  b.answered('b.test');
+  assert.equal(b.heldUntil('b.test', T + 400_000), null);
 });
