@@ -9,7 +9,10 @@ import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { countDiscard, discardKind } from './discard-reasons.js';
 import type { ServiceProbing } from './service-probing.js';
-import type { TrapGuard } from './trap-guard.js';
+import { pageSignature, type TrapGuard } from './trap-guard.js';
+
+/** Why the links of a page that copies its parent are not followed (TrapGuard.mirrorsParent). */
+export const MIRROR_REASON = 'trap: the page is a copy of the page that linked to it (a soft 404 answering every path?)';
 
 /** A link turned away, with why: counted, announced and written to the crawl log. */
 export interface Discard {
@@ -46,6 +49,15 @@ export class LinkAdmission {
   /** Returns how many of the links joined the frontier as new URLs. */
   async add(parent: CrawlRequest, links: Link[], view: PageView): Promise<number> {
     const { frontier: f, strategy, traps } = this.#d;
+    // A copy of the page that linked here (a soft 404 answering every path): its links, relative
+    // ones nesting the path further, are discarded; the parent's own were followed.
+    const page = view.page;
+    if (traps && links.length && traps.mirrorsParent(parent.key, parent.parent, pageSignature(page.title, page.text, links.map((l) => l.anchor)))) {
+      const mirrored = links.filter((l) => !l.nofollow && !f.settled(l.url)).map((l) => ({ req: { url: l.url, host: hostOf(l.url), depth: parent.depth + 1, parent: parent.key, anchor: l.anchor, priority: 0, data: null }, reason: MIRROR_REASON }));
+      const first = mirrored.length ? await f.discard(mirrored.map((d) => d.req), MIRROR_REASON) : [];
+      await this.logDiscards(mirrored.filter((_d, i) => first[i]), parent.url);
+      return 0;
+    }
     const split = this.#d.probing?.split(parent, links, view.page);
     if (split) links = split.pages;
     const depth = parent.depth + 1;

@@ -67,12 +67,40 @@ export function repeatingSegment(path: string): string | null {
   return null;
 }
 
-/** host + path + query with every run of digits replaced by '#'. */
+/**
+ * A query value that reads as a random token: 8 or more letters, digits, '-' or '_', with a letter
+ * and a digit among them (`ref=a8Xk2mQ9zz`). Paths keep theirs: DocBook's ch01s02.html and the
+ * hashed file names of generated sites are pages, not tokens.
+ */
+const QUERY_TOKEN = /(?<=[=&?])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[\w-]{8,}(?=&|$)/g;
+
+/** host + path + query with every run of digits, and every token-like query value, replaced by '#'. */
 export function urlPattern(url: string): string {
   const start = url.indexOf('//') + 2;
   const slash = url.indexOf('/', start);
-  return slash < 0 ? `${url.slice(start)}/` : url.slice(start, slash) + url.slice(slash).replace(/\d+/g, '#');
+  if (slash < 0) return `${url.slice(start)}/`;
+  const rest = url.slice(slash);
+  const q = rest.indexOf('?');
+  const query = q < 0 ? '' : rest.slice(q).replace(QUERY_TOKEN, '#');
+  return url.slice(start, slash) + ((q < 0 ? rest : rest.slice(0, q)) + query).replace(/\d+/g, '#');
 }
+
+/** A page as mirror detection compares it: its title, text and link anchors (not the links' URLs, which relative links change). */
+export function pageSignature(title: string, text: string, anchors: readonly string[]): number {
+  // FNV-1a over the three, 32 bits: a collision costs one page's links, once in billions.
+  let h = 0x811c9dc5;
+  const mix = (str: string) => {
+    for (let i = 0; i < str.length; i++) h = Math.imul(h ^ str.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x1f, 0x01000193);
+  };
+  mix(title);
+  mix(text);
+  for (const a of anchors) mix(a);
+  return h >>> 0;
+}
+
+/** Pages whose signature is kept for their children's comparison: the most recent ones. */
+const SIGNATURES_KEPT = 100_000;
 
 /**
  * The parameters of `url` that a page at `parent` changed in a link to its own path, each with the
@@ -97,6 +125,8 @@ export class TrapGuard {
   readonly options: TrapOptions;
   #patterns: CountSketch | null = null;
   #params: CountSketch | null = null;
+  /** Page key -> signature of the pages fetched lately, oldest first. */
+  readonly #signatures = new Map<string, number>();
 
   constructor(options: Partial<TrapOptions> = {}) {
     this.options = { ...defaultTrapOptions, ...options };
@@ -122,6 +152,20 @@ export class TrapGuard {
       }
     }
     return this.#overPattern(url);
+  }
+
+  /**
+   * Whether the page under `key` is a copy of the page that linked to it (`parentKey`): the same
+   * title, text and link anchors at another URL. A server that answers every unknown path with the
+   * same page (a soft 404 with relative links: /news/about/ -> /news/about/blog/ -> ...) nests
+   * such copies without end, each segment at most twice so that the repeating-segment rule never
+   * fires: its links are not followed (the first copy's were). The signature is kept for the
+   * page's own children; the most recent SIGNATURES_KEPT pages are.
+   */
+  mirrorsParent(key: string, parentKey: string | null, signature: number): boolean {
+    this.#signatures.set(key, signature);
+    if (this.#signatures.size > SIGNATURES_KEPT) this.#signatures.delete(this.#signatures.keys().next().value!);
+    return parentKey !== null && this.#signatures.get(parentKey) === signature;
   }
 
   /** A link that check() kept was new to the frontier: counts the parameter values it adds. */

@@ -59,7 +59,8 @@ test('parameter explosion: a calendar whose days link to the next and previous d
 
 test('repeating path segments: a relative link that nests forever is cut at the third repetition', async () => {
   const srv = await startTestServer([
-    [/^\/r\/(loop\/)*$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('nested', ['loop/']))],
+    // Each level says where it is: a copy of its parent would stop earlier (the mirror rule, below).
+    [/^\/r\/(loop\/)*$/, (q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`nested at ${q.url}`, ['loop/']))],
   ]);
   try {
     const r = await crawlToEnd({ seeds: [`${srv.origin}/r/`], maxDepth: 1000 });
@@ -68,6 +69,44 @@ test('repeating path segments: a relative link that nests forever is cut at the 
     const cut = r.log.get(`${srv.origin}/r/loop/loop/loop/`);
     assert.equal(cut?.state, 'discarded');
     assert.equal(cut?.error, "trap: repeating path segment 'loop'");
+  } finally {
+    await srv.close();
+  }
+});
+
+test('a soft 404 that answers every path with the same page of relative links: the links of a copy of its parent are not followed', async () => {
+  const nav = ['css/', 'img/', 'about/', 'blog/', 'contact/'];
+  const srv = await startTestServer([
+    [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('home', ['/news/']))],
+    // Any other path: the same "page not found" page, answered 200, its navigation relative.
+    [/^\/.+$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('Sorry, nothing here', nav))],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [`${srv.origin}/`], maxPages: 2000 });
+    assert.equal(r.summary.reason, 'exhausted');
+    // The home page, /news/ (the soft 404's first copy: its links are followed), and its five children, whose links are not.
+    assert.equal(r.entries.filter((e) => e.state === 'done').length, 7);
+    const cut = r.entries.filter((e) => e.state === 'discarded');
+    assert.equal(cut.length, 25, 'five links of each of the five copies');
+    for (const e of cut) assert.equal(e.error, 'trap: the page is a copy of the page that linked to it (a soft 404 answering every path?)');
+    assert.equal(r.log.get(`${srv.origin}/news/about/blog/`)?.state, 'discarded');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('a token in every link under a parameter no session list knows: the query value counts as one pattern', async () => {
+  const token = () => randomBytes(6).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x') + '7a';
+  const srv = await startTestServer([
+    [/^\/page([a-e])$/, (_q, res, m) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`page ${m[1]} ${token()}`, ['a', 'b', 'c', 'd', 'e'].map((x) => `/page${x}?ref=${token()}`)))],
+  ]);
+  try {
+    const r = await crawlToEnd({ seeds: [`${srv.origin}/pagea`], maxUrlsPerPattern: 10, maxPages: 3000 });
+    assert.equal(r.summary.reason, 'exhausted');
+    // Each of the five paths: the seed's own and ten ?ref= URLs at most, not one fetch per token.
+    assert.ok(count(srv.hits, '/page') <= 5 * 10 + 1, `fetched ${count(srv.hits, '/page')}`);
+    const host = srv.origin.slice('http://'.length);
+    assert.ok(r.entries.some((e) => e.error === `trap: more than 10 URLs like ${host}/pagea?ref=# (--max-urls-per-pattern)`));
   } finally {
     await srv.close();
   }

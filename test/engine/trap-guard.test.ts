@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CountSketch } from '../../src/engine/count-sketch.js';
-import { changedParams, repeatingSegment, TrapGuard, urlPattern } from '../../src/engine/trap-guard.js';
+import { changedParams, pageSignature, repeatingSegment, TrapGuard, urlPattern } from '../../src/engine/trap-guard.js';
 
 test('count sketch: exact for a few keys; collisions only ever over-count', () => {
   const s = new CountSketch(1024, 4);
@@ -30,6 +30,9 @@ test('repeating path segments: a name three times; numbers are ids, not loops', 
 test('URL patterns: runs of digits read as #, host kept as is', () => {
   assert.equal(urlPattern('http://a.com/cal/2026/11/23'), 'a.com/cal/#/#/#');
   assert.equal(urlPattern('http://127.0.0.1:8080/p/12.html?page=3&sort=date'), '127.0.0.1:8080/p/#.html?page=#&sort=date');
+  // A query value that reads as a token is one '#'; words and paths keep their letters.
+  assert.equal(urlPattern('http://a.com/pagea?ref=a8Xk2mQ9zz&lang=english'), 'a.com/pagea?ref=#&lang=english');
+  assert.equal(urlPattern('http://a.com/docs/ch01s02.html?q=photovoltaic'), 'a.com/docs/ch#s#.html?q=photovoltaic');
   assert.equal(urlPattern('http://a.com/'), 'a.com/');
 });
 
@@ -86,4 +89,14 @@ test('caps of 0 turn the counting rules off; repeating segments always apply', (
   const g = new TrapGuard({ maxUrlsPerPattern: 0, maxParamValues: 0 });
   for (let i = 0; i < 5; i++) assert.equal(g.claim(`http://a.com/p/${i}`), null);
   assert.equal(g.check('http://a.com/x/x/x/', 'http://a.com/x/x/'), "trap: repeating path segment 'x'");
+});
+
+test('mirror pages: a page with its parent\'s title, text and anchors is a copy; another text or anchor is not', () => {
+  const g = new TrapGuard();
+  const sig = (text: string, anchors = ['css/', 'about/']) => pageSignature('Sorry', text, anchors);
+  assert.equal(g.mirrorsParent('k1', null, sig('nothing here')), false, 'a seed has no parent');
+  assert.equal(g.mirrorsParent('k2', 'k1', sig('nothing here')), true);
+  assert.equal(g.mirrorsParent('k3', 'k1', sig('something else')), false);
+  assert.equal(g.mirrorsParent('k4', 'k1', sig('nothing here', ['css/', 'blog/'])), false);
+  assert.equal(g.mirrorsParent('k5', 'unknown', sig('nothing here')), false, 'a parent not seen lately: nothing to compare');
 });
