@@ -126,7 +126,8 @@ function clearEarlierWeb(dir: string): void {
   const entries = readdirSync(dir);
   if (entries.length === 0) return;
   const webFile = (name: string) => name === 'web.json' || name === 'labels.txt' || /^h\d+$/.test(name);
-  if (!existsSync(join(dir, 'web.json')) || !entries.every(webFile)) {
+  // web.json is written last: a gen cut short leaves host folders and labels without it.
+  if (!entries.every(webFile)) {
     const other = entries.find((name) => !webFile(name)) ?? entries[0]!;
     throw new FocusCrawlError('USAGE', `--out ${dir}: the folder holds ${JSON.stringify(other)}, which bench gen did not write; give an empty or new folder, or one an earlier bench gen wrote`);
   }

@@ -192,6 +192,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   // Every worker sets it from the stored config: the one resume --max-pages raised.
   await frontier.setPageBudget(config.maxPages);
   if (config.maxPagesPerHost > 0) await frontier.setHostBudget(config.maxPagesPerHost);
+  // What the fetcher has to say (a replayed recording read only in part), as the embedded crawl says it.
+  notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
   // Every worker feeds the labels to its own strategy: each learns all of them.
   const learner = planned.strategy;

@@ -24,7 +24,7 @@ export function afterFailure(req: CrawlRequest, err: FetchError, now: number, o:
     if (delay !== null) return { step: 'retry', notBefore: Math.max(now + delay, o.health?.retryAt(req.host, now) ?? 0) };
   }
   // A Retry-After past what a retry waits fails the URL at once; the host is paused (HostHealth.throttled).
-  const tooLong = err.transient && err.retryAfterMs !== undefined && err.retryAfterMs > o.retry.maxRetryAfterMs && req.attempts <= o.retry.maxRetries;
+  const tooLong = err.transient && err.retryAfterMs !== undefined && err.retryAfterMs > o.retry.maxRetryAfterMs && req.attempts < o.retry.maxRetries;
   if (tooLong) return { step: 'error', reason: `${err.message} (Retry-After ${Math.round(err.retryAfterMs! / 1000)} s, longer than the ${Math.round(o.retry.maxRetryAfterMs / 1000)} s a retry waits)` };
   return { step: 'error', reason: err.transient && req.attempts > 0 ? `${err.message} (after ${req.attempts + 1} attempts)` : err.message };
 }

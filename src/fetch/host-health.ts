@@ -104,7 +104,12 @@ export class HostHealth {
 
   /** The host answered (any HTTP status, a complete body). */
   answered(host: string): void {
-    this.#hosts.delete(host);
+    const s = this.#hosts.get(host);
+    if (!s) return;
+    // A pause the host asked for (429, 503) stays in force: with two requests in flight, the
+    // other one's 200 would have ended it at once. The answer forgets the failures all the same.
+    if (s.heldUntil > 0) Object.assign(s, { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' });
+    else this.#hosts.delete(host);
   }
 
   /** A network failure of `url`: `answered` when the server had sent its status line (the body failed). */

@@ -57,8 +57,8 @@ export class ReplayFetcher implements Fetcher {
     if (!existsSync(source)) throw new FocusCrawlError('IO', `no recording at ${source}`);
     if (statSync(source).isDirectory()) return new ReplayFetcher(source, webFolderLookup(source), maxRedirects);
     const records = new Map<string, Stored>();
-    // The last record read, and what it replaced: a plain WARC's last record, cut short, is dropped.
-    let last: { url: string; replaced: Stored | undefined } | null = null;
+    const size = statSync(source).size;
+    const plain = !warcIsGzip(source);
     let read = 0;
     try {
       // Headers as written, one entry per line, so that a header sent several times comes back as
@@ -72,7 +72,10 @@ export class ReplayFetcher implements Fetcher {
         if (!url) continue;
         const headers = lowerCased(record.httpHeaders?.headers ?? []);
         const body = await record.readFully(false);
-        last = { url, replaced: records.get(url) };
+        // A plain record ends with two CRLFs after its block; one the file ends before is cut
+        // short (its body would replay as a whole page with part of its text). A gzip WARC's cut
+        // member is not returned at all.
+        if (plain && parser.offset + parser.recordLength + 4 > size) continue;
         records.set(url, { status: Number(record.httpHeaders?.statusCode ?? 200), headers, body });
         read++;
       }
@@ -83,11 +86,6 @@ export class ReplayFetcher implements Fetcher {
     const notes: string[] = [];
     const damage = await warcDamage(source);
     if (damage) {
-      if (last && !warcIsGzip(source)) {
-        read--;
-        if (last.replaced) records.set(last.url, last.replaced);
-        else records.delete(last.url);
-      }
       notes.push(`the recording ${source} is damaged: ${damage}; replaying the ${read} response records before it`);
     }
     // A file that is no WARC parses as none: replaying it would fail every URL after its retries.

@@ -25,6 +25,16 @@ export async function warcDamage(file: string): Promise<string | null> {
   const size = statSync(file).size;
   if (size === 0) return null;
   if (warcIsGzip(file)) {
+    // Zero bytes at the end (a crash under delayed allocation leaves them): zlib skips them in
+    // silence. A member's own last 8 bytes are its CRC-32 and length, never all zero in practice.
+    const fd = openSync(file, 'r');
+    const end = Buffer.alloc(Math.min(8, size));
+    try {
+      readSync(fd, end, 0, end.length, size - end.length);
+    } finally {
+      closeSync(fd);
+    }
+    if (end.every((b) => b === 0)) return `it ends with zero bytes where a record should end (a write cut short, at byte ${size.toLocaleString('en')})`;
     // zlib reads member after member and fails on a cut one or on anything that is not a member.
     const gunzip = createGunzip();
     try {

@@ -8,7 +8,10 @@ import { FocusCrawlError } from '../errors.js';
 
 const shown = (x: unknown) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'a list' : typeof x === 'object' ? 'an object' : String(x));
 
-/** Distinct error texts a reader folds into its most-common list: past these, the rarest are left out. */
+/**
+ * Distinct error texts a reader folds into its most-common list: past these, the rarest are left
+ * out of the folding (a folded group's count is then counted again in full: foldedErrorPattern).
+ */
 export const ERROR_TEXTS_READ = 5000;
 
 /**
@@ -23,6 +26,15 @@ export function commonErrors(rows: readonly { error: string; n: number }[], limi
     byText.set(text, (byText.get(text) ?? 0) + r.n);
   }
   return [...byText].map(([error, n]) => ({ error, n })).sort((a, b) => b.n - a.n || (a.error < b.error ? -1 : a.error > b.error ? 1 : 0)).slice(0, limit);
+}
+
+/**
+ * A folded error text as an SQL LIKE pattern (escape character '\\') that matches every text it
+ * folded: its "…" parts are '%'. Null for a text with nothing folded.
+ */
+export function foldedErrorPattern(text: string): string | null {
+  if (!text.includes('…')) return null;
+  return text.split('…').map((part) => part.replace(/[\\%_]/g, (c) => `\\${c}`)).join('%');
 }
 
 /** A library caller's search(query, limit), checked as the CLI's --limit is: -1 returned every page, null failed inside. */

@@ -7,7 +7,7 @@ import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
-import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, foldedErrorPattern, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
@@ -112,7 +112,13 @@ export class PgCrawlReader implements CrawlReader {
 
   async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
     const r = await this.#pool.query(`SELECT error, count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT $1`, [ERROR_TEXTS_READ]);
-    return commonErrors(r.rows as { error: string; n: number }[], limit);
+    const top = commonErrors(r.rows as { error: string; n: number }[], limit);
+    // A folded group's texts may reach past the rows read: its count, in full.
+    for (const e of top) {
+      const like = foldedErrorPattern(e.error);
+      if (like !== null) e.n = (await this.#pool.query(`SELECT count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' AND error LIKE $1 ESCAPE '\\'`, [like])).rows[0].n as number;
+    }
+    return top.sort((a, b) => b.n - a.n);
   }
 
   async discardedByKind(): Promise<Record<string, number>> {

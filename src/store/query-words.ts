@@ -46,7 +46,8 @@ export function prefixWords(query: string, separators: RegExp): Set<string> {
   const out = new Set<string>();
   for (const m of searchableQuery(query).matchAll(/([^*\s]+)\*/gu)) {
     const word = m[1]!.split(separators).filter(Boolean).pop();
-    if (word && !CJK_CHAR.test(word)) out.add(word.toLowerCase());
+    // One letter (the t of don't*) would match most of the index: a prefix has two at least.
+    if (word && word.length >= 2 && !CJK_CHAR.test(word)) out.add(word.toLowerCase());
   }
   return out;
 }

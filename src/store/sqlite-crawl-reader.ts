@@ -5,7 +5,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
-import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
+import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, foldedErrorPattern, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
 import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { openExistingDb } from './open-existing-db.js';
@@ -99,7 +99,13 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
     await this.#sql.settle();
-    return commonErrors(this.#all("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT ?", ERROR_TEXTS_READ), limit);
+    const top = commonErrors(this.#all("SELECT error, count(*) AS n FROM crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT ?", ERROR_TEXTS_READ), limit);
+    // A folded group's texts may reach past the rows read: its count, in full.
+    for (const e of top) {
+      const like = foldedErrorPattern(e.error);
+      if (like !== null) e.n = this.#int("SELECT count(*) FROM crawl_log WHERE state = 'error' AND error LIKE ? ESCAPE '\\'", like);
+    }
+    return top.sort((a, b) => b.n - a.n);
   }
 
   async discardedByKind(): Promise<Record<string, number>> {

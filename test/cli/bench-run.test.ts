@@ -43,6 +43,13 @@ test('bench gen writes a labelled web; bench run compares strategies on it', asy
   assert.ok(!existsSync(join(web, 'h0', 'p', '50.html')), 'pages past the new size are gone');
   assert.ok(existsSync(join(web, 'h0', 'p', '29.html')));
   await cliFails(['bench', 'gen', '--out', out, '--hosts', '1', '--pages', '10'], /--out .*out: the folder holds "[^"]+", which bench gen did not write/);
+  // A gen cut short (web.json is written last): its host folders and labels are replaced too.
+  const cutShort = join(dir, 'cut-short');
+  mkdirSync(join(cutShort, 'h3'), { recursive: true });
+  writeFileSync(join(cutShort, 'labels.txt'), '');
+  const resumed = await runCli(['bench', 'gen', '--out', cutShort, '--hosts', '1', '--pages', '10', '--port', '29431']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.ok(!existsSync(join(cutShort, 'h3')) && existsSync(join(cutShort, 'web.json')));
   assert.ok(existsSync(join(out, 'results.json')), 'a folder of other files is left as it was');
   mkdirSync(join(dir, 'w3'));
   writeFileSync(join(dir, 'w3', 'web.json'), '{"hosts": "abc"}');

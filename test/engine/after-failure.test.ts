@@ -39,6 +39,7 @@ test('out of attempts, or not worth another: an error with the reason', () => {
   // A Retry-After past what a retry waits: the URL fails at once and says why (the host is paused apart from it).
   const hour = new FetchError('x', 'HTTP 429', { transient: true, status: 429, retryAfterMs: 3_600_000 });
   assert.deepEqual(afterFailure(req(0), hour, T, { stopped: false, health: null, retry }), { step: 'error', reason: 'HTTP 429 (Retry-After 3600 s, longer than the 60 s a retry waits)' });
+  assert.deepEqual(afterFailure(req(2), hour, T, { stopped: false, health: null, retry }), { step: 'error', reason: 'HTTP 429 (after 3 attempts)' }, 'out of retries: that is the reason');
 });
 
 test('hostsToEnd: only when no other host can be contacted before the unreachable hosts\' pause ends', () => {

@@ -104,14 +104,16 @@ test('trackHealth: answers, failures without an answer, failed bodies; an aborte
   assert.ok(h.retryAt('a.test', T) > 0);
   await assert.rejects(f.fetch('http://a.test/404'));
   assert.equal(h.retryAt('a.test', T), 0, 'an HTTP error is an answer');
-  await assert.rejects(f.fetch('http://a.test/503'));
-  assert.ok(h.heldUntil('a.test', Date.now()) !== null, 'a 503 asks the host to be left alone a while');
-  await f.fetch('http://a.test/ok');
-  assert.equal(h.heldUntil('a.test', Date.now()), null, 'until it answers otherwise');
   await assert.rejects(f.fetch('http://a.test/refused', { signal: AbortSignal.abort() }));
   assert.equal(h.retryAt('a.test', T), 0, 'aborted by the caller: not recorded');
   await f.fetch('http://a.test/ok');
   assert.equal(h.retryAt('a.test', T), 0);
+  const held = new HostHealth(opts);
+  const g = trackHealth(inner, held);
+  await assert.rejects(g.fetch('http://a.test/503'));
+  assert.ok(held.heldUntil('a.test', Date.now()) !== null, 'a 503 asks the host to be left alone a while');
+  await g.fetch('http://a.test/ok');
+  assert.ok(held.heldUntil('a.test', Date.now()) !== null, 'another request\'s answer in the meantime does not end the pause');
 });
 
 test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, else a backoff that doubles while they go on', () => {
@@ -130,5 +132,8 @@ test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, 
   assert.deepEqual(pauses, [1000, 2000, 4000, 8000], 'no Retry-After: the backoff of the answers in a row');
   assert.equal(b.unreachable('b.test', T + 400_000), null, 'an answering host is never unreachable');
   b.answered('b.test');
+  assert.equal(b.heldUntil('b.test', T + 300_000), T + 308_000, 'an answer keeps the pause asked for');
   assert.equal(b.heldUntil('b.test', T + 400_000), null);
+  b.throttled('b.test', T + 400_000, undefined);
+  assert.equal(b.heldUntil('b.test', T + 400_000), T + 401_000, 'but forgets the strikes: the backoff starts again');
 });

@@ -149,11 +149,26 @@ test('a WARC cut short (a crash mid-write) is not appended to, and replays the r
     assert.equal(readFileSync(plain).subarray(0, 5).toString('latin1'), 'WARC/');
     assert.ok(!readFileSync(plain).includes(Buffer.from([0x1f, 0x8b, 0x08])), 'no gzip member in the plain file');
     assert.deepEqual(await crawlLog({ ...common, db: join(dir, 'plain-replay.db'), replay: plain }), live);
-    // Its last record cut mid-body: dropped, not replayed as a whole page with half its text.
-    const text = readFileSync(plain);
+    // Its last record cut mid-body: dropped, not replayed as a whole page with half its text (on
+    // the first recording alone, where every URL is recorded once).
+    const text = gunzipSync(whole);
+    const records = text.toString('latin1').split('WARC/1.1\r\n').length - 1;
     writeFileSync(plain, text.subarray(0, text.length - 30));
     const cut = await ReplayFetcher.open(plain, 5);
     assert.match(cut.notes[0]!, /its last record is cut short/);
+    const lastStart = text.lastIndexOf('WARC/1.1\r\n');
+    const lastUrl = /WARC-Target-URI: (\S+)/.exec(text.subarray(lastStart).toString('latin1'))![1]!;
+    await assert.rejects(cut.fetch(lastUrl), /is not in the recording/, 'the cut record is not replayed');
+    // Cut inside the last record's WARC header, before its URL: the record before it is whole and replays.
+    writeFileSync(plain, text.subarray(0, lastStart + 12));
+    const inHeader = await ReplayFetcher.open(plain, 5);
+    const previous = text.lastIndexOf('WARC/1.1\r\n', lastStart - 1);
+    const beforeUrl = /WARC-Target-URI: (\S+)/.exec(text.subarray(previous, lastStart).toString('latin1'))![1]!;
+    assert.ok(records > 2 && beforeUrl !== lastUrl);
+    assert.equal((await inHeader.fetch(beforeUrl, { anyContentType: true })).finalUrl, beforeUrl);
+    // A gzip recording that ends in zero bytes (what a crash can leave): not appended to either.
+    writeFileSync(warc, Buffer.concat([whole, Buffer.alloc(4096)]));
+    await assert.rejects(startCrawl({ ...common, db: join(dir, 'zeros.db'), record: warc }), /--record .*crawl\.warc\.gz: it ends with zero bytes where a record should end/);
   } finally {
     await srv.close();
   }

@@ -72,7 +72,8 @@ const routes: [RegExp, Handler][] = [
   // A spider trap: every page links one level deeper, forever.
   [/^\/trap((?:\/\d+)*)$/, (_q, res, m) => {
     const here = '/trap' + m[1];
-    res.writeHead(200, { 'content-type': 'text/html' }).end(page('trap', `<a href="${here}/1">deeper</a> <a href="${here}/2">deeper</a>`));
+    // Each page names its path: identical pages would be cut earlier, as copies of their parent.
+    res.writeHead(200, { 'content-type': 'text/html' }).end(page(`trap ${here}`, `<a href="${here}/1">deeper</a> <a href="${here}/2">deeper</a>`));
   }],
   // 503 with Retry-After: 1 for the first two requests per path suffix, then 200.
   [/^\/flaky\/(\w+)$/, (q, res, _m, t) => {
