@@ -27,13 +27,7 @@ export async function warcDamage(file: string): Promise<string | null> {
   if (warcIsGzip(file)) {
     // Zero bytes at the end (a crash under delayed allocation leaves them): zlib skips them in
     // silence. A member's own last 8 bytes are its CRC-32 and length, never all zero in practice.
-    const fd = openSync(file, 'r');
-    const end = Buffer.alloc(Math.min(8, size));
-    try {
-      readSync(fd, end, 0, end.length, size - end.length);
-    } finally {
-      closeSync(fd);
-    }
+    const end = lastBytes(file, size, 8);
     if (end.every((b) => b === 0)) return `it ends with zero bytes where a record should end (a write cut short, at byte ${size.toLocaleString('en')})`;
     // zlib reads member after member and fails on a cut one or on anything that is not a member.
     const gunzip = createGunzip();
@@ -45,13 +39,19 @@ export async function warcDamage(file: string): Promise<string | null> {
     }
   }
   // A plain record ends with its block and two CRLFs (WARC 1.1, section 4); a cut one does not.
+  const tail = lastBytes(file, size, 4);
+  if (tail.toString('latin1') !== '\r\n\r\n') return `its last record is cut short (the file does not end with a record's closing CRLFs, at byte ${size.toLocaleString('en')})`;
+  return null;
+}
+
+/** The last `n` bytes of a file of `size` bytes (fewer when it is shorter). */
+function lastBytes(file: string, size: number, n: number): Buffer {
   const fd = openSync(file, 'r');
-  const tail = Buffer.alloc(Math.min(4, size));
+  const out = Buffer.alloc(Math.min(n, size));
   try {
-    readSync(fd, tail, 0, tail.length, size - tail.length);
+    readSync(fd, out, 0, out.length, size - out.length);
   } finally {
     closeSync(fd);
   }
-  if (tail.toString('latin1') !== '\r\n\r\n') return `its last record is cut short (the file does not end with a record's closing CRLFs, at byte ${size.toLocaleString('en')})`;
-  return null;
+  return out;
 }
