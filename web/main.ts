@@ -52,13 +52,15 @@ function render(s: Snapshot): void {
   renderTable($('bands'), ['priority', 'URLs waiting'], s.waitingByPriority.map((b) => [b.band, b.n]));
   renderTable($('errors'), ['error', 'URLs'], s.errors.map((e) => [e.error, e.n]));
   renderTable($('discarded'), ['reason', 'URLs'], Object.entries(s.discarded).sort((a, b) => b[1] - a[1]));
+  const crawling = s.state.name === 'running' || s.state.name === 'waiting on politeness';
   renderTable(
     $('hosts'),
     ['host', 'waiting', 'fetched', 'relevant', 'yield', 'errors', 'delay', 'waited', 'next allowed', 'budget used'],
     s.hosts.map((h) => [
       // Without a topic no page is relevant or not: a dash, not 0 and 0 %.
       h.host, h.waiting, h.fetched, s.crawl.threshold === null ? '–' : h.relevant, s.crawl.threshold !== null && h.fetched ? `${((100 * h.relevant) / h.fetched).toFixed(0)} %` : '–', h.errors,
-      duration(h.delayMs), duration(h.waitedMs), nextAllowed(h.nextAllowedAt, s.at), budgetUsed(h, s.crawl.maxPages),
+      // Only a crawl going on will contact a host next: a stopped one's "in 3.5 min" meant nothing.
+      duration(h.delayMs), duration(h.waitedMs), crawling ? nextAllowed(h.nextAllowedAt, s.at) : '–', budgetUsed(h, s.crawl.maxPages),
     ]),
   );
   $('services-panel').hidden = s.services.length === 0;
