@@ -20,7 +20,9 @@ export function topicChange(db: string, stored: TopicFile | null, next: TopicFil
       throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}': pass its --topic to continue it, or --force to continue without a topic (the topic and force options)`);
     }
     const which = next.name === stored.name ? `a different version of topic '${stored.name}'` : `topic '${next.name}'`;
-    throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}' and ${how} --topic gives ${which}: pass --force to switch (the force option; pages already stored keep their scores)`);
+    // resumeCrawl takes force in its third argument, not among the options a crawl starts with.
+    const where = o.resume ? 'resumeCrawl(db, overrides, { topic, force: true }) from code' : 'the force option';
+    throw new FocusCrawlError('USAGE', `${db} holds a crawl for topic '${stored.name}' and ${how} --topic gives ${which}: pass --force to switch (${where}; pages already stored keep their scores)`);
   }
   return [next === null ? `${db}: continuing the crawl for topic '${stored.name}' without a topic (--force)` : `${db}: switching topic from '${stored.name}' to '${next.name}' (--force); pages already stored keep their scores`];
 }

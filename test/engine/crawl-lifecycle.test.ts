@@ -119,7 +119,7 @@ test('resumeCrawl refuses as overrides the options a crawl is started with, sayi
   const same = await resumeCrawl(db, {}, { topic: { name: 'solar', keywords: { solar: 1 } } });
   assert.equal((same.config.topic as { name: string }).name, 'solar');
   await same.close();
-  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keywords: { pasta: 1 } } }), (err: unknown) => err instanceof FocusCrawlError && /--force to switch \(the force option;/.test(err.message));
+  await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keywords: { pasta: 1 } } }), (err: unknown) => err instanceof FocusCrawlError && /--force to switch \(resumeCrawl\(db, overrides, \{ topic, force: true \}\) from code;/.test(err.message));
   await assert.rejects(resumeCrawl(db, {}, { topic: { name: 'cooking', keyword: { pasta: 1 } } as never }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && /^resume topic field 'keyword': unknown \(did you mean 'keywords'\?\)$/.test(err.message));
 });
 
