@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { FocusCrawlError } from '../errors.js';
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
@@ -21,7 +22,9 @@ export function registerReport(program: Command): void {
       if (problem) process.stderr.write(`focuscrawl: ${problem}\n`);
       try {
         const { writeReport } = await import('../dashboard/write-report.js');
-        const r = await writeReport({ reader: open.reader, label: open.label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out, { force: o.force === true });
+        // The file's name, as serve shows it: a report is shared, and the path tells of the machine.
+        const label = open.label.startsWith("crawl '") ? open.label : basename(open.label);
+        const r = await writeReport({ reader: open.reader, label, runningNow: () => open.runningNow(), liveness: () => open.liveness(), truth }, o.out, { force: o.force === true });
         process.stdout.write(`wrote ${r.index} (${open.label} as of ${r.snapshotAt})\n`);
       } finally {
         await open.close();

@@ -151,6 +151,7 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   await page.waitForFunction(() => Number(document.getElementById('harvest')?.dataset.points) > 0);
   assert.equal(Number(await page.getAttribute('#harvest', 'data-points')), 40, 'every fetch of the finished crawl is a point');
   assert.equal(await page.textContent('#state'), 'stopped');
+  assert.ok(!((await page.textContent('#crawl-label')) ?? '').includes(dir), 'the file name, not its path on the machine');
   assert.ok((await page.locator('#pages li').count()) > 0);
   assert.equal(await page.locator('.label-yes').count(), 0, 'a report has no label buttons');
   // The report's box filters the listed pages (it holds no index), and says so.
