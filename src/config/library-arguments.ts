@@ -1,7 +1,7 @@
 import { FocusCrawlError } from '../errors.js';
 import { compiledTopicProblem, loadTopicFile, topicFileSchema, type TopicFile, type TopicFileInput } from '../relevance/topic.js';
 import { crawlConfigSchema, type CrawlConfigInput } from './crawl-config.js';
-import { didYouMean, optionMessage } from './option-issue.js';
+import { didYouMean, optionMessage, valueShown } from './option-issue.js';
 
 /**
  * The checks of what library callers pass to startCrawl, resumeCrawl, startSharedCrawl and
@@ -28,9 +28,8 @@ export function checkParts(fn: string, parts: object | null | undefined, known: 
 export function checkStrategyPart(fn: string, strategy: unknown): void {
   if (strategy === undefined) return;
   const s = strategy as Record<string, unknown> | null;
-  const what = s === null ? 'null' : Array.isArray(s) ? 'a list' : typeof s;
   const problem =
-    typeof s !== 'object' || s === null || Array.isArray(s) ? `must be an object with name, topic, seed(url) and scoreLinks(view, links), not ${what}`
+    typeof s !== 'object' || s === null || Array.isArray(s) ? `must be an object with name, topic, seed(url) and scoreLinks(view, links), not ${valueShown(s)}`
     : typeof s.name !== 'string' || s.name === '' ? 'has no name (a non-empty string)'
     : typeof s.seed !== 'function' ? 'has no seed(url) method'
     : typeof s.scoreLinks !== 'function' ? 'has no scoreLinks(view, links) method'

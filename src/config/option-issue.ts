@@ -134,3 +134,11 @@ export function optionMessage(what: string, error: z.ZodError, known: readonly s
   const hint = i.unknownKey !== undefined ? didYouMean(i.unknownKey, keys) : '';
   return `${what} '${i.path.join('.') || '(top level)'}': ${i.message}${hint}`;
 }
+
+/** A value a library caller passed, as an error message names it: text quoted, else its kind. */
+export function valueShown(x: unknown): string {
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'a list';
+  return typeof x === 'object' ? 'an object' : String(x);
+}

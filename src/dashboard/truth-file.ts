@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
+import { quotedSeed, seedProblem } from '../config/seeds.js';
 
 /** A ground-truth list: the pages a benchmark counts as relevant, normalised as the crawl normalises URLs. */
 export interface TruthList {
@@ -23,10 +24,10 @@ export function loadTruth(file: string, flag = '--truth'): TruthList {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
-    // "URL relevant", "URL<TAB>1", "URL # note": read as one URL, it was a page never found.
-    if (/\s/.test(line) && normalizeUrl(line.split(/\s/)[0]!) !== null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: '${line.slice(0, 80)}' holds more than a URL: one URL a line, nothing after it`);
-    const url = normalizeUrl(line);
-    if (url === null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: '${line.slice(0, 80)}' is not an http(s) URL`);
+    // A seed's rule: "URL relevant", "URL<TAB>1", "URL # note" read as one URL were pages never found.
+    const problem = seedProblem(line);
+    const url = problem === null ? normalizeUrl(line) : null;
+    if (url === null) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: ${quotedSeed(line.slice(0, 80))} ${problem ?? 'is not an http(s) URL'}`);
     urls.add(url);
   });
   if (!urls.size) throw new FocusCrawlError('USAGE', `${flag} ${file} holds no URLs`);

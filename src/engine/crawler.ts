@@ -391,11 +391,9 @@ export class Crawler {
 
   async #process(req: CrawlRequest): Promise<void> {
     const signal = this.#abort.signal;
-    const down = this.#o.health?.unreachable(req.host, Date.now());
-    if (down) return this.#o.frontier.release(req, down.until, Date.now());
-    // The host asked to slow down (429 or 503 to another of its URLs): this one waits too, unfetched.
-    const held = this.#o.health?.heldUntil(req.host, Date.now());
-    if (held) return this.#o.frontier.release(req, held, Date.now());
+    // An unreachable host, or one that asked to slow down (429 or 503 to another of its URLs).
+    const paused = this.#o.health?.pausedUntil(req.host, Date.now());
+    if (paused) return this.#o.frontier.release(req, paused, Date.now());
     const trap = req.probe || req.sitemap ? null : this.#o.traps?.claim(req.url);
     if (trap) return this.#ending.finish(req, { state: 'discarded', reason: trap }, null);
     const robots = this.#o.robots;

@@ -1,4 +1,5 @@
 import { CountSketch } from './count-sketch.js';
+import { fingerprintKey } from '../seen/fingerprint.js';
 
 /**
  * Spider traps that the depth limit does not bound: a page that links to itself with one
@@ -87,16 +88,8 @@ export function urlPattern(url: string): string {
 
 /** A page as mirror detection compares it: its title, text and link anchors (not the links' URLs, which relative links change). */
 export function pageSignature(title: string, text: string, anchors: readonly string[]): number {
-  // FNV-1a over the three, 32 bits: a collision costs one page's links, once in billions.
-  let h = 0x811c9dc5;
-  const mix = (str: string) => {
-    for (let i = 0; i < str.length; i++) h = Math.imul(h ^ str.charCodeAt(i), 0x01000193);
-    h = Math.imul(h ^ 0x1f, 0x01000193);
-  };
-  mix(title);
-  mix(text);
-  for (const a of anchors) mix(a);
-  return h >>> 0;
+  // The URL fingerprint's hash over the three: a collision costs one page's links, rarely.
+  return fingerprintKey(`${title}\u0000${text}\u0000${anchors.join('\u0001')}`);
 }
 
 /** Pages whose signature is kept for their children's comparison: the most recent ones. */

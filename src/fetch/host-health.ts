@@ -164,6 +164,15 @@ export class HostHealth {
     return s && s.heldUntil > now ? s.heldUntil : null;
   }
 
+  /**
+   * Until when no request may go to `host`, whichever holds it (unreachable, or a pause it asked
+   * for), if that is after `now`; else null. A URL claimed meanwhile waits again, unfetched.
+   */
+  pausedUntil(host: string, now: number): number | null {
+    const until = Math.max(this.unreachable(host, now)?.until ?? 0, this.heldUntil(host, now) ?? 0);
+    return until > now ? until : null;
+  }
+
   #fresh(host: string): HostState {
     const s: HostState = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '', heldUntil: 0 };
     this.#hosts.set(host, s);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readBytes } from '../files/read-bytes.js';
 import { constants, gunzipSync } from 'node:zlib';
 
 /**
@@ -7,16 +7,9 @@ import { constants, gunzipSync } from 'node:zlib';
  * empty file is a WARC with no records yet.
  */
 export function isWarcFile(file: string): boolean {
-  const fd = openSync(file, 'r');
-  let head: Buffer;
-  try {
-    const buf = Buffer.alloc(4096);
-    head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
-  } finally {
-    closeSync(fd);
-  }
+  const head = readBytes(file, 0, 4096);
   if (head.length === 0) return true;
-  if (head[0] === 0x1f && head[1] === 0x8b) {
+  if (isGzip(head)) {
     try {
       // A cut gzip member: Z_SYNC_FLUSH gives what the bytes read decode to instead of failing.
       return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, 5).toString('latin1') === 'WARC/';
@@ -25,4 +18,11 @@ export function isWarcFile(file: string): boolean {
     }
   }
   return head.subarray(0, 5).toString('latin1') === 'WARC/';
+}
+
+const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+
+/** How a WARC file is written: gzip members (as --record writes it) or plain records. */
+export function warcIsGzip(file: string): boolean {
+  return isGzip(readBytes(file, 0, 2));
 }

@@ -5,7 +5,8 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { FocusCrawlError, fileError } from '../errors.js';
 import type { FetchResult } from '../types.js';
 import type { Fetcher, FetchOptions } from './fetcher.js';
-import { warcDamage, warcIsGzip } from './warc-damage.js';
+import { warcDamage } from './warc-damage.js';
+import { warcIsGzip } from './is-warc-file.js';
 
 /** Headers that describe the transfer, not the content we keep (bodies are stored decoded). */
 const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);

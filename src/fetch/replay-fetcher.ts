@@ -7,7 +7,8 @@ import { readWebSpec, origin } from '../bench/topical-web.js';
 import type { FetchResult, RedirectHop } from '../types.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isHtmlType, LINE_JOINED_HEADERS } from './http-fetcher.js';
-import { warcDamage, warcIsGzip } from './warc-damage.js';
+import { warcDamage } from './warc-damage.js';
+import { warcIsGzip } from './is-warc-file.js';
 
 /**
  * Header lines by lower-case name, repeated ones joined as http-fetcher.ts joins them (headerValue).

@@ -1,18 +1,9 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import { readBytes } from '../files/read-bytes.js';
+import { warcIsGzip } from './is-warc-file.js';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-
-/** How a WARC file is written: gzip members (as --record writes it) or plain records. */
-export function warcIsGzip(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * What is wrong with the end of a WARC, or null when it is whole: a record cut short (a crash or
@@ -27,7 +18,7 @@ export async function warcDamage(file: string): Promise<string | null> {
   if (warcIsGzip(file)) {
     // Zero bytes at the end (a crash under delayed allocation leaves them): zlib skips them in
     // silence. A member's own last 8 bytes are its CRC-32 and length, never all zero in practice.
-    const end = lastBytes(file, size, 8);
+    const end = readBytes(file, size - 8, 8);
     if (end.every((b) => b === 0)) return `it ends with zero bytes where a record should end (a write cut short, at byte ${size.toLocaleString('en')})`;
     // zlib reads member after member and fails on a cut one or on anything that is not a member.
     const gunzip = createGunzip();
@@ -39,19 +30,7 @@ export async function warcDamage(file: string): Promise<string | null> {
     }
   }
   // A plain record ends with its block and two CRLFs (WARC 1.1, section 4); a cut one does not.
-  const tail = lastBytes(file, size, 4);
+  const tail = readBytes(file, size - 4, 4);
   if (tail.toString('latin1') !== '\r\n\r\n') return `its last record is cut short (the file does not end with a record's closing CRLFs, at byte ${size.toLocaleString('en')})`;
   return null;
-}
-
-/** The last `n` bytes of a file of `size` bytes (fewer when it is shorter). */
-function lastBytes(file: string, size: number, n: number): Buffer {
-  const fd = openSync(file, 'r');
-  const out = Buffer.alloc(Math.min(n, size));
-  try {
-    readSync(fd, out, 0, out.length, size - out.length);
-  } finally {
-    closeSync(fd);
-  }
-  return out;
 }

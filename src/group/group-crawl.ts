@@ -21,6 +21,8 @@ import type { CrawlGraphReader } from '../store/crawl-graph-reader.js';
 import { exampleFates, foundExamples, missingExamples } from './example-pages.js';
 import { TopicBridge } from './topic-bridge.js';
 import { markGroupRun, refuseOtherMethod } from './group-run-mark.js';
+import { stoppable } from './group-stop.js';
+export { GroupStopped } from './group-stop.js';
 
 export type GroupMethod = 'bfc' | 'fc';
 
@@ -73,28 +75,6 @@ export interface GroupCrawlOptions {
    * runGroupCrawl rejects with GroupStopped; running again on the same database continues.
    */
   signal?: AbortSignal;
-}
-
-/** The run was stopped by its signal: nothing was ranked; what was fetched is in the database. */
-export class GroupStopped extends Error {
-  constructor(readonly stage: string) {
-    super(`group crawl stopped during ${stage}`);
-  }
-}
-
-/** crawl.run() that throws GroupStopped once the signal has stopped the crawl. */
-function stoppable(crawl: Awaited<ReturnType<typeof startCrawl>>, signal: AbortSignal | undefined): { run: (stage: string) => ReturnType<typeof crawl.run>; release: () => void } {
-  const stop = () => crawl.crawler.stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  if (signal?.aborted) stop();
-  return {
-    run: async (stage) => {
-      const summary = await crawl.run();
-      if (signal?.aborted) throw new GroupStopped(stage);
-      return summary;
-    },
-    release: () => signal?.removeEventListener('abort', stop),
-  };
 }
 
 export const GROUP_DEFAULTS = {

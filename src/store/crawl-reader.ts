@@ -5,8 +5,8 @@ import type { StopReason } from '../engine/crawler.js';
 import type { LogEntry, SearchHit } from './store.js';
 import { defaultStrategyName } from '../strategies/registry.js';
 import { FocusCrawlError } from '../errors.js';
+import { valueShown } from '../config/option-issue.js';
 
-const shown = (x: unknown) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'a list' : typeof x === 'object' ? 'an object' : String(x));
 
 /**
  * Distinct error texts a reader folds into its most-common list: past these, the rarest are left
@@ -39,14 +39,14 @@ export function foldedErrorPattern(text: string): string | null {
 
 /** A library caller's search(query, limit), checked as the CLI's --limit is: -1 returned every page, null failed inside. */
 export function checkSearchArguments(query: unknown, limit: unknown): void {
-  if (typeof query !== 'string') throw new FocusCrawlError('USAGE', `search(query, limit): query must be a string, not ${shown(query)}`);
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw new FocusCrawlError('USAGE', `search(query, limit): limit must be a whole number of at least 1, not ${shown(limit)}`);
+  if (typeof query !== 'string') throw new FocusCrawlError('USAGE', `search(query, limit): query must be a string, not ${valueShown(query)}`);
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw new FocusCrawlError('USAGE', `search(query, limit): limit must be a whole number of at least 1, not ${valueShown(limit)}`);
 }
 
 /** storedPages(minRelevance): a number, or null for every page ('x' yielded none in silence). */
 export function checkMinRelevance(minRelevance: unknown): void {
   if (minRelevance !== null && (typeof minRelevance !== 'number' || Number.isNaN(minRelevance))) {
-    throw new FocusCrawlError('USAGE', `storedPages(minRelevance): minRelevance must be a number, or null for every page, not ${shown(minRelevance)}`);
+    throw new FocusCrawlError('USAGE', `storedPages(minRelevance): minRelevance must be a number, or null for every page, not ${valueShown(minRelevance)}`);
   }
 }
 

@@ -136,4 +136,9 @@ test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, 
   assert.equal(b.heldUntil('b.test', T + 400_000), null);
   b.throttled('b.test', T + 400_000, undefined);
   assert.equal(b.heldUntil('b.test', T + 400_000), T + 401_000, 'but forgets the strikes: the backoff starts again');
+  // pausedUntil: whichever holds the host, a pause asked for or an unreachable period, the later.
+  assert.equal(b.pausedUntil('b.test', T + 400_000), T + 401_000);
+  for (const p of ['/1', '/2', '/3']) b.failed('b.test', `http://b.test${p}`, 'ECONNREFUSED', false, T + 400_000);
+  assert.equal(b.pausedUntil('b.test', T + 400_500), T + 700_000);
+  assert.equal(b.pausedUntil('b.test', T + 800_000), null);
 });
