@@ -92,6 +92,11 @@ export interface FetchResult {
   fetchMs: number;
   /** The body was cut at FetchOptions.cutAt bytes (set only then). */
   cut?: boolean;
+  /**
+   * Set when the fetch ended on a redirect whose hop the redirect guard handed off (HAND_OFF):
+   * the hop's URL, for the crawl to schedule. `status` is then the redirect's (3xx) and `body` null.
+   */
+  movedTo?: string;
 }
 
 export interface Link {

@@ -160,7 +160,7 @@ export class Crawler {
       stats: this.stats,
       topic: () => this.#o.strategy.topic !== null,
       signal: () => this.#abort.signal,
-      redirectGuard: (from, to) => this.#redirects.check(from, to),
+      redirectGuard: (from, to) => this.#redirects.check(from, to, 'sitemap'),
       finish: (req, outcome, res, extra) => this.#ending.finish(req, outcome, res, extra),
       failed: (req, err) => this.#ending.failed(req, err),
       addLinks: (parent, links, view) => this.#links.add(parent, links, view),
@@ -418,6 +418,7 @@ export class Crawler {
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
     this.#ending.hostDone(req);
+    if (res.movedTo) return this.#handOff(req, res, res.movedTo);
     if (res.status >= 400) {
       return this.#ending.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
     }
@@ -462,11 +463,29 @@ export class Crawler {
     return this.#ending.finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });
   }
 
+  /**
+   * A redirect to another host, as a URL of that host: queued with the redirecting URL's depth,
+   * priority and carried state (a hop is no link), so that host's delay, robots.txt and budget
+   * hold for it. The redirecting URL ends done, its log line naming where it went.
+   */
+  async #handOff(req: CrawlRequest, res: FetchResult, to: string): Promise<void> {
+    const target: NewRequest = { url: to, host: hostOf(to), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: req.data ?? null };
+    const trap = this.#o.traps?.check(to, req.url) ?? null;
+    if (trap) {
+      const [fresh] = await this.#o.frontier.discard([target], trap);
+      if (fresh) await this.#links.logDiscards([{ req: target, reason: trap }], req.url);
+      return this.#ending.finish(req, { state: 'done' }, res, { note: `redirected to ${to}, not followed: ${trap}` });
+    }
+    const [admitted] = await this.#o.frontier.add([target], Date.now());
+    if (admitted) this.#o.traps?.admitted(to, req.url);
+    return this.#ending.finish(req, { state: 'done' }, res, { note: admitted ? `redirected to ${to} (another host: queued)` : `redirected to ${to} (another host: already seen)` });
+  }
+
   /** Fetches a capabilities document (any content type, any status) and records what it is. */
   async #probe(req: CrawlRequest, probing: ServiceProbing): Promise<void> {
     let res: FetchResult;
     try {
-      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, anyStatus: true, redirectGuard: (from, to) => this.#redirects.check(from, to, true), signal: this.#abort.signal });
+      res = await this.#o.fetcher.fetch(req.url, { anyContentType: true, anyStatus: true, redirectGuard: (from, to) => this.#redirects.check(from, to, 'probe'), signal: this.#abort.signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;

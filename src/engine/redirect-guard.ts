@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RobotsCache } from '../fetch/robots-cache.js';
 import { hostOf } from '../parse/normalize-url.js';
 import type { CrawlScope } from './crawl-scope.js';
+import { HAND_OFF, type HopVerdict } from '../fetch/fetcher.js';
 
 export interface RedirectGuardOptions {
   scope: CrawlScope;
@@ -17,8 +18,10 @@ export interface RedirectGuardOptions {
 /**
  * What each redirect hop of a fetch passes: the scope (only the filters for a service probe,
  * which may sit on any host), robots.txt, and the host's delay, since a hop is a request like any
- * other (a chain of five redirects went out within milliseconds). A hop to another host is not
- * held to that host's schedule. Returns true, or the reason the hop is not followed.
+ * other (a chain of five redirects went out within milliseconds). A page's hop to another host is
+ * handed off (HAND_OFF): the crawl schedules it as a URL of that host, so that host's delay,
+ * robots.txt and budget hold; a probe's or a sitemap's is followed at once, as a fetcher would.
+ * Returns true, HAND_OFF, or the reason the hop is not followed.
  */
 export class RedirectGuard {
   constructor(
@@ -27,19 +30,22 @@ export class RedirectGuard {
     readonly signal: () => AbortSignal,
   ) {}
 
-  async check(from: string, to: string, probe = false): Promise<true | string> {
+  async check(from: string, to: string, kind: 'page' | 'probe' | 'sitemap' = 'page'): Promise<HopVerdict> {
     const { scope, robots } = this.o;
-    const reason = probe ? scope.checkFilters(to) : scope.check(to, hostOf(to));
+    const reason = kind === 'probe' ? scope.checkFilters(to) : scope.check(to, hostOf(to));
     // A seed that moved to another host is the usual cause: say what would follow it.
     if (reason === 'out of scope (host)' || reason === 'out of scope (domain)') return `${reason}; --hosts ${hostOf(to)} would allow it`;
     if (reason) return reason;
+    const sameHost = hostOf(from) === hostOf(to);
+    // Its own host's robots.txt is read when the crawl claims it.
+    if (!sameHost && kind === 'page') return HAND_OFF;
     let crawlDelayMs = 0;
     if (robots) {
       const v = await robots.check(to, this.signal());
       if (v.kind !== 'allowed') return 'disallowed by robots.txt';
       if (!this.o.replaying) crawlDelayMs = v.crawlDelayMs;
     }
-    const wait = hostOf(from) === hostOf(to) ? Math.min(Math.max(this.o.delayMs, crawlDelayMs), this.o.maxHopWaitMs) : 0;
+    const wait = sameHost ? Math.min(Math.max(this.o.delayMs, crawlDelayMs), this.o.maxHopWaitMs) : 0;
     if (wait > 0) await sleep(wait, undefined, { signal: this.signal() }).catch(() => {});
     return true;
   }

@@ -1,6 +1,6 @@
 import type { CrawlRequest, FetchResult, Link, NewRequest } from '../types.js';
 import type { Frontier, Outcome } from '../frontier/frontier.js';
-import { FetchError, type Fetcher } from '../fetch/fetcher.js';
+import { FetchError, type Fetcher, type HopVerdict } from '../fetch/fetcher.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
 import { decompressPrefix } from '../fetch/decompress.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
@@ -40,7 +40,7 @@ export interface SitemapCrawl {
   /** Whether the crawl scores relevance (a sitemap is seen with relevance 0, else null). */
   topic(): boolean;
   signal(): AbortSignal;
-  redirectGuard(from: string, to: string): Promise<true | string>;
+  redirectGuard(from: string, to: string): Promise<HopVerdict>;
   finish(req: CrawlRequest, outcome: Outcome, res: FetchResult | null, extra?: { note?: string }): Promise<void>;
   failed(req: CrawlRequest, err: FetchError): Promise<void>;
   addLinks(parent: CrawlRequest, links: Link[], view: PageView): Promise<number>;

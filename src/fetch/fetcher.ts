@@ -30,10 +30,18 @@ export class FetchError extends Error {
 }
 
 /**
- * Decides whether a redirect hop may be followed: return true, or the reason it may not
- * (out of scope, disallowed by robots.txt). Called before the hop is requested.
+ * The verdict that a hop is not the fetcher's to follow but a new request for the crawl to
+ * schedule (a hop to another host, held to that host's delay and budget like any URL): the
+ * fetch ends with the redirect itself, and FetchResult.movedTo names the hop.
  */
-export type RedirectGuard = (from: string, to: string) => Promise<true | string> | true | string;
+export const HAND_OFF = Object.freeze({ handOff: true as const });
+export type HopVerdict = true | string | typeof HAND_OFF;
+
+/**
+ * Decides whether a redirect hop may be followed: return true, the reason it may not (out of
+ * scope, disallowed by robots.txt), or HAND_OFF. Called before the hop is requested.
+ */
+export type RedirectGuard = (from: string, to: string) => Promise<HopVerdict> | HopVerdict;
 
 export interface FetchOptions {
   redirectGuard?: RedirectGuard;

@@ -6,7 +6,7 @@ import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 import { CookieJars } from './cookie-jars.js';
 import { stripSessionIds } from '../parse/session-params.js';
 import { decompress, decompressPrefix, isSizeError } from './decompress.js';
-import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+import { FetchError, HAND_OFF, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
 import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
 import { networkErrorWords } from './network-error-words.js';
@@ -76,6 +76,16 @@ export const defaultHttpFetcherOptions: HttpFetcherOptions = {
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A response's headers as the crawl records them: one string each. */
+function responseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) headers[k] = headerValue(v, k);
+  // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
+  const types = raw['content-type'];
+  if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
+  return headers;
+}
 const TRANSIENT_CODES = new Set([
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET',
@@ -215,6 +225,10 @@ export class HttpFetcher implements Fetcher {
           throw new FetchError(url, `more than ${this.options.maxRedirects} redirects`, { transient: false, status: res.statusCode });
         }
         const verdict = options.redirectGuard ? await options.redirectGuard(current, next) : true;
+        if (verdict === HAND_OFF) {
+          const headers = responseHeaders(res.headers);
+          return { url, finalUrl: stripSessionIds(current), status: res.statusCode, headers, redirects, contentType: headers['content-type'] ?? '', body: null, bytes: 0, fetchMs: performance.now() - started, movedTo: stripSessionIds(next) };
+        }
         if (verdict !== true) throw new FetchError(url, `redirect to ${next} not followed: ${verdict}`, { transient: false, status: res.statusCode });
         visited.set(next, this.#cookieVersion(next));
         current = next;
@@ -309,12 +323,8 @@ export class HttpFetcher implements Fetcher {
     cutAt: number | undefined,
     anyStatus = false,
   ): Promise<FetchResult> {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) headers[k] = headerValue(v, k);
+    const headers = responseHeaders(res.headers);
     const status = res.statusCode;
-    // Of two Content-Type headers the last counts, as in the Fetch standard (joined, neither would).
-    const types = res.headers['content-type'];
-    if (Array.isArray(types)) headers['content-type'] = types[types.length - 1]!;
     const contentType = headers['content-type'] ?? '';
     if (isTransientStatus(status) && !anyStatus) {
       await res.body.dump();

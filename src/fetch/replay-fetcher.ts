@@ -5,7 +5,7 @@ import { FocusCrawlError } from '../errors.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
 import { readWebSpec, origin } from '../bench/topical-web.js';
 import type { FetchResult, RedirectHop } from '../types.js';
-import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
+import { FetchError, HAND_OFF, type Fetcher, type FetchOptions } from './fetcher.js';
 import { isHtmlType, LINE_JOINED_HEADERS } from './http-fetcher.js';
 import { warcDamage } from './warc-damage.js';
 import { warcIsGzip } from './is-warc-file.js';
@@ -107,6 +107,7 @@ export class ReplayFetcher implements Fetcher {
         if (!next || redirects.some((h) => h.url === next)) throw new FetchError(url, `redirect loop at ${next}`, { transient: false, status: hit.status });
         if (redirects.length > this.#maxRedirects) throw new FetchError(url, `more than ${this.#maxRedirects} redirects`, { transient: false, status: hit.status });
         const verdict = options.redirectGuard ? await options.redirectGuard(current, next) : true;
+        if (verdict === HAND_OFF) return { url, finalUrl: current, status: hit.status, headers: hit.headers, redirects, contentType: hit.headers['content-type'] ?? '', body: null, bytes: 0, fetchMs: 0, movedTo: next };
         if (verdict !== true) throw new FetchError(url, `redirect to ${next} not followed: ${verdict}`, { transient: false, status: hit.status });
         current = next;
         continue;

@@ -6,13 +6,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCrawl } from '../../src/crawl.js';
+import { collect } from '../helpers/collect.js';
 
-/** /r1 -> /r2 -> /page on one host, and /away -> the other server; every request's arrival is logged. */
-async function sites(robots: string) {
+/** /r1 -> /r2 -> /page on one host, and /away, /away2 and /away3 -> the other server; every request's arrival is logged. */
+async function sites(robots: string, otherRobots: string | null = null) {
   const log: { path: string; at: number }[] = [];
   const other = createServer((req, res) => {
     log.push({ path: `other${req.url}`, at: performance.now() });
-    res.writeHead(req.url === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' }).end('<title>other</title>');
+    if (req.url === '/robots.txt') return void (otherRobots === null ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end(otherRobots));
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>other</title>');
   });
   await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
   const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
@@ -22,7 +24,8 @@ async function sites(robots: string) {
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
     if (path === '/r1') return void res.writeHead(302, { location: '/r2' }).end();
     if (path === '/r2') return void res.writeHead(301, { location: '/page' }).end();
-    if (path === '/away') return void res.writeHead(302, { location: `${otherOrigin}/there` }).end();
+    if (path.split('?')[0] === '/away') return void res.writeHead(302, { location: `${otherOrigin}/there` }).end();
+    if (path.startsWith('/away')) return void res.writeHead(301, { location: `${otherOrigin}/there${path.split('?')[0]!.slice(5)}` }).end();
     res.writeHead(200, { 'content-type': 'text/html' }).end('<title>p</title><p>text</p>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -32,7 +35,7 @@ async function sites(robots: string) {
 
 const gap = (log: { path: string; at: number }[], a: string, b: string) => log.find((e) => e.path === b)!.at - log.find((e) => e.path === a)!.at;
 
-test("a redirect hop to the same host waits the host's delay, and robots.txt's Crawl-delay when longer; a hop to another host is followed", async () => {
+test("a redirect hop to the same host waits the host's delay, and robots.txt's Crawl-delay when longer", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-wait-'));
   for (const [robots, delayMs, expected] of [['User-agent: *\nAllow: /\n', 300, 300], ['User-agent: *\nCrawl-delay: 0.6\n', 100, 600]] as const) {
     const s = await sites(robots);
@@ -43,9 +46,37 @@ test("a redirect hop to the same host waits the host's delay, and robots.txt's C
       // Timers never fire early; the server's clock reads arrivals to within a millisecond.
       assert.ok(gap(s.log, '/r1', '/r2') >= expected - 2, `r1 -> r2 after ${gap(s.log, '/r1', '/r2')} ms, delay ${expected}`);
       assert.ok(gap(s.log, '/r2', '/page') >= expected - 2, `r2 -> page after ${gap(s.log, '/r2', '/page')} ms`);
-      assert.ok(s.log.some((e) => e.path === 'other/there'), 'the cross-host hop was followed');
     } finally {
       s.close();
     }
+  }
+});
+
+test("a redirect to another host is queued as that host's URL: its Crawl-delay holds, its page is stored under its own URL", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-away-'));
+  // No delay on the redirecting host: followed at once, the hops would reach the other host together.
+  const s = await sites('User-agent: *\nAllow: /\n', 'User-agent: *\nCrawl-delay: 0.3\n');
+  try {
+    // Three seeds redirect to three pages of the other host at once, and a fourth to one of them again.
+    const seeds = ['/away', '/away2', '/away3', '/away'].map((p, i) => `${s.origin}${p}${i === 3 ? '?again' : ''}`);
+    const crawl = await startCrawl({ seeds, db: join(dir, 'away.db'), delayMs: 0, perHost: 1, concurrency: 8, sitemaps: false, maxDepth: 0, hosts: [s.otherOrigin] });
+    await crawl.run();
+    await crawl.db.settle();
+    const entries = await collect(crawl.store.logEntries());
+    const pages = crawl.db.db.prepare('SELECT url FROM pages ORDER BY url').pluck().all() as string[];
+    await crawl.close();
+    const there = s.log.filter((e) => e.path.startsWith('other/there'));
+    assert.deepEqual(there.map((e) => e.path).sort(), ['other/there', 'other/there2', 'other/there3'], 'each target asked for once');
+    const at = there.map((e) => e.at).sort((a, b) => a - b);
+    for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 298, `the other host's requests ${Math.round(at[i]! - at[i - 1]!)} ms apart, its Crawl-delay 300`);
+    const line = (url: string) => entries.find((e) => e.url === url);
+    assert.equal(line(`${s.origin}/away`)?.error, `redirected to ${s.otherOrigin}/there (another host: queued)`);
+    assert.equal(line(`${s.origin}/away`)?.status, 302);
+    assert.equal(line(`${s.origin}/away?again`)?.error, `redirected to ${s.otherOrigin}/there (another host: already seen)`);
+    assert.equal(line(`${s.otherOrigin}/there2`)?.state, 'done');
+    assert.equal(line(`${s.otherOrigin}/there2`)?.depth, 0, 'a hop is no link: the depth of the URL that redirected');
+    assert.deepEqual(pages, [`${s.otherOrigin}/there`, `${s.otherOrigin}/there2`, `${s.otherOrigin}/there3`], 'the targets are stored under their own URLs, the redirects as no pages');
+  } finally {
+    s.close();
   }
 });
