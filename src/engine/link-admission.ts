@@ -1,5 +1,5 @@
 import type { CrawlRequest, Link, NewRequest } from '../types.js';
-import { tooDeepReason, type Frontier } from '../frontier/frontier.js';
+import { BY_STRATEGY, tooDeepReason, type Frontier } from '../frontier/frontier.js';
 import type { Store } from '../store/store.js';
 import type { LinkDecision, PageView, Strategy } from '../strategies/strategy.js';
 import { FocusCrawlError } from '../errors.js';
@@ -96,7 +96,7 @@ export class LinkAdmission {
       const d = decisions[i];
       const req: NewRequest = { url: link.url, host: hostOf(link.url), depth, parent: parent.key, anchor: link.anchor, priority: d?.priority ?? 0, data: d?.data ?? null };
       if (d) batch.push(req);
-      else discards.push({ req, reason: `discarded by strategy ${strategy.name}` });
+      else discards.push({ req, reason: `${BY_STRATEGY} ${strategy.name}` });
     });
     // Links of earlier pages whose priority the strategy raised (two-step), through the raise on rediscovery.
     const again = strategy.reoffers?.() ?? [];

@@ -34,14 +34,24 @@ export const TOO_DEEP = 'deeper than max depth';
 export const tooDeepReason = (maxDepth: number): string => `${TOO_DEEP} ${maxDepth}`;
 
 /**
- * Whether a discard reason is the depth limit's. Such a discard is the only one a frontier may
- * undo: depth is the length of the path a URL was found by, and a best-first crawl often finds a
- * URL first down a long path and later by a short one. Scrapy's depth limit and Heritrix's hop
- * rule likewise drop a link without marking it seen.
+ * Whether a discard reason is the depth limit's. Depth is the length of the path a URL was found
+ * by, and a best-first crawl often finds a URL first down a long path and later by a short one.
+ * Scrapy's depth limit and Heritrix's hop rule likewise drop a link without marking it seen.
  */
 export const isTooDeep = (reason: string | null): boolean => reason !== null && reason.startsWith(TOO_DEEP);
 
-/** add()'s answer for one URL: true new, 'revived' (discarded as too deep before), false a duplicate. */
+/** The start of every strategy discard's reason: `discarded by strategy NAME`. */
+export const BY_STRATEGY = 'discarded by strategy';
+
+/**
+ * Whether a discard may be undone by a later add(): the depth limit's (isTooDeep), and a
+ * strategy's, which judged the link on the page it was found on (method B discards "an
+ * irrelevant link on an irrelevant page"; the same URL linked from a relevant page is another
+ * link, and is scored). Every other discard (scope, robots.txt, traps, a redirect's target) is final.
+ */
+export const isRevivable = (reason: string | null): boolean => reason !== null && (reason.startsWith(TOO_DEEP) || reason.startsWith(BY_STRATEGY));
+
+/** add()'s answer for one URL: true new, 'revived' (a revivable discard before: isRevivable), false a duplicate. */
 export type Admission = boolean | 'revived';
 
 /**
@@ -65,14 +75,15 @@ export interface Frontier {
    * waiting with a lower priority is raised: it takes the new priority and the new request's
    * parent, anchor and carried state (a better parent found it again), and keeps the smaller of
    * the two depths (a deeper path must not push it past the depth limit). A URL discarded as too
-   * deep (isTooDeep) is revived: it is waiting again with the new request's fields, and is
+   * deep or by the strategy (isRevivable) is revived: it is waiting again with the new request's fields, and is
    * answered 'revived' (truthy, as new: the run's summary tells the two apart, since that URL
    * was counted as a discard before). Any other duplicate is dropped.
    */
   add(batch: NewRequest[], now: number): Promise<Admission[]>;
   /**
    * Records URLs that will not be fetched (out of scope, too deep) as discarded; same return as
-   * add(). Too deep ones stay revivable by add(), so settled() and knownSeen() answer false for them.
+   * add(). Revivable ones (too deep, by the strategy: isRevivable) stay revivable by add(), so
+   * settled() and knownSeen() answer false for them.
    */
   discard(batch: NewRequest[], reason: string): Promise<boolean[]>;
   /**

@@ -2,7 +2,7 @@ import { madeNoRequest } from '../fetch/host-health.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
-import { isTooDeep, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { isRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { urlKey } from '../seen/fingerprint.js';
@@ -17,13 +17,13 @@ export class MemoryFrontier implements Frontier {
   protected nextId = 1;
   protected readonly tally = { done: 0, error: 0, discarded: 0, notFetched: 0 };
   /**
-   * URLs discarded as too deep (frontier.ts isTooDeep), which a shorter path revives: about 11
-   * bytes each, like the seen set, and only for the depth limit's discards.
+   * URLs discarded as too deep or by the strategy (frontier.ts isRevivable), which a shorter
+   * path or a better page revives: about 11 bytes each, like the seen set, and only for those discards.
    */
-  protected readonly tooDeep = new FingerprintSet();
+  protected readonly revivable = new FingerprintSet();
   /** Waiting URLs raised by a better rediscovery, in this process. */
   raised = 0;
-  /** URLs discarded as too deep and then found by a shorter path, in this process. */
+  /** URLs discarded as too deep or by the strategy and then found again and queued, in this process. */
   revived = 0;
   /** Leased URLs whose host slot fetched() gave back. */
   readonly #freed = new Set<string>();
@@ -56,7 +56,7 @@ export class MemoryFrontier implements Frontier {
             this.raised++;
             this.onRaised(raised);
           }
-        } else if (this.tooDeep.size > 0 && this.tooDeep.delete(r.url)) {
+        } else if (this.revivable.size > 0 && this.revivable.delete(r.url)) {
           const req = toRequest(r, this.nextId++);
           this.tally.discarded--;
           this.revived++;
@@ -81,7 +81,7 @@ export class MemoryFrontier implements Frontier {
     return batch.map((r) => {
       if (!this.seen.add(r.url)) return false;
       const req = toRequest(r, this.nextId++);
-      if (isTooDeep(reason)) this.tooDeep.add(r.url);
+      if (isRevivable(reason)) this.revivable.add(r.url);
       this.tally.discarded++;
       this.onDiscarded(req, reason);
       return true;
@@ -98,7 +98,7 @@ export class MemoryFrontier implements Frontier {
   }
 
   #revivable(url: string): boolean {
-    return this.tooDeep.size > 0 && this.tooDeep.has(url);
+    return this.revivable.size > 0 && this.revivable.has(url);
   }
 
   /** Leases are held by this process, so `leaseMs` is not needed: they end with it (and return on reopening). */
@@ -213,7 +213,7 @@ export class MemoryFrontier implements Frontier {
   protected onRescored(_req: CrawlRequest): void {}
   protected onRaised(_req: CrawlRequest): void {}
   protected onRaiseSpilled(_better: NewRequest): void {}
-  /** A URL discarded as too deep is waiting again, as `req` (a new id: discovered now). */
+  /** A URL discarded as too deep or by the strategy is waiting again, as `req` (a new id: discovered now). */
   protected onRevived(_req: CrawlRequest): void {}
 }
 

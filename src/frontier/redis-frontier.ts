@@ -4,7 +4,7 @@ import type { CrawlRequest, NewRequest } from '../types.js';
 import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
-import { DEFAULT_LEASE_MS, isTooDeep, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { DEFAULT_LEASE_MS, isRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { madeNoRequest } from '../fetch/host-health.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
@@ -134,8 +134,8 @@ export class RedisFrontier implements Frontier {
     for (const r of batch) {
       const shard = shardOfHost(r.host, this.#shards);
       const place = seenPlace(fingerprint(r.url), this.#buckets);
-      // A discard for depth stays revivable, an error that made no request stays out of the page budget (redis-scripts.ts RESTORE_FINAL).
-      const state = r.state === 'discarded' && isTooDeep(r.reason) ? 'too deep' : r.state === 'error' && r.reason !== null && madeNoRequest(r.reason) ? 'unfetched' : r.state;
+      // A discard for depth or by the strategy stays revivable, an error that made no request stays out of the page budget (redis-scripts.ts RESTORE_FINAL).
+      const state = r.state === 'discarded' && isRevivable(r.reason) ? 'too deep' : r.state === 'error' && r.reason !== null && madeNoRequest(r.reason) ? 'unfetched' : r.state;
       const id = `${shard} ${state}`;
       let g = groups.get(id);
       if (!g) groups.set(id, (g = [state]));
@@ -203,7 +203,7 @@ export class RedisFrontier implements Frontier {
   async #offer(batch: NewRequest[], now: number, discardReason: string | null): Promise<Admission[]> {
     this.#readyHint = null;
     const discard = discardReason !== null;
-    const deep = isTooDeep(discardReason);
+    const deep = isRevivable(discardReason);
     const out = new Array<Admission>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
     const sent: CrawlRequest[] = [];

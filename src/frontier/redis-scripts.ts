@@ -27,7 +27,7 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B lease     ZSET  key -> lease expiry ms;  B lh HASH key -> id .. "score worker host"
  *   B hosts     SET   hosts with waiting URLs (rescore and budget changes walk it, never claim)
  *   B seen:<b>  SET   intset of fingerprints (see redis-keys.ts seenPlace)
- *   B deep:<b>  SET   the seen members discarded as too deep, which add revives (frontier.ts isTooDeep)
+ *   B deep:<b>  SET   the seen members discarded revivably (too deep, or by the strategy), which add revives (frontier.ts isRevivable)
  *   B n         HASH  counters: waiting fetching done error discarded seen, and unfetched
  *                     (of error, the URLs that made no request: no page budget counts them)
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget: the
@@ -43,11 +43,11 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  */
 
 /**
- * ARGV: perHost, mode (0 add, 1 discard, 2 discard as too deep), state buckets per shard, then
+ * ARGV: perHost, mode (0 add, 1 discard, 2 discard revivably: too deep or by the strategy), state buckets per shard, then
  * per URL: host, key, bucket, seen member, score, A, R, now (the offers of several pages go in
  * one call: ScriptBatcher).
- * Returns per URL: 1 new, 6 revived (it had been discarded as too deep), 0 waiting and not
- * raised, 2 raised, 3 leased, 4 final (done, error, discarded), 5 discarded as too deep (offered again
+ * Returns per URL: 1 new, 6 revived (it had been discarded revivably), 0 waiting and not
+ * raised, 2 raised, 3 leased, 4 final (done, error, discarded), 5 discarded revivably (offered again
  * as a discard: still revivable by an add). The SADD decides: a URL is queued
  * only when it was not in the seen set, in the same script, so nothing is ever seen but not queued.
  */

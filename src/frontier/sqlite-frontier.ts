@@ -7,7 +7,7 @@ import { FingerprintSet } from '../seen/fingerprint-set.js';
 import { LayeredSeenSet } from '../seen/layered-seen-set.js';
 import { SqliteSeenBacking } from '../seen/sqlite-seen-backing.js';
 import type { SqliteDb, WriteStatement } from '../store/sqlite-db.js';
-import { isTooDeep, TOO_DEEP, type Outcome } from './frontier.js';
+import { BY_STRATEGY, isRevivable, TOO_DEEP, type Outcome } from './frontier.js';
 import type { PolitenessOptions, SpillKey } from './host-scheduler.js';
 import type { Statement } from 'better-sqlite3';
 import type { NewRequest } from '../types.js';
@@ -103,12 +103,12 @@ export class SqliteFrontier extends MemoryFrontier {
         this.seen.addFingerprint(f.hi, f.lo);
       }
     }
-    // Only the depth limit's discards (a prefix match on the reason, not every discarded row's text).
-    const discarded = db.prepare("SELECT fp, reason FROM urls WHERE state = 4 AND substr(reason, 1, ?) = ?").safeIntegers(true);
-    for (const { fp, reason } of discarded.iterate(TOO_DEEP.length, TOO_DEEP) as Iterable<{ fp: bigint; reason: string | null }>) {
-      if (!isTooDeep(reason)) continue;
+    // Only the revivable discards (prefix matches on the reason, not every discarded row's text).
+    const discarded = db.prepare('SELECT fp, reason FROM urls WHERE state = 4 AND (substr(reason, 1, ?) = ? OR substr(reason, 1, ?) = ?)').safeIntegers(true);
+    for (const { fp, reason } of discarded.iterate(TOO_DEEP.length, TOO_DEEP, BY_STRATEGY.length, BY_STRATEGY) as Iterable<{ fp: bigint; reason: string | null }>) {
+      if (!isRevivable(reason)) continue;
       const f = fingerprintFromBigInt(fp);
-      this.tooDeep.addFingerprint(f.hi, f.lo);
+      this.revivable.addFingerprint(f.hi, f.lo);
     }
     // Each host's best waiting URLs come into memory; the rest stay in the file until needed.
     const hosts = db.prepare('SELECT host, count(*) AS n FROM urls WHERE state = 0 GROUP BY host').all() as { host: string; n: number }[];

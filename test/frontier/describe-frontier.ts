@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tooDeepReason, type Frontier } from '../../src/frontier/frontier.js';
+import { BY_STRATEGY, tooDeepReason, type Frontier } from '../../src/frontier/frontier.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { NewRequest } from '../../src/types.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
@@ -257,6 +257,21 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     assert.deepEqual(await f.add([req(deep, 0.9, { depth: 1 })], T), [false]);
     assert.deepEqual(await f.claim(5, T), []);
     assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 1, notFetched: 0 });
+    await f.close();
+  });
+
+  test(`${name}: a URL a strategy discarded on one page is queued when a better page links it`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    const link = 'http://a.test/t';
+    assert.deepEqual(await f.discard([req(link, 0, { depth: 2 })], `${BY_STRATEGY} weighted-levels`), [true]);
+    assert.equal(f.settled(link), false, 'another page may score it');
+    assert.equal(f.knownSeen(link), false);
+    assert.deepEqual(await f.add([req(link, 0.6, { depth: 2, anchor: 'from a relevant page' })], T), ['revived']);
+    const [got] = await f.claim(5, T);
+    assert.deepEqual([got?.url, got?.priority, got?.anchor], [link, 0.6, 'from a relevant page']);
+    await f.complete(got!, { state: 'done' }, T);
+    assert.deepEqual(await f.discard([req(link, 0, { depth: 3 })], `${BY_STRATEGY} weighted-levels`), [false], 'fetched: its discard later is a duplicate');
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0, notFetched: 0 });
     await f.close();
   });
 
