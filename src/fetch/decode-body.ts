@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import iconv from 'iconv-lite';
 
 const require = createRequire(import.meta.url);
 // CommonJS only; WHATWG's sniffing algorithm: BOM, then transport label, then <meta> prescan.
@@ -105,9 +106,11 @@ function utf8Multibyte(bytes: Uint8Array): number {
 /**
  * The decoder of an encoding. A page labelled GB2312 or GBK is decoded with the superset, as
  * browsers do (WHATWG's GBK decoder is GB18030's): Node's strict GBK decoder drops four-byte
- * characters such as 䶮.
+ * characters such as 䶮. Big5 is WHATWG's Big5, which is Big5-HKSCS: Node's decoder drops Hong
+ * Kong's characters (嘅 咗 喺 邨), iconv-lite's big5hkscs keeps them.
  */
-function decoderFor(encoding: string): TextDecoder {
+function decoderFor(encoding: string): { decode(bytes: Uint8Array): string } {
+  if (/^big5$/i.test(encoding)) return { decode: (bytes) => iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'big5hkscs') };
   return new TextDecoder(/^gbk$/i.test(encoding) ? 'gb18030' : encoding);
 }
 

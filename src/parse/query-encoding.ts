@@ -11,7 +11,11 @@ import iconv from 'iconv-lite';
 /** An encoding whose pages' links browsers do not encode as UTF-8 (all but UTF-8 and UTF-16). */
 export const isLegacyEncoding = (encoding: string): boolean => !/^utf-?(8|16)/i.test(encoding);
 
+/** iconv-lite's codec for an encoding: WHATWG's Big5 is Big5-HKSCS (Hong Kong's characters, 嘅 咗 邨). */
+export const iconvName = (encoding: string): string => (/^big5$/i.test(encoding) ? 'big5hkscs' : encoding);
+
 export function queryInPageEncoding(href: string, encoding: string): string {
+  encoding = iconvName(encoding);
   const q = href.indexOf('?');
   if (q < 0 || !isLegacyEncoding(encoding) || !/[^\x00-\x7f]/.test(href.slice(q))) return href;
   if (!iconv.encodingExists(encoding)) return href;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
 import { charsetOf, decodeHtml, detectEncoding } from '../../src/fetch/decode-body.js';
+import { queryInPageEncoding } from '../../src/parse/query-encoding.js';
 
 const zh = '地图服务目录';
 
@@ -17,6 +18,14 @@ test('a <meta charset> prescan finds GBK and Big5', () => {
   assert.equal(detectEncoding(iconv.encode(`<meta charset="gb2312"><p>${zh}</p>`, 'gbk'), 'text/html'), 'GBK');
   const big5 = iconv.encode(`<meta http-equiv="content-type" content="text/html; charset=big5"><p>地圖服務</p>`, 'big5');
   assert.equal(decodeHtml(big5, 'text/html').html.includes('地圖服務'), true);
+});
+
+test("Big5 is WHATWG's Big5-HKSCS: Hong Kong's characters are kept, in the text and in a link's query", () => {
+  const hk = '呢個太陽能板唔啱，佢哋喺屋邨裝咗嘅';
+  const body = iconv.encode(`<p>${hk}</p>`, 'big5hkscs');
+  assert.equal(decodeHtml(body, 'text/html; charset=big5').html, `<p>${hk}</p>`);
+  assert.equal(decodeHtml(iconv.encode(`<meta charset="big5"><p>${hk}</p>`, 'big5hkscs'), 'text/html').html.includes(hk), true);
+  assert.equal(queryInPageEncoding('/s?q=嘅', 'Big5'), `/s?q=${[...iconv.encode('嘅', 'big5hkscs')].map((b) => '%' + b.toString(16).toUpperCase()).join('')}`);
 });
 
 test('with no declaration: valid UTF-8, short GBK, Latin-1 and Cyrillic are told apart', () => {
