@@ -1,5 +1,5 @@
 import { prefixWords, queryWords, searchableQuery } from './query-words.js';
-import { indexForm } from '../text/cjk-bigrams.js';
+import { indexForm, queryTokens } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
@@ -146,20 +146,12 @@ function utf8Length(w: string): number {
 
 const lexeme = (s: string) => "'" + foldLatinDiacritics(s.toLowerCase()).replace(/'/g, "''") + "'";
 
-/** One query word as tsquery: CJK runs as a phrase of their bigrams, one CJK character as a prefix. */
+/** One query word as tsquery: the phrase of its index tokens, as the SQLite index is asked (queryTokens). */
 function wordQuery(word: string): string {
   if (!CJK.test(word)) return lexeme(word);
-  const tokens: string[] = [];
-  const parts = word.split(CJK_RUN);
-  const runs = word.match(CJK_RUN) ?? [];
-  parts.forEach((p, i) => {
-    if (p) tokens.push(lexeme(p));
-    const run = runs[i];
-    if (!run) return;
-    if (run.length === 1) tokens.push(lexeme(run) + ':*');
-    else for (let k = 0; k + 1 < run.length; k++) tokens.push(lexeme(run.slice(k, k + 2)));
-  });
-  return tokens.length === 1 ? tokens[0]! : '(' + tokens.join(' <-> ') + ')';
+  const { tokens, prefix } = queryTokens(word);
+  const ts = tokens.map((t, i) => lexeme(t) + (prefix && i === tokens.length - 1 ? ':*' : ''));
+  return ts.length === 1 ? ts[0]! : '(' + ts.join(' <-> ') + ')';
 }
 
 /**

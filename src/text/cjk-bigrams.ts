@@ -37,20 +37,40 @@ export function indexForm(text: string): string {
 }
 
 /**
- * A query word as an FTS5 query expression: a quoted phrase of bigrams for CJK words, a prefix
- * query for a single CJK character, a quoted term otherwise.
+ * A query word as the tokens its index form has in a row, so that one phrase finds it in both
+ * indexes: a CJK run as its bigrams, followed by its last character alone where the word goes on
+ * after it ("北京2024年" is 北京 京 2024 年, as the page's text is indexed), but not where the
+ * word ends (the page's run may go on: "光伏组件" is in "光伏组件安装", whose index has no lone 件).
+ * A one-character run that ends the word is a prefix (`prefix`): "A股" finds "A股市".
+ */
+export function queryTokens(word: string): { tokens: string[]; prefix: boolean } {
+  const tokens: string[] = [];
+  const parts = word.split(CJK_RUN);
+  const runs = word.match(CJK_RUN) ?? [];
+  let prefix = false;
+  parts.forEach((p, i) => {
+    if (p) tokens.push(p);
+    const run = runs[i];
+    if (!run) return;
+    const last = i === runs.length - 1 && !parts[i + 1];
+    if (run.length === 1) {
+      tokens.push(run);
+      prefix = last;
+      return;
+    }
+    for (let k = 0; k + 1 < run.length; k++) tokens.push(run.slice(k, k + 2));
+    if (!last) tokens.push(run[run.length - 1]!);
+  });
+  return { tokens, prefix };
+}
+
+/**
+ * A query word as an FTS5 query expression: a quoted phrase of its index tokens (queryTokens),
+ * marked as a prefix when it ends in a one-character CJK run; a quoted term otherwise.
  */
 export function cjkQueryTerm(word: string): string {
   const quote = (s: string) => '"' + s.replace(/"/g, '""') + '"';
   if (!CJK.test(word)) return quote(word);
-  const parts = word.split(CJK_RUN);
-  const runs = word.match(CJK_RUN) ?? [];
-  const tokens: string[] = [];
-  parts.forEach((p, i) => {
-    if (p) tokens.push(p);
-    const run = runs[i];
-    if (run) tokens.push(bigrams(run));
-  });
-  if (tokens.length === 1 && runs.length === 1 && runs[0]!.length === 1 && !parts.some(Boolean)) return quote(runs[0]!) + '*';
-  return quote(tokens.join(' '));
+  const { tokens, prefix } = queryTokens(word);
+  return quote(tokens.join(' ')) + (prefix ? '*' : '');
 }

@@ -218,6 +218,21 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: a word where Chinese runs into Latin letters or digits is found, the same on every backend`, async () => {
+    const { store, close } = await make();
+    try {
+      await commitPage(store, pageRecord('m', '北京2024年', '维生素C片 卡拉OK厅 使用GIS软件 今天A股市 T恤衫'));
+      await store.flush();
+      const found = async (q: string) => (await store.search(q, 10)).map((h) => h.url);
+      for (const q of ['北京2024年', '北京2024', '维生素C', '维生素C片', '卡拉OK', '使用GIS', 'GIS软件', '今天A股', 'A股', '天A', 'T恤', '2024年']) {
+        assert.deepEqual(await found(q), ['http://a.test/m'], q);
+      }
+      for (const q of ['北京2025年', 'B股', '维生素D']) assert.deepEqual(await found(q), [], `${q} is not on the page`);
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: search input that would be query syntax is taken as words; a query with no words is refused`, async () => {
     const { store, close } = await make();
     try {
