@@ -181,6 +181,7 @@ export class Crawler {
       slots: this.#slots,
       stats: this.stats,
       events: this.events,
+      scored: this.#links.scored,
       signal: () => this.#abort.signal,
       wake: () => this.#wake?.(),
     });

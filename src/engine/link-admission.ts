@@ -41,6 +41,8 @@ export interface LinkAdmissionDeps {
  */
 export class LinkAdmission {
   readonly #d: LinkAdmissionDeps;
+  /** Keys of the URLs whose page the strategy scored, until they end (UrlEnding: Strategy.unscored). */
+  readonly scored = new Set<string>();
 
   constructor(deps: LinkAdmissionDeps) {
     this.#d = deps;
@@ -85,6 +87,7 @@ export class LinkAdmission {
     }
     const probes = split?.probes ?? [];
     const offered = probes.length ? [...candidates, ...probes.map((p) => p.link)] : candidates;
+    this.scored.add(parent.key);
     const decisions = checkedDecisions(strategy.name, strategy.scoreLinks(view, offered), offered, parent.url);
     const batch: NewRequest[] = [];
     // A probe the strategy turns down is dropped, not discarded: another page may rate it higher.

@@ -35,6 +35,8 @@ export interface UrlEndingCrawl {
   slots: RequestSlots;
   stats: CrawlStats;
   events: CrawlEventBus;
+  /** Keys of URLs whose page the strategy scored (LinkAdmission.scored): the others are told to Strategy.unscored. */
+  scored: Set<string>;
   /** The run's signal: a new one per run, so read when a failure is judged. */
   signal(): AbortSignal;
   /** Wakes the crawl loop (a slot or a host is free). */
@@ -147,6 +149,7 @@ export class UrlEnding {
       events.emit('discarded', { url: req.url, reason: outcome.reason, kind: discardKind(outcome.reason) });
     }
     if (outcome.state === 'error' && stats.failures.length < FIRST_FAILURES) stats.failures.push({ url: req.url, reason: outcome.reason });
+    if (!this.#c.scored.delete(req.key)) this.#c.strategy.unscored?.(req);
     this.#settle(req);
     const freeing = this.hostDone(req);
     await this.#c.probing?.settle();

@@ -51,7 +51,7 @@ export class TopicBridge {
 
   /**
    * A page's words against the keywords, as a share of how the examples themselves score against
-   * them (`exampleLevel`: their median cosine), at most `weight`. Raw cosines to a handful of
+   * them (`exampleLevel`: their best cosine), at most `weight`. Raw cosines to a handful of
    * keywords are small (a target in Chinese reached 0.25) and the selection compares scores with
    * cosines to whole samples; "as topical as the examples" is on that scale.
    */

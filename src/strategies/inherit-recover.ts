@@ -24,7 +24,7 @@ export type InheritRecoverOptions = z.output<typeof inheritRecoverOptions>;
  *
  * Order: m descending, ties by r descending, encoded as priority = 1000 * m + r (r is in [0, 1],
  * so the order is lexicographic while neighbouring m values differ by more than 0.001, that is
- * for the first 45 decays at the defaults: 100 * 0.8^k * 0.2 > 0.001 up to k = 45). Seeds: m0 and r = 1 (hand-picked, trusted without scoring).
+ * for the first 44 decays at the defaults: 100 * 0.8^k * 0.2 > 0.001 up to k = 44). Seeds: m0 and r = 1 (hand-picked, trusted without scoring).
  */
 export class InheritRecoverStrategy implements Strategy {
   readonly name = 'inherit-recover';

@@ -78,9 +78,8 @@ export interface FcJudgement {
  * so the decision follows the examples' own scale instead of an absolute threshold. Seeds (the
  * site roots, and the examples, relevant by definition) are trusted: a root's links are followed
  * even when the root is judged irrelevant, since otherwise a site whose home page does not look
- * like the examples could never be entered. The engine records a URL discarded from an
- * irrelevant page as final, so a relevant page that links to it later does not revive it;
- * docs/group.md discusses what that costs.
+ * like the examples could never be entered. A URL discarded from an irrelevant page is queued
+ * when a relevant page links it later (frontier.ts isRevivable).
  */
 export class KnnFocusedStrategy implements Strategy {
   readonly name = 'knn-focused';

@@ -56,6 +56,13 @@ export interface Strategy {
    */
   reoffers?(): Reoffer[];
   /**
+   * A URL ended (done, an error, discarded when claimed) without scoreLinks for its page: an HTTP
+   * error, a page that is no HTML, a nofollow page, a redirect to a page already seen or to
+   * another host, robots.txt, a trap. Called once per such URL. A strategy waiting for that
+   * page's relevance (two-step's look-ahead) stops waiting for it.
+   */
+  unscored?(request: CrawlRequest): void;
+  /**
    * State the strategy learned during the crawl, as JSON, for strategies that learn; the crawl
    * stores it and hands it to restore() when it is resumed, so a resumed crawl behaves as one.
    */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Link } from '../types.js';
+import type { CrawlRequest, Link } from '../types.js';
 import { anchorScore } from '../relevance/link-scorers.js';
 import type { Topic } from '../relevance/topic.js';
 import { fingerprintKey } from '../seen/fingerprint.js';
@@ -121,9 +121,19 @@ export class TwoStepStrategy implements Strategy {
     return out;
   }
 
-  /** A page was fetched: remember its relevance and tell the tracked parents that link to it. */
-  #report(key: number, rel: number): void {
-    this.#rels.set(key, rel);
+  /**
+   * A URL ended with no page to score (an HTTP error, no HTML, ...): it is no out-link page, so
+   * its parents wait for one fewer, and score from the ones they know (the source's mean is over
+   * the out-link pages there are). Without this, one look-ahead link answering 404 kept its
+   * parent's other links at alpha * rel(u) for the rest of the crawl.
+   */
+  unscored(request: CrawlRequest): void {
+    this.#report(fingerprintKey(request.url), null);
+  }
+
+  /** A page was fetched (its relevance), or ended with none (null): tell the tracked parents that link to it. */
+  #report(key: number, rel: number | null): void {
+    if (rel !== null) this.#rels.set(key, rel);
     const ids = this.#parentsOf.get(key);
     if (!ids) return;
     this.#parentsOf.delete(key);
@@ -131,9 +141,12 @@ export class TwoStepStrategy implements Strategy {
       const p = this.#parents.get(id);
       if (!p) continue;
       if (!p.pending.delete(key)) continue;
-      p.ahead.delete(key);
+      const wasAhead = p.ahead.delete(key);
       this.#tracked--;
-      p.stats.add(rel);
+      if (rel !== null) p.stats.add(rel);
+      // A look-ahead link with no page is one fewer to wait for (no other is sent ahead in its
+      // place); any other only when too few are left to reach the number waited for.
+      else p.need = wasAhead ? p.need - 1 : Math.min(p.need, p.stats.n + p.pending.size);
       if (p.stats.n >= p.need) {
         const score = p.stats.score(p.rel, this.options.alpha);
         if (score >= p.offered + MIN_RISE) {

@@ -60,6 +60,18 @@ test('a page waits for its look-ahead, then its other links are offered again at
   close(z[0]!.priority, 0.7 * 0.5 + 0.3 * 1);
 });
 
+test('a look-ahead page that ends with no page to score (a 404) is one fewer to wait for: the parent scores from the others', () => {
+  const s = new TwoStepStrategy(topicFromFile(TOPIC), { lookahead: 2 });
+  const xl = [link('http://a/x1', 'solar'), link('http://a/x2', 'solar'), link('http://a/x3', 'more')];
+  s.scoreLinks({ request: req(1, 'http://a/X'), page: page('http://a/X', xl), relevance: R2 }, xl);
+  s.unscored(req(2, 'http://a/x1', { la: urlKey('http://a/X') }, 2));
+  assert.deepEqual(s.reoffers(), [], 'still waiting for x2');
+  s.scoreLinks({ request: req(3, 'http://a/x2', { la: urlKey('http://a/X') }, 2), page: page('http://a/x2'), relevance: 1 }, []);
+  const again = s.reoffers();
+  assert.deepEqual(again.map((r) => r.url), ['http://a/x3'], 'before, X waited for x1 for good and x3 stayed at alpha * rel(X)');
+  close(again[0]!.priority, 0.7 * R2 + 0.3 * 1);
+});
+
 const PAGES: Record<string, string> = {
   '/X': '<title>solar news</title><a href="/x1">solar</a> <a href="/x2">solar</a> <a href="/x3">more</a>',
   '/x1': '<title>solar</title>',
@@ -134,5 +146,29 @@ test("two-step's look-ahead state is stored with the crawl and restored by resum
     close(rows[3]!.priority, 0.7 * R2 + 0.3);
   } finally {
     await again.close();
+  }
+});
+
+test('in a crawl, a look-ahead link answering 404 no longer holds its parent at alpha * rel: the other links are raised', async () => {
+  const kids = [1, 2, 3, 4, 5, 6, 7].map((i) => `<a href="/${i}">${i <= 5 ? `football ${i}` : `page ${i}`}</a>`).join(' ');
+  const srv = createServer((req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Football</title><p>football club news</p>${kids}`);
+    if (req.url === '/1' || !/^\/[2-7]$/.test(req.url ?? '')) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Football match</title><p>football football</p>');
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const root = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`;
+    const crawl = await startCrawl({ db: join(mkdtempSync(join(tmpdir(), 'fc-2step-404-')), 'c.db'), seeds: [root], topic: { name: 'f', keywords: { football: 1 } }, strategy: 'two-step', delayMs: 0, concurrency: 1, perHost: 1, sitemaps: false, maxPages: 6 });
+    await crawl.run();
+    await crawl.db.settle();
+    const rows = crawl.db.db.prepare('SELECT url, state, priority FROM urls').all() as { url: string; state: number; priority: number }[];
+    const rootRel = (crawl.db.db.prepare('SELECT relevance FROM pages WHERE url = ?').pluck().get(root) as number);
+    await crawl.close();
+    const waiting = rows.filter((r) => r.state === 0);
+    assert.deepEqual(waiting.map((r) => new URL(r.url).pathname).sort(), ['/6', '/7']);
+    for (const r of waiting) assert.ok(r.priority > 0.7 * rootRel + 0.01, `${r.url} raised above alpha * rel(root) = ${0.7 * rootRel}: ${r.priority}`);
+  } finally {
+    srv.close();
   }
 });
