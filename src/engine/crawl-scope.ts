@@ -1,3 +1,4 @@
+import { readableUrl } from '../parse/readable-url.js';
 import { getDomain } from 'tldts';
 
 export type ScopeMode = 'host' | 'domain' | 'any';
@@ -79,8 +80,12 @@ export class CrawlScope {
    */
   checkFilters(url: string): string | null {
     if (url.length > this.#maxUrlLength) return this.#tooLong;
-    if (this.#allow.length && !this.#allow.some((r) => r.test(url))) return 'out of scope (allow)';
-    if (this.#deny.some((r) => r.test(url))) return 'out of scope (deny)';
+    // Matched against the URL as stored and as a browser shows it: `--deny 新闻` means /新闻/,
+    // which the crawl holds as /%E6%96%B0%E9%97%BB/.
+    const shown = readableUrl(url);
+    const matches = (r: RegExp) => r.test(url) || (shown !== url && r.test(shown));
+    if (this.#allow.length && !this.#allow.some(matches)) return 'out of scope (allow)';
+    if (this.#deny.some(matches)) return 'out of scope (deny)';
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { readableUrl } from '../parse/readable-url.js';
 import type { Page } from '../types.js';
 import { positionTerms, weightedTerms, type PositionTerms } from '../text/position-terms.js';
 import { forEachTermHash, hashTerm, TermAccumulator } from '../text/term-hasher.js';
@@ -35,13 +36,7 @@ function hashedTopic(topic: Topic): HashedTopic {
 }
 
 function urlText(url: string): string {
-  let decoded = url;
-  try {
-    decoded = decodeURI(url);
-  } catch {
-    /* keep it encoded */
-  }
-  return decoded.replace(/^https?:\/\//i, '');
+  return readableUrl(url).replace(/^https?:\/\//i, '');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readableUrl } from '../parse/readable-url.js';
 import { stemmer } from 'stemmer';
 import { cjkBigrams } from './cjk-bigrams.js';
 import { spaceCjk } from './space-cjk.js';
@@ -53,11 +54,5 @@ function forEachTerm(text: string, opts: TokenizeOptions, emit: (term: string) =
 
 /** Words of a URL: host labels, path segments and query parts split at punctuation. */
 export function urlTokens(url: string, opts: TokenizeOptions = {}): string[] {
-  let decoded = url;
-  try {
-    decoded = decodeURI(url);
-  } catch {
-    /* keep it encoded */
-  }
-  return tokenize(decoded.replace(/^https?:\/\//i, ''), opts);
+  return tokenize(readableUrl(url).replace(/^https?:\/\//i, ''), opts);
 }

@@ -31,6 +31,14 @@ test('extra hosts, allow and deny patterns', () => {
   assert.equal(new CrawlScope(['a.org'], { mode: 'any', ...none }).check('http://z.net/', 'z.net'), null);
 });
 
+test('allow and deny patterns in Chinese match the URL as a browser shows it', () => {
+  const news = 'http://a.org/%E6%96%B0%E9%97%BB/%E5%85%89%E4%BC%8F.html'; // /新闻/光伏.html
+  assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [], deny: [/新闻/] }).check(news, 'a.org'), 'out of scope (deny)');
+  assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [/光伏/], deny: [] }).check(news, 'a.org'), null);
+  assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [/%E5%85%89/], deny: [] }).check(news, 'a.org'), null, 'and as stored');
+  assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [], deny: [/新闻/] }).check('http://a.org/%D0%C2', 'a.org'), null, 'GBK escapes: as they are');
+});
+
 test('a URL longer than maxUrlLength is out of scope, for links and for probes (checkFilters)', () => {
   const s = new CrawlScope(['a.org'], { mode: 'any', ...none, maxUrlLength: 40 });
   const url = 'http://a.org/' + 'x'.repeat(27);

@@ -35,6 +35,11 @@ test('link levels over URL and anchor (method B)', () => {
   assert.deepEqual(linkLevel(topic, 'http://x.org/gis/index.html', 'Maps'), { level: 1, matched: 'gis' });
   assert.deepEqual(linkLevel(topic, 'http://x.org/wmsx/', 'Things'), { level: 0, matched: null });
   assert.deepEqual(linkLevel(topic, 'http://x.org/a', '国家地图服务目录'), { level: 2, matched: '地图服务' });
+  // Chinese in a percent-encoded path, and an acronym written against Chinese, as Chinese pages write them.
+  assert.deepEqual(linkLevel(topic, 'http://x.org/%E6%96%B0%E9%97%BB/%E5%9C%B0%E5%9B%BE%E6%9C%8D%E5%8A%A1.html', 'news'), { level: 2, matched: '地图服务' });
+  assert.deepEqual(linkLevel(topic, 'http://x.org/a', 'WMS服务'), { level: 2, matched: 'wms' });
+  assert.deepEqual(linkLevel(topic, 'http://x.org/a', 'GIS平台'), { level: 1, matched: 'gis' });
+  assert.deepEqual(linkLevel(topic, 'http://x.org/%D6%D0', 'Things'), { level: 0, matched: null }, 'GBK escapes stay as they are');
 });
 
 test('TF-IDF ranking on a small corpus computed by hand', () => {
