@@ -1,4 +1,5 @@
 import { cjkQueryTerm } from '../text/cjk-bigrams.js';
+import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { keyToBigInt } from '../seen/fingerprint.js';
@@ -8,24 +9,33 @@ import { MAX_QUERY_WORDS, prefixWords, queryWords, searchableQuery } from './que
  * Turns free text into an FTS5 query that cannot be a syntax error: every word quoted (CJK words
  * as phrases of bigrams, see cjk-bigrams.ts), all words required.
  */
+/** Where FTS5 queries are split into words (and snippets look for them). */
+const WORD_SEPARATORS = /[^\p{L}\p{N}_]+/u;
+
 export function ftsQuery(query: string): string {
-  const separators = /[^\p{L}\p{N}_]+/u;
-  const words = queryWords(searchableQuery(query).split(separators).filter(Boolean), query);
-  const prefixes = prefixWords(query, separators);
+  const words = queryWords(searchableQuery(query).split(WORD_SEPARATORS).filter(Boolean), query);
+  const prefixes = prefixWords(query, WORD_SEPARATORS);
   return words.map((w) => cjkQueryTerm(w) + (prefixes.has(w.toLowerCase()) ? '*' : '')).join(' ');
 }
 
+/**
+ * About `2 * width` characters of the text around the first query word found in it, found as the
+ * index finds words: split where the query is split (full-width commas and all), compatibility
+ * forms and Latin diacritics folded (ＧＩＳ is GIS, cafe finds café).
+ */
 export function snippet(text: string, query: string, width = 80): string {
-  const words = [...new Set(searchableQuery(query).toLowerCase().split(/\s+/).map((w) => w.replace(/\*+$/, '')).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
-  const lower = text.toLowerCase();
+  const words = [...new Set(searchableQuery(query).toLowerCase().split(WORD_SEPARATORS).filter(Boolean).map(foldLatinDiacritics))].slice(0, MAX_QUERY_WORDS);
+  const folded = foldLatinDiacritics(text.normalize('NFKC').toLowerCase());
+  // Positions in the folded text are the text's own unless folding changed its length (rare).
+  const shown = folded.length === text.length ? text : text.normalize('NFKC');
   let at = -1;
   for (const w of words) {
-    at = lower.indexOf(w);
+    at = folded.indexOf(w);
     if (at >= 0) break;
   }
-  if (at < 0) return text.slice(0, 2 * width);
+  if (at < 0) return shown.slice(0, 2 * width);
   const start = Math.max(0, at - width);
-  return (start > 0 ? '…' : '') + text.slice(start, at + width) + (at + width < text.length ? '…' : '');
+  return (start > 0 ? '…' : '') + shown.slice(start, at + width) + (at + width < shown.length ? '…' : '');
 }
 
 /**

@@ -228,6 +228,13 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
         assert.deepEqual(await found(q), ['http://a.test/m'], q);
       }
       for (const q of ['北京2025年', 'B股', '维生素D']) assert.deepEqual(await found(q), [], `${q} is not on the page`);
+      // Snippets show the match, far into a long page, for queries written the Chinese way.
+      await commitPage(store, pageRecord('long', '长页', '无关的文字。'.repeat(60) + '我们的太阳能光伏组件使用ＧＩＳ系统，café 在这里。' + '其他内容。'.repeat(40)));
+      await store.flush();
+      for (const [q, shows] of [['太阳能，光伏', '太阳能光伏组件'], ['GIS', 'ＧＩＳ系统'], ['cafe', 'café']]) {
+        const hit = (await store.search(q, 10)).find((h) => h.url === 'http://a.test/long');
+        assert.ok(hit?.snippet.includes(shows!), `${q}: ${hit?.snippet}`);
+      }
     } finally {
       await close();
     }
