@@ -1,4 +1,7 @@
 import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
+import { cjkTerms } from '../text/cjk-terms.js';
+
+const CJK_CHAR = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 
 export interface RankedTerm {
   term: string;
@@ -38,8 +41,13 @@ export function rankTerms(samples: string[], opts: { candidates?: string[] | nul
   const candidates = opts.candidates?.length
     ? opts.candidates.map((c) => ({ term: c, words: tokenize(c, tk) })).filter((c) => c.words.length > 0)
     : // A word with no letter (a version, a year, a line number) is absent from the background
-      // and so ranked first, yet names no topic: proposed only when the user lists it.
-      [...new Set(sampleTokens.flat())].filter((w) => /\p{L}/u.test(w)).map((w) => ({ term: w, words: [w] }));
+      // and so ranked first, yet names no topic: proposed only when the user lists it. Chinese
+      // is proposed as the terms its samples repeat (cjkTerms), counted as the topic will count
+      // them (their bigrams in a row).
+      [
+        ...[...new Set(sampleTokens.flat())].filter((w) => /\p{L}/u.test(w) && !CJK_CHAR.test(w)).map((w) => ({ term: w, words: [w] })),
+        ...cjkTerms(samples).map((w) => ({ term: w, words: tokenize(w, tk) })).filter((c) => c.words.length > 0),
+      ];
   const ranked = candidates.map(({ term, words }) => {
     let occurrences = 0;
     let df = 0;

@@ -42,6 +42,16 @@ test('link levels over URL and anchor (method B)', () => {
   assert.deepEqual(linkLevel(topic, 'http://x.org/%D6%D0', 'Things'), { level: 0, matched: null }, 'GBK escapes stay as they are');
 });
 
+test('Chinese samples propose the terms they repeat, not bigrams that straddle two words', () => {
+  const samples = ['光伏逆变器是把光伏组件产生的直流电转换为交流电的设备。光伏逆变器的效率很重要。', '组串式逆变器与集中式逆变器，光伏电站常用。直流电经过逆变器变成交流电。', '光伏组件、逆变器和支架组成光伏系统。'];
+  const terms = rankTerms(samples, { background: ['今天天气很好，我们去公园散步。'] }).map((r) => r.term);
+  assert.deepEqual(terms.slice(0, 2).sort(), ['光伏', '逆变器'].sort());
+  for (const piece of ['伏逆', '变器', '逆变', '光伏逆', '伏组']) assert.ok(!terms.includes(piece), `${piece} is a piece of a longer term`);
+  assert.ok(terms.includes('光伏逆变器') && terms.includes('交流电'), terms.join(' '));
+  // A function character that always comes before a word does not make the two one term.
+  assert.equal(rankTerms(['我们安装的逆变器很好。选择的逆变器要看效率。', '新的逆变器更便宜。'])[0]?.term, '逆变器');
+});
+
 test('TF-IDF ranking on a small corpus computed by hand', () => {
   const ranked = rankTerms(['wms map service', 'wms layer'], { candidates: ['wms', 'map', 'football'], background: ['football match'] });
   // N = 3, sample tokens = 5. wms: 2/5 · (ln(4/3) + 1); map: 1/5 · (ln(4/2) + 1); football: tf 0
