@@ -41,7 +41,13 @@ function render(s: Snapshot): void {
   const recallSeries = [s.recall.labelled, s.recall.truth].filter((r) => r !== null);
   // Before the panel shows, so the harvest chart can take its half of the width.
   $('recall-panel').hidden = recallSeries.length === 0;
-  chart.update(s.harvest);
+  // Without a topic no page is relevant or not: a curve of zeros would read as a failed crawl.
+  const topicless = s.crawl.threshold === null;
+  $('harvest').hidden = topicless;
+  $('harvest-note').textContent = topicless
+    ? 'The crawl has no topic, so no page is judged relevant: there is no harvest curve (give a topic to crawl, or to resume, to have one).'
+    : 'Relevant pages found over pages fetched (and the share relevant).';
+  if (!topicless) chart.update(s.harvest);
   if (recallSeries.length) {
     $('recall-note').textContent = `Share of the target pages fetched: ${recallSeries.map((r) => `${r.source}, ${r.points.at(-1)?.found ?? 0} of ${r.total}`).join('; ')}.`;
     recall.update(recallSeries);

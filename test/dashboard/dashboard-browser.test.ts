@@ -173,3 +173,20 @@ test('report: one folder that a browser reads from file:// with no server; --tru
   assert.deepEqual(failed, []);
   await page.close();
 });
+
+test('a report of a crawl without a topic shows no empty harvest chart, and says why', async () => {
+  const tdb = join(dir, 'topicless.db');
+  const crawl = await startCrawl({ seeds: [`${site.origin}/`], db: tdb, maxPages: 10, delayMs: 0, sitemaps: false });
+  await crawl.run();
+  await crawl.close();
+  const out = join(dir, 'topicless-report');
+  const r = await runCli(['report', '--db', tdb, '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const page = await browser.context.newPage();
+  await page.goto('file://' + join(out, 'index.html'));
+  await page.waitForFunction(() => (document.getElementById('state')?.textContent ?? '') !== '');
+  assert.equal(await page.isHidden('#harvest'), true);
+  assert.equal(await page.locator('#harvest canvas').count(), 0, 'no axes drawn over nothing');
+  assert.match((await page.textContent('#harvest-note')) ?? '', /has no topic/);
+  await page.close();
+});
