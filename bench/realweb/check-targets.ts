@@ -5,8 +5,9 @@ import type { RunResults, TopicResult } from './report.js';
 /**
  * Issue 12's targets, read from a bench/realweb run's results.json, one row per topic:
  *   - the default's recall at the budget (default 20%) is >= 0.9, or the oracle's bound where that is lower;
- *   - its harvest is >= 5x breadth-first's, or >= 80% of the best harvest possible in the window
- *     (every fetched page a target while targets last: min(targets, pages) / pages) where 5x is past that;
+ *   - its harvest is >= 5x breadth-first's, or, where 5x is past the best harvest possible in the
+ *     window (the oracle's: the most targets a crawl of that many pages can fetch, over the budget),
+ *     >= 80% of that best;
  *   - its recall is within 0.05 of the best named strategy's (the strategies a user picks by name:
  *     every strategy of the run but the default, the `@keep` variants and bfs).
  * Beside them, the topic ranking's recall (every reachable page ranked by the topic's relevance,
@@ -38,6 +39,9 @@ interface Check {
   ranking: number | null;
 }
 
+/** The issue's rule: 5x breadth-first's harvest, unless that is past the best possible; then 80% of the best. */
+const harvestGoal = (bfs: number, best: number) => (5 * bfs <= best + 1e-9 ? 5 * bfs : 0.8 * best);
+
 function check(t: TopicResult): Check | null {
   const d = t.strategies[run.defaultStrategy];
   if (!d) return null;
@@ -49,7 +53,7 @@ function check(t: TopicResult): Check | null {
     recall: d.recall[b] ?? 0,
     recallGoal: Math.min(0.9, t.oracle.recall[b] ?? 0.9),
     harvest: d.harvest[b] ?? 0,
-    harvestGoal: Math.min(5 * bfs, (0.8 * Math.min(t.targets, t.budgetPages[b] ?? 1)) / (t.budgetPages[b] ?? 1)),
+    harvestGoal: harvestGoal(bfs, t.oracle.harvest[b] ?? 0),
     best,
     ranking: t.topicRanking?.recall[b] ?? null,
   };
@@ -67,8 +71,10 @@ const out = [
       `| ${c.topic.topic} | ${c.topic.split} | ${pct(c.recall)} | ${pct(c.recallGoal)} | ${mark(c.recall >= c.recallGoal - 1e-9)} | ${pct(c.harvest)} | ${pct(c.harvestGoal)} | ${mark(c.harvest >= c.harvestGoal - 1e-9)} | ${c.best[0]} ${pct(c.best[1])} | ${mark(c.recall >= c.best[1] - 0.05 - 1e-9)} | ${c.ranking === null ? '-' : pct(c.ranking)} |`,
   ),
   '',
-  `Met on ${rows.filter((c) => c.recall >= c.recallGoal - 1e-9).length} of ${rows.length} topics (recall), ${rows.filter((c) => c.harvest >= c.harvestGoal - 1e-9).length} (harvest), ${rows.filter((c) => c.recall >= c.best[1] - 0.05 - 1e-9).length} (within 0.05 of the best named strategy).`,
+  `Met on ${rows.filter((c) => c.recall >= c.recallGoal - 1e-9).length} of ${rows.length} topics (recall; ${rows.filter((c) => c.recall >= 0.9 - 1e-9).length} reach 0.9 itself), ${rows.filter((c) => c.harvest >= c.harvestGoal - 1e-9).length} (harvest), ${rows.filter((c) => c.recall >= c.best[1] - 0.05 - 1e-9).length} (within 0.05 of the best named strategy).`,
 ];
+const zero = rows.filter((c) => c.harvestGoal === 0).length;
+if (zero) out.push(`On ${zero} topics breadth-first fetched no target in the window, so the harvest goal (5x its harvest) is 0 there.`);
 const ranked = rows.filter((c) => c.ranking !== null);
 if (ranked.length) {
   const reaches = ranked.filter((c) => c.ranking! >= c.recallGoal - 1e-9);

@@ -10,9 +10,11 @@ export interface Graded {
 /**
  * `budgets` maps a label ("10" for 10% of the reachable pages) to a page count. A crawl that
  * stopped before a budget (it ran out of links) keeps what it had: harvest is then over the pages
- * it fetched, not over the budget.
+ * it fetched, not over the budget. An ordering that is a bound (`over: 'budget'`: the oracle's,
+ * which ends once it has every target) has its harvest over the whole budget: the most a crawl
+ * of that many pages can have, not targets over the oracle's few pages.
  */
-export function grade(order: readonly string[], targets: ReadonlySet<string>, budgets: Record<string, number>): Graded {
+export function grade(order: readonly string[], targets: ReadonlySet<string>, budgets: Record<string, number>, over: 'fetched' | 'budget' = 'fetched'): Graded {
   const found: number[] = [];
   let n = 0;
   for (const url of order) {
@@ -25,7 +27,8 @@ export function grade(order: readonly string[], targets: ReadonlySet<string>, bu
     const pages = Math.min(k, found.length);
     const got = pages > 0 ? found[pages - 1]! : 0;
     recall[label] = targets.size ? got / targets.size : 0;
-    harvest[label] = pages > 0 ? got / pages : 0;
+    const window = over === 'budget' ? k : pages;
+    harvest[label] = window > 0 ? got / window : 0;
   }
   return { recall, harvest, fetched: order.length, found };
 }
