@@ -191,6 +191,7 @@ export function makeCrawler(
     delayMs: config.replay ? 0 : config.delayMs,
     // Every hop's wait and request inside one request's total time: a share of it per possible hop.
     maxHopWaitMs: Math.min(10_000, Math.floor(config.totalTimeoutMs / (config.maxRedirects + 2))),
+    maxRedirects: config.maxRedirects,
     health,
     traps,
     sitemaps: config.sitemaps ? { maxUrls: config.sitemapMaxUrls, maxBytes: config.sitemapMaxBytes, perSite: config.sitemapsPerSite, levels: 2 } : null,

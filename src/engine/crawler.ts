@@ -1,4 +1,5 @@
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
+import { urlKey } from '../seen/fingerprint.js';
 import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
@@ -41,6 +42,11 @@ export interface CrawlerOptions {
   delayMs?: number;
   /** The longest a redirect hop waits: a chain of waits must fit the request's total time. Default 10 s. */
   maxHopWaitMs?: number;
+  /**
+   * Redirects a chain may take, counted across the hand-offs to other hosts too (the fetcher
+   * counts only the hops inside one fetch). Default 5, the fetcher's.
+   */
+  maxRedirects?: number;
   /** The token `<meta name=…>` and X-Robots-Tag lines for one crawler are matched against (robotsAgentOf). Default 'focuscrawl'. */
   robotsAgent?: string;
   /** Answers come from a recording (--replay): no server to be polite to, so robots.txt's Crawl-delay is not kept. */
@@ -147,9 +153,11 @@ export class Crawler {
   readonly #links: LinkAdmission;
   readonly #ending: UrlEnding;
   readonly #redirects: RedirectGuard;
+  /** URLs queued by a redirect from another host -> the redirects that led to them (#handOff). */
+  readonly #handedOff = new Map<string, number>();
 
   constructor(options: CrawlerOptions) {
-    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, maxHopWaitMs: MAX_HOP_WAIT_MS, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
+    this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, maxHopWaitMs: MAX_HOP_WAIT_MS, maxRedirects: 5, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
     this.#redirects = new RedirectGuard({ scope: this.#o.scope, robots: this.#o.robots, replaying: this.#o.replaying, delayMs: this.#o.delayMs, maxHopWaitMs: this.#o.maxHopWaitMs }, () => this.#abort.signal);
     this.#slots = new RequestSlots(this.#o.concurrency);
     this.#sitemaps = new SitemapReading(this.#o.sitemaps, {
@@ -410,16 +418,20 @@ export class Crawler {
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);
     if (req.sitemap) return this.#sitemaps.read(req);
     let res: FetchResult;
+    // Redirects that led here from other hosts (a hand-off), in this process.
+    const hopsBefore = this.#handedOff.get(req.key) ?? 0;
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirects.check(from, to), signal });
     } catch (err) {
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
+    } finally {
+      if (hopsBefore) this.#handedOff.delete(req.key);
     }
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
     this.#ending.hostDone(req);
-    if (res.movedTo) return this.#handOff(req, res, res.movedTo);
+    if (res.movedTo) return this.#handOff(req, res, res.movedTo, hopsBefore + res.redirects.length);
     if (res.status >= 400) {
       return this.#ending.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
     }
@@ -469,7 +481,11 @@ export class Crawler {
    * priority and carried state (a hop is no link), so that host's delay, robots.txt and budget
    * hold for it. The redirecting URL ends done, its log line naming where it went.
    */
-  async #handOff(req: CrawlRequest, res: FetchResult, to: string): Promise<void> {
+  async #handOff(req: CrawlRequest, res: FetchResult, to: string, hops: number): Promise<void> {
+    // Two hosts redirecting to each other with a counter in the URL never repeat a URL: the
+    // chain is bounded as the fetcher bounds one fetch's (counted in this process: a chain whose
+    // hops other workers fetch is bounded there by the trap rules and the budget).
+    if (hops > this.#o.maxRedirects) return this.#ending.finish(req, { state: 'error', reason: `more than ${this.#o.maxRedirects} redirects (across hosts, the last to ${to})` }, res);
     const target: NewRequest = { url: to, host: hostOf(to), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: req.data ?? null };
     const trap = this.#o.traps?.check(to, req.url) ?? null;
     if (trap) {
@@ -478,7 +494,10 @@ export class Crawler {
       return this.#ending.finish(req, { state: 'done' }, res, { note: `redirected to ${to}, not followed: ${trap}` });
     }
     const [admitted] = await this.#o.frontier.add([target], Date.now());
-    if (admitted) this.#o.traps?.admitted(to, req.url);
+    if (admitted) {
+      this.#o.traps?.admitted(to, req.url);
+      this.#handedOff.set(urlKey(to), hops);
+    }
     return this.#ending.finish(req, { state: 'done' }, res, { note: admitted ? `redirected to ${to} (another host: queued)` : `redirected to ${to} (another host: already seen)` });
   }
 

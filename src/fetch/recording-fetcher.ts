@@ -68,9 +68,11 @@ export class RecordingFetcher implements Fetcher {
     if (this.#failure) throw this.#failure;
     const date = new Date().toISOString();
     res.redirects.forEach((hop, i) => {
-      const next = res.redirects[i + 1]?.url ?? res.finalUrl;
+      const next = res.redirects[i + 1]?.url ?? res.movedTo ?? res.finalUrl;
       this.#record(hop.url, hop.status, { location: next }, new Uint8Array(), date);
     });
+    // A redirect handed off to the crawl (another host) ends on its last hop, recorded just above.
+    if (res.movedTo) return res;
     // A header sent several times (X-Robots-Tag) keeps one line per copy in the result, and one
     // header line per copy in the WARC: joined by commas, its scopes would run together on replay.
     const headers: [string, string][] = [];

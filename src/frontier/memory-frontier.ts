@@ -1,3 +1,4 @@
+import { BoundedFingerprintSet } from '../seen/bounded-fingerprint-set.js';
 import { madeNoRequest } from '../fetch/host-health.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
@@ -18,9 +19,10 @@ export class MemoryFrontier implements Frontier {
   protected readonly tally = { done: 0, error: 0, discarded: 0, notFetched: 0 };
   /**
    * URLs discarded as too deep or by the strategy (frontier.ts isRevivable), which a shorter
-   * path or a better page revives: about 11 bytes each, like the seen set, and only for those discards.
+   * path or a better page revives: about 11 bytes each, like the seen set, and only for those
+   * discards; with a seen cache (revivableCap), at most as many as it holds.
    */
-  protected readonly revivable = new FingerprintSet();
+  protected readonly revivable: FingerprintSet | BoundedFingerprintSet;
   /** Waiting URLs raised by a better rediscovery, in this process. */
   raised = 0;
   /** URLs discarded as too deep or by the strategy and then found again and queued, in this process. */
@@ -32,9 +34,11 @@ export class MemoryFrontier implements Frontier {
    * `seen` defaults to the whole set in memory (a FingerprintSet, about 11 bytes a URL); with
    * `spill`, only each host's best waiting URLs stay in memory (SqliteFrontier).
    */
-  constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet(), spill: SpillOptions | null = null) {
+  constructor(politeness: Partial<PolitenessOptions> = {}, seen: SeenSet = new FingerprintSet(), spill: SpillOptions | null = null, revivableCap = 0) {
     this.scheduler = new HostScheduler(politeness, spill);
     this.seen = seen;
+    // With a bounded seen set the revivable discards are bounded alike: the oldest become final.
+    this.revivable = revivableCap > 0 ? new BoundedFingerprintSet(revivableCap) : new FingerprintSet();
   }
 
   /** Waiting URLs held in memory (the others, with a spill store, wait in the file). */

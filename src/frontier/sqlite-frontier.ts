@@ -36,7 +36,8 @@ interface UrlRow {
  *
  * The URL-seen test is the whole fingerprint set in memory by default (`seenCache` 0), or, with
  * `seenCache` N, a CLOCK cache of N fingerprints in front of the `urls` table (method E's layering:
- * little memory for a huge crawl, an index lookup per cache miss).
+ * little memory for a huge crawl, an index lookup per cache miss). The revivable discards (too
+ * deep, by the strategy) are then held for the N most recent only; older ones become final.
  *
  * Waiting URLs: about `memory` of them are held in memory, each host's best (at least 2 a host);
  * the others wait only in the `urls` table and are read back, best first, when their host runs
@@ -68,7 +69,7 @@ export class SqliteFrontier extends MemoryFrontier {
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
     const self: { f?: SqliteFrontier } = {};
     const store = { load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey) => self.f!.#readBack(host, limit, held, heldCount, after) };
-    super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill });
+    super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill }, seenCache);
     self.f = this;
     this.#sql = sql;
     this.#loadHost = sql.db.prepare(`SELECT ${ROW_COLUMNS} FROM urls WHERE host = ? AND state = 0 ORDER BY priority DESC, id LIMIT ?`);
@@ -104,7 +105,8 @@ export class SqliteFrontier extends MemoryFrontier {
       }
     }
     // Only the revivable discards (prefix matches on the reason, not every discarded row's text).
-    const discarded = db.prepare('SELECT fp, reason FROM urls WHERE state = 4 AND (substr(reason, 1, ?) = ? OR substr(reason, 1, ?) = ?)').safeIntegers(true);
+    // Oldest first, so that a bounded set (with a seen cache) keeps the most recent.
+    const discarded = db.prepare('SELECT fp, reason FROM urls WHERE state = 4 AND (substr(reason, 1, ?) = ? OR substr(reason, 1, ?) = ?) ORDER BY id').safeIntegers(true);
     for (const { fp, reason } of discarded.iterate(TOO_DEEP.length, TOO_DEEP, BY_STRATEGY.length, BY_STRATEGY) as Iterable<{ fp: bigint; reason: string | null }>) {
       if (!isRevivable(reason)) continue;
       const f = fingerprintFromBigInt(fp);

@@ -80,3 +80,32 @@ test("a redirect to another host is queued as that host's URL: its Crawl-delay h
     s.close();
   }
 });
+
+test('two hosts that redirect to each other with a counter end the chain after the redirect limit, as one fetch would', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-pingpong-'));
+  let requests = 0;
+  const servers = [0, 1].map(() =>
+    createServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      requests++;
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 0);
+      res.writeHead(302, { location: `${origins[(n + 1) % 2]}/r?n=${n + 1}` }).end();
+    }),
+  );
+  const origins: string[] = [];
+  for (const s of servers) {
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    origins.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+  }
+  try {
+    const crawl = await startCrawl({ seeds: [`${origins[0]}/r?n=0`], db: join(dir, 'pp.db'), delayMs: 0, maxPages: 200, maxDepth: 0, sitemaps: false, hosts: [origins[1]!] });
+    await crawl.run();
+    await crawl.db.settle();
+    const entries = await collect(crawl.store.logEntries());
+    await crawl.close();
+    assert.ok(requests <= 7, `${requests} requests: the default limit is 5 redirects`);
+    assert.match(entries.at(-1)?.error ?? '', /^more than 5 redirects \(across hosts, the last to http:\/\/127\.0\.0\.1:\d+\/r\?n=6\)$/, JSON.stringify(entries.at(-1)));
+  } finally {
+    for (const s of servers) s.close();
+  }
+});

@@ -173,3 +173,27 @@ test('a WARC cut short (a crash mid-write) is not appended to, and replays the r
     await srv.close();
   }
 });
+
+test('a redirect handed off to another host is recorded hop by hop, each with its own Location, and replays the same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-warc-away-'));
+  const there = await startTestServer([[/^\/z$/, (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Z</title>')]]);
+  const here = await startTestServer([
+    [/^\/hub$/, (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Hub</title><a href="/away">away</a>')],
+    [/^\/away$/, (_q, res) => void res.writeHead(302, { location: '/hop' }).end()],
+    [/^\/hop$/, (_q, res) => void res.writeHead(301, { location: `${there.origin}/z` }).end()],
+  ]);
+  const warc = join(dir, 'away.warc.gz');
+  const common = { seeds: [here.origin + '/hub'], delayMs: 0, perHost: 1, concurrency: 1, retries: 0, hosts: [there.origin] };
+  const live = await crawlLog({ ...common, db: join(dir, 'live.db'), record: warc });
+  await here.close();
+  await there.close();
+  assert.deepEqual(await crawlLog({ ...common, db: join(dir, 'replay.db'), replay: warc }), live);
+  assert.ok(live.some((l) => l.startsWith(`${there.origin}/z done 200 Z`)), live.join('\n'));
+  const records = gunzipSync(readFileSync(warc)).toString('latin1').split('WARC/1.1\r\n').filter((r) => /WARC-Type: response/.test(r));
+  const said = records.map((r) => `${/WARC-Target-URI: (\S+)/.exec(r)?.[1]} ${/HTTP\/1\.1 (\d+)/.exec(r)?.[1]} ${/\r\nlocation: (\S+)/i.exec(r)?.[1] ?? '-'}`);
+  assert.deepEqual(
+    said.filter((l) => !l.includes('/robots.txt') && !l.includes('/sitemap.xml') && !l.includes('/hub ')),
+    [`${here.origin}/away 302 ${here.origin}/hop`, `${here.origin}/hop 301 ${there.origin}/z`, `${there.origin}/z 200 -`],
+    said.join('\n'),
+  );
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { describeFrontier, req } from './describe-frontier.js';
-import { tooDeepReason } from '../../src/frontier/frontier.js';
+import { BY_STRATEGY, tooDeepReason } from '../../src/frontier/frontier.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-frontier-'));
 let n = 0;
@@ -110,6 +110,24 @@ test('SqliteFrontier: a URL discarded as too deep stays revivable after reopenin
     assert.deepEqual(await g.counts(), { waiting: 0, fetching: 1, done: 0, error: 0, discarded: 1, notFetched: 0 });
     await again.close();
   }
+});
+
+test('SqliteFrontier: with a seen cache of N, only the N most recent revivable discards stay revivable (memory stays bounded), before and after reopening', async () => {
+  const path = join(dir, 'revivable-bound.db');
+  const urls = Array.from({ length: 30 }, (_x, i) => `http://a.test/s${i}`);
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 50, delayMs: 0 }, 10);
+    for (const u of urls) await f.discard([req(u, 0)], `${BY_STRATEGY} threshold`);
+    assert.equal(f.settled(urls[0]!), true, 'the oldest discards are final');
+    assert.equal(f.settled(urls[29]!), false);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 50, delayMs: 0 }, 10);
+  const got = await f.add(urls.map((u) => req(u, 0.5)), 0);
+  assert.deepEqual(got, urls.map((_u, i) => (i >= 20 ? 'revived' : false)));
+  await db.close();
 });
 
 test('SqliteFrontier: writes not yet flushed are not in the file', async () => {
