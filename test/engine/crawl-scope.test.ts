@@ -37,6 +37,7 @@ test('allow and deny patterns in Chinese match the URL as a browser shows it', (
   assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [/光伏/], deny: [] }).check(news, 'a.org'), null);
   assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [/%E5%85%89/], deny: [] }).check(news, 'a.org'), null, 'and as stored');
   assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [], deny: [/新闻/] }).check('http://a.org/%D0%C2', 'a.org'), null, 'GBK escapes: as they are');
+  assert.equal(new CrawlScope(['a.org'], { mode: 'host', hosts: [], allow: [], deny: [/新闻/] }).check(`${news}?q=%D6%D0`, 'a.org'), 'out of scope (deny)', 'a UTF-8 path is read beside a GBK query');
 });
 
 test('a URL longer than maxUrlLength is out of scope, for links and for probes (checkFilters)', () => {
