@@ -423,11 +423,12 @@ export class Crawler {
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirects.check(from, to), signal });
     } catch (err) {
+      // A retried attempt keeps the count: a 503 on every hop must not reset the chain.
+      if (hopsBefore && !(err instanceof FetchError && err.transient)) this.#handedOff.delete(req.key);
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
-    } finally {
-      if (hopsBefore) this.#handedOff.delete(req.key);
     }
+    if (hopsBefore) this.#handedOff.delete(req.key);
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
     this.#ending.hostDone(req);

@@ -141,7 +141,8 @@ export class MemoryFrontier implements Frontier {
     if (noRequest) this.tally.notFetched++;
     this.onCompleted(req, outcome);
     this.#freeHost(req, now);
-    if (noRequest) this.#giveBack(req, now);
+    // A URL discarded when claimed (robots.txt, a trap rule) made no request either.
+    if (noRequest || outcome.state === 'discarded') this.#giveBack(req, now);
     else this.#uncounted.delete(req.key);
   }
 

@@ -277,9 +277,10 @@ for i = 5, #ARGV, 6 do
         tally[outcome] = (tally[outcome] or 0) + 1
       end
     end
-    -- The host budget counts fetches: an attempt retried or released, or an end without a
-    -- request, gives its count back (a host at its budget may return to the heaps).
-    local giveBack = counted and (outcome == 'retry' or outcome == 'release' or outcome == 'unfetched')
+    -- The host budget counts fetches: an attempt retried or released, an end without a request
+    -- or a discard when claimed (robots.txt, a trap rule) gives its count back (a host at its
+    -- budget may return to the heaps).
+    local giveBack = counted and (outcome == 'retry' or outcome == 'release' or outcome == 'unfetched' or outcome == 'discarded')
     -- A final end of a lease whose slot was freed changes neither the host's slot, nor its
     -- queue, nor (with no notBefore ahead) its delay: its place, set when it was fetched, stands.
     if giveBack or not (freed and notBefore <= now and outcome ~= 'retry' and outcome ~= 'release') then

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CrawlRequest } from '../types.js';
 import type { UrlJournal } from '../frontier/url-journal.js';
-import { bigIntToKey, keyToBigInt } from '../seen/fingerprint.js';
+import { bigIntToKey, keyToBigInt, urlKey } from '../seen/fingerprint.js';
 import { connectPg, pgQuery, RETRY_DELAYS_MS } from './pg-connect.js';
 import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
@@ -195,10 +195,11 @@ export class PgStore implements Store, UrlJournal {
     for (let i = 0; i < entries.length; i += BULK) {
       const part = entries.slice(i, i + BULK);
       const col = <K extends keyof NewLogEntry>(k: K) => part.map((e) => e[k]);
+      // With the URL's fingerprint, so that the log can tell a discard undone later (the URL found again and queued).
       await this.#query(
-        `INSERT INTO ${this.schema}.crawl_log(url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::float8[], $11::text[], $12::text[])`,
-        [col('url'), col('final_url'), col('state'), col('status'), col('depth'), col('parent'), col('anchor'), col('title'), col('relevance'), col('priority'), col('fetched_at'), col('error')],
+        `INSERT INTO ${this.schema}.crawl_log(url, final_url, state, status, depth, parent, anchor, title, relevance, priority, fetched_at, error, fp)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::float8[], $11::text[], $12::text[], $13::bigint[])`,
+        [col('url'), col('final_url'), col('state'), col('status'), col('depth'), col('parent'), col('anchor'), col('title'), col('relevance'), col('priority'), col('fetched_at'), col('error'), part.map((e) => fp(urlKey(e.url)))],
       );
     }
   }

@@ -2,7 +2,7 @@ import { cjkQueryTerm } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
-import { keyToBigInt } from '../seen/fingerprint.js';
+import { keyToBigInt, urlKey } from '../seen/fingerprint.js';
 import { MAX_QUERY_WORDS, prefixWords, queryWords, searchableQuery } from './query-words.js';
 
 /**
@@ -109,7 +109,8 @@ export class SqliteStore implements Store {
   }
 
   async logDiscards(entries: NewLogEntry[]): Promise<void> {
-    for (const e of entries) this.#log(e, null);
+    // With the URL's row, so that the log can tell a discard undone later (crawlLogRows).
+    for (const e of entries) this.#log(e, urlKey(e.url));
   }
 
   congested(): boolean {
@@ -202,12 +203,18 @@ export class SqliteStore implements Store {
   }
 }
 
-/** The crawl log of a database after `seq`, as committed; the parent of a logged fetch is read from the frontier's row. */
+/**
+ * The crawl log of a database after `seq`, as committed; the parent of a logged fetch is read from
+ * the frontier's row. A discard that was undone (a URL too deep or discarded by the strategy,
+ * found again and queued: its row took a new id) is left out, so each URL is listed once, in the
+ * state it ended in.
+ */
 export function* crawlLogRows(sql: SqliteDb, after: number): Iterable<LogEntry> {
   const stmt = sql.db.prepare(
     `SELECT l.seq, l.url, l.final_url, l.state, l.status, l.depth, COALESCE(l.parent, pu.url) AS parent, l.anchor, l.title,
        l.relevance, l.priority, l.fetched_at, l.error
-     FROM crawl_log l LEFT JOIN urls u ON u.id = l.url_id AND l.url_id > 0 LEFT JOIN urls pu ON pu.fp = u.parent WHERE l.seq > ? ORDER BY l.seq`,
+     FROM crawl_log l LEFT JOIN urls u ON u.id = l.url_id AND l.url_id > 0 LEFT JOIN urls pu ON pu.fp = u.parent
+     WHERE l.seq > ? AND NOT (l.state = 'discarded' AND l.url_id > 0 AND u.id IS NULL) ORDER BY l.seq`,
   );
   yield* stmt.iterate(after) as Iterable<LogEntry>;
 }

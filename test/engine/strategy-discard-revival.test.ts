@@ -48,7 +48,10 @@ for (const strategy of ['threshold', 'weighted-levels']) {
     const summary = await crawl.run();
     await crawl.db.settle();
     const states = crawl.db.db.prepare('SELECT url, state FROM urls').all() as { url: string; state: number }[];
+    const logged = [];
+    for await (const e of crawl.store.logEntries()) if (e.url.endsWith('/t')) logged.push(e.state);
     await crawl.close();
+    assert.deepEqual(logged, ['done'], 'the log (and export) lists /t once, in the state it ended in');
     const order = states.map((r) => new URL(r.url).pathname);
     assert.ok(order.includes('/t'), order.join(' '));
     assert.equal(states.find((r) => r.url.endsWith('/t'))?.state, 2, `/t is fetched (${JSON.stringify(states)})`);

@@ -166,7 +166,7 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
-  test(`${name}: a host budget counts fetches: a retried or released attempt, or an end without a request, gives its count back`, async () => {
+  test(`${name}: a host budget counts fetches: a retried or released attempt, an end without a request or a discard when claimed gives its count back`, async () => {
     const f = await make({ perHost: 5, delayMs: 0 });
     await f.add([req('http://a.test/1', 4), req('http://a.test/2', 3), req('http://a.test/3', 2), req('http://a.test/4', 1)], T);
     await f.setHostBudget(2);
@@ -182,10 +182,14 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.complete(twoAgain!, { state: 'error', reason: 'host unreachable: test (2 failures in a row)' }, T);
     const [three] = await f.claim(5, T);
     assert.equal(three?.url, 'http://a.test/3', 'an end without a request is no fetch');
+    // A claimed URL that robots.txt (or a trap rule) turns away made no request either.
+    await f.complete(three!, { state: 'discarded', reason: 'disallowed by robots.txt' }, T);
+    const [four] = await f.claim(5, T);
+    assert.equal(four?.url, 'http://a.test/4', 'a discard when claimed is no fetch');
     await f.complete(again!, { state: 'done' }, T);
-    await f.complete(three!, { state: 'error', reason: 'HTTP 404' }, T);
+    await f.complete(four!, { state: 'error', reason: 'HTTP 404' }, T);
     assert.deepEqual(await f.claim(5, T), [], 'a page done and a 404 are two fetches: the budget of 2 is used');
-    assert.equal((await f.counts()).waiting, 1);
+    assert.equal((await f.counts()).waiting, 0);
     await f.close();
   });
 
