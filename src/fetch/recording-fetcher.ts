@@ -113,10 +113,15 @@ export class RecordingFetcher implements Fetcher {
     });
   }
 
+  /**
+   * Ends the recording; throws its write failure when there was one, also one that came after the
+   * last fetch (writes are asynchronous): a crawl whose recording failed must not end as if it was whole.
+   */
   async close(): Promise<void> {
     await this.#chain;
     this.#out.end();
     await finished(this.#out).catch(() => {});
     await this.#inner.close();
+    if (this.#failure) throw this.#failure;
   }
 }
