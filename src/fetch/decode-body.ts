@@ -183,10 +183,39 @@ function decodesAs(bytes: Uint8Array, encoding: string): boolean {
 }
 
 /**
+ * Whether a UTF-8 reading is broken throughout (a legacy page under a UTF-8 label), not in a stray
+ * byte (a UTF-8 page with one bad sequence): a quarter or more of its non-ASCII characters are
+ * replacement characters.
+ */
+function mostlyBroken(html: string): boolean {
+  let nonAscii = 0;
+  let replaced = 0;
+  for (let i = 0; i < html.length; i++) {
+    const c = html.charCodeAt(i);
+    if (c < 0x80) continue;
+    nonAscii++;
+    if (c === 0xfffd) replaced++;
+  }
+  return replaced * 4 >= nonAscii;
+}
+
+/**
  * Decodes an HTML body to a string with the detected encoding. Returns the encoding used too,
  * recorded with the page: 'UTF-8 (declared GBK)' when a mislabelled <meta> was overruled.
  */
 export function decodeHtml(bytes: Uint8Array, contentType: string): { html: string; encoding: string } {
   const c = chooseEncoding(bytes, contentType);
-  return { html: decoderFor(c.encoding).decode(bytes), encoding: c.declared ? `${c.encoding} (declared ${c.declared})` : c.encoding };
+  const html = decoderFor(c.encoding).decode(bytes);
+  // A server that labels every page UTF-8 (its default) while the page is GBK and says so in its
+  // <meta>: the label loses where its reading breaks the bytes and the <meta>'s reading does not.
+  // Looked at only when the UTF-8 reading has a replacement character: no cost on other pages.
+  if (c.encoding === 'UTF-8' && !c.declared && html.includes('\uFFFD') && !hasBom(bytes) && mostlyBroken(html)) {
+    const meta = whatwgName(metaCharset(bytes, PRESCAN_BYTES));
+    if (meta && meta !== 'utf-8' && isSupported(meta)) {
+      const legacy = decoderFor(meta).decode(bytes);
+      const name = meta === 'gbk' ? 'GBK' : meta === 'big5' ? 'Big5' : meta;
+      if (!legacy.includes('\uFFFD')) return { html: legacy, encoding: `${name} (declared UTF-8)` };
+    }
+  }
+  return { html, encoding: c.declared ? `${c.encoding} (declared ${c.declared})` : c.encoding };
 }

@@ -20,6 +20,18 @@ test('a <meta charset> prescan finds GBK and Big5', () => {
   assert.equal(decodeHtml(big5, 'text/html').html.includes('地圖服務'), true);
 });
 
+test('a GBK page under a server-wide UTF-8 label is read as its <meta> says; a UTF-8 page with one bad byte stays UTF-8', () => {
+  const gbk = iconv.encode(`<html><head><meta charset="gbk"><title>光伏</title></head><p>${zh}，太阳能光伏发电系统的安装与维护。</p>`, 'gbk');
+  const d = decodeHtml(gbk, 'text/html; charset=utf-8');
+  assert.ok(d.html.includes(zh) && d.html.includes('太阳能光伏'), d.html);
+  assert.equal(d.encoding, 'GBK (declared UTF-8)');
+  // A UTF-8 page under a copied GBK template, with one stray byte: the label's reading stands.
+  const utf8 = Buffer.concat([Buffer.from(`<meta charset="gbk"><p>${zh}，太阳能光伏发电系统`), Buffer.from([0xff]), Buffer.from('的安装与维护。</p>')]);
+  const u = decodeHtml(utf8, 'text/html; charset=utf-8');
+  assert.equal(u.encoding, 'UTF-8');
+  assert.ok(u.html.includes('太阳能光伏发电系统'));
+});
+
 test("Big5 is WHATWG's Big5-HKSCS: Hong Kong's characters are kept, in the text and in a link's query", () => {
   const hk = '呢個太陽能板唔啱，佢哋喺屋邨裝咗嘅';
   const body = iconv.encode(`<p>${hk}</p>`, 'big5hkscs');
