@@ -38,3 +38,10 @@ test('grade: recall and harvest at page budgets, over the pages fetched when a c
   assert.deepEqual(r.harvest, { '10': 0, '20': 0.5, '50': 0.5, '100': 0.5 });
   assert.deepEqual(r.found, [0, 1, 1, 2]);
 });
+
+test("grade: an ordering that is a bound (the oracle's) has its harvest over the whole budget, not over its own few pages", () => {
+  const t = new Set(['b', 'd']);
+  const r = grade(['a', 'b', 'c', 'd'], t, { '50': 4, '100': 8 }, 'budget');
+  assert.deepEqual(r.harvest, { '50': 0.5, '100': 0.25 }, 'the oracle ends with every target in: 2 of 8, not 2 of 4');
+  assert.deepEqual(r.recall, { '50': 1, '100': 1 });
+});
