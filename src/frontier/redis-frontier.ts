@@ -38,6 +38,9 @@ export interface RedisFrontierOptions {
   traceScripts?: boolean;
 }
 
+
+/** The local cache's mark of a URL discarded revivably: below every priority, so only an add is sent on. */
+const REVIVABLE = -Number.MAX_VALUE;
 /** The key layout of redis-scripts.ts, stored in each shard's cfg hash: 2 is the compact, binary one. */
 const LAYOUT = '2';
 
@@ -243,8 +246,13 @@ export class RedisFrontier implements Frontier {
           // What the cache may remember: final for ever; the offered priority only when Redis
           // now holds at least it (new, raised, or already better). A leased URL ignored the
           // offer and may come back with its old priority: seen, nothing more. A URL discarded
-          // as too deep, here or by another worker, is left out: a shorter path revives it.
-          if (deep || code === 5) return;
+          // revivably (too deep, by the strategy), here or by another worker, is REVIVABLE.
+          if ((deep || code === 5) && code !== 4) {
+            // Revivable: a later discard of it changes nothing (answered here), a later add may
+            // revive it (sent on: every priority is above REVIVABLE).
+            this.#cache.put(cacheKey(g.fps[j]!), REVIVABLE);
+            return;
+          }
           const final = code === 4 || (discard && code === 1);
           this.#cache.put(cacheKey(g.fps[j]!), final ? Infinity : discard || code === 3 ? -Infinity : priority);
           if (code === 2) raised.push(toRequest(batch[i]!, fingerprintHex(g.fps[j]!)));
@@ -280,7 +288,9 @@ export class RedisFrontier implements Frontier {
   knownSeen(url: string): boolean {
     const fp = fingerprint(url);
     const ck = cacheKey(fp);
-    return this.#cache.peek(ck) !== undefined || this.#leased.has(ck);
+    const v = this.#cache.peek(ck);
+    // A revivable discard is not known for good: another link to it may revive it.
+    return (v !== undefined && v !== REVIVABLE) || this.#leased.has(ck);
   }
 
   async claim(max: number, now: number, leaseMs = DEFAULT_LEASE_MS): Promise<CrawlRequest[]> {

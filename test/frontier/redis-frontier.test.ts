@@ -8,7 +8,7 @@ import type { UrlJournal } from '../../src/frontier/url-journal.js';
 import { unpack } from 'msgpackr';
 import { urlKey } from '../../src/seen/fingerprint.js';
 import { describeFrontier, req } from './describe-frontier.js';
-import { tooDeepReason } from '../../src/frontier/frontier.js';
+import { BY_STRATEGY, tooDeepReason } from '../../src/frontier/frontier.js';
 import { connectTestRedis, dropPrefix, freshPrefix, keysUnder } from '../helpers/test-redis.js';
 
 const clients: Redis[] = [];
@@ -376,4 +376,18 @@ test("RedisFrontier: rebuild restores each host's fetches against its budget, as
   await f.setHostBudget(3);
   await f.add([req('http://h.test/1', 0.9), req('http://h.test/2', 0.8), req('http://k.test/1', 0.7), req('http://k.test/2', 0.6), req('http://k.test/3', 0.5)], T);
   assert.deepEqual((await f.claim(10, T)).map((r) => r.url).sort(), ['http://h.test/1', 'http://k.test/1', 'http://k.test/2']);
+});
+
+test('RedisFrontier: a URL the strategy discarded is answered locally when discarded again, and still revived by an add', async () => {
+  const prefix = await fresh('revivable-cache');
+  const f = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 });
+  const link = req('http://nav.test/menu', 0);
+  assert.deepEqual(await f.discard([link], `${BY_STRATEGY} threshold`), [true]);
+  const trips = f.roundTrips;
+  // The menu link on every other off-topic page: before, each page sent it to Redis again.
+  for (let i = 0; i < 5; i++) assert.deepEqual(await f.discard([link], `${BY_STRATEGY} threshold`), [false]);
+  assert.equal(f.roundTrips, trips, 'answered from the local cache');
+  assert.equal(f.knownSeen(link.url), false, 'not known for good: a better page may revive it');
+  assert.deepEqual(await f.add([req('http://nav.test/menu', 0.7)], T), ['revived']);
+  assert.deepEqual((await f.claim(5, T)).map((r) => [r.url, r.priority]), [['http://nav.test/menu', 0.7]]);
 });
