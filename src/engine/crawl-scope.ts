@@ -80,6 +80,8 @@ export class CrawlScope {
    */
   checkFilters(url: string): string | null {
     if (url.length > this.#maxUrlLength) return this.#tooLong;
+    // Every link comes here: with no pattern (the usual crawl) nothing is decoded.
+    if (!this.#allow.length && !this.#deny.length) return null;
     // Matched against the URL as stored and as a browser shows it: `--deny 新闻` means /新闻/,
     // which the crawl holds as /%E6%96%B0%E9%97%BB/.
     const shown = readableUrl(url);

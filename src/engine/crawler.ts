@@ -1,9 +1,9 @@
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
-import { urlKey } from '../seen/fingerprint.js';
 import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
 import { RedirectGuard } from './redirect-guard.js';
+import { RedirectHandOff } from './redirect-hand-off.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { FetchError, type Fetcher } from '../fetch/fetcher.js';
 import { internalErrorLine, isBackendFailure } from '../errors.js';
@@ -153,8 +153,7 @@ export class Crawler {
   readonly #links: LinkAdmission;
   readonly #ending: UrlEnding;
   readonly #redirects: RedirectGuard;
-  /** URLs queued by a redirect from another host -> the redirects that led to them (#handOff). */
-  readonly #handedOff = new Map<string, number>();
+  readonly #handOff: RedirectHandOff;
 
   constructor(options: CrawlerOptions) {
     this.#o = { retry: defaultRetryPolicy, flushIntervalMs: 25, leaseMs: DEFAULT_LEASE_MS, reapIntervalMs: 5000, shared: false, replaying: false, delayMs: 0, maxHopWaitMs: MAX_HOP_WAIT_MS, maxRedirects: 5, robotsAgent: ROBOTS_AGENT, stopWhenStalled: 0, rediscovery: 'raise', checkpointMs: 30_000, tasks: [], health: null, traps: null, ...options, sitemaps: options.sitemaps ?? null, checkpoint: options.checkpoint ?? (() => {}) };
@@ -178,6 +177,13 @@ export class Crawler {
     this.#probing = sv ? new ServiceProbing(sv.detection, sv.registry, options.scope, this.stats) : null;
     const o = this.#o;
     this.#links = new LinkAdmission({ frontier: o.frontier, store: o.store, strategy: o.strategy, scope: o.scope, maxDepth: o.maxDepth, traps: o.traps, probing: this.#probing, rediscovery: o.rediscovery, stats: this.stats, events: this.events });
+    this.#handOff = new RedirectHandOff({
+      frontier: o.frontier,
+      traps: o.traps,
+      maxRedirects: o.maxRedirects,
+      finish: (req, outcome, res, extra) => this.#ending.finish(req, outcome, res, extra),
+      logDiscards: (d, parentUrl) => this.#links.logDiscards(d, parentUrl),
+    });
     this.#ending = new UrlEnding({
       frontier: o.frontier,
       store: o.store,
@@ -418,21 +424,21 @@ export class Crawler {
     if (req.probe && this.#probing) return this.#probe(req, this.#probing);
     if (req.sitemap) return this.#sitemaps.read(req);
     let res: FetchResult;
-    // Redirects that led here from other hosts (a hand-off), in this process.
-    const hopsBefore = this.#handedOff.get(req.key) ?? 0;
+    // Redirects that led here from other hosts (a hand-off).
+    const hopsBefore = this.#handOff.hopsBefore(req);
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirects.check(from, to), signal });
     } catch (err) {
       // A retried attempt keeps the count: a 503 on every hop must not reset the chain.
-      if (hopsBefore && !(err instanceof FetchError && err.transient)) this.#handedOff.delete(req.key);
+      this.#handOff.fetchEnded(req, err instanceof FetchError && err.transient);
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
     }
-    if (hopsBefore) this.#handedOff.delete(req.key);
+    this.#handOff.fetchEnded(req, false);
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
     this.#ending.hostDone(req);
-    if (res.movedTo) return this.#handOff(req, res, res.movedTo, hopsBefore + res.redirects.length);
+    if (res.movedTo) return this.#handOff.handOff(req, res, res.movedTo, hopsBefore + res.redirects.length);
     if (res.status >= 400) {
       return this.#ending.finish(req, { state: 'error', reason: `HTTP ${res.status}` }, res);
     }
@@ -475,31 +481,6 @@ export class Crawler {
       outlinks: page.links,
     };
     return this.#ending.finish(req, { state: 'done' }, res, { title: page.title, relevance, page: stored });
-  }
-
-  /**
-   * A redirect to another host, as a URL of that host: queued with the redirecting URL's depth,
-   * priority and carried state (a hop is no link), so that host's delay, robots.txt and budget
-   * hold for it. The redirecting URL ends done, its log line naming where it went.
-   */
-  async #handOff(req: CrawlRequest, res: FetchResult, to: string, hops: number): Promise<void> {
-    // Two hosts redirecting to each other with a counter in the URL never repeat a URL: the
-    // chain is bounded as the fetcher bounds one fetch's (counted in this process: a chain whose
-    // hops other workers fetch is bounded there by the trap rules and the budget).
-    if (hops > this.#o.maxRedirects) return this.#ending.finish(req, { state: 'error', reason: `more than ${this.#o.maxRedirects} redirects (across hosts, the last to ${to})` }, res);
-    const target: NewRequest = { url: to, host: hostOf(to), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: req.data ?? null };
-    const trap = this.#o.traps?.check(to, req.url) ?? null;
-    if (trap) {
-      const [fresh] = await this.#o.frontier.discard([target], trap);
-      if (fresh) await this.#links.logDiscards([{ req: target, reason: trap }], req.url);
-      return this.#ending.finish(req, { state: 'done' }, res, { note: `redirected to ${to}, not followed: ${trap}` });
-    }
-    const [admitted] = await this.#o.frontier.add([target], Date.now());
-    if (admitted) {
-      this.#o.traps?.admitted(to, req.url);
-      this.#handedOff.set(urlKey(to), hops);
-    }
-    return this.#ending.finish(req, { state: 'done' }, res, { note: admitted ? `redirected to ${to} (another host: queued)` : `redirected to ${to} (another host: already seen)` });
   }
 
   /** Fetches a capabilities document (any content type, any status) and records what it is. */

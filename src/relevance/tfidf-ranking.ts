@@ -1,7 +1,6 @@
+import { CJK } from '../text/cjk-ranges.js';
 import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
 import { cjkTerms } from '../text/cjk-terms.js';
-
-const CJK_CHAR = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 
 export interface RankedTerm {
   term: string;
@@ -45,7 +44,7 @@ export function rankTerms(samples: string[], opts: { candidates?: string[] | nul
       // is proposed as the terms its samples repeat (cjkTerms), counted as the topic will count
       // them (their bigrams in a row).
       [
-        ...[...new Set(sampleTokens.flat())].filter((w) => /\p{L}/u.test(w) && !CJK_CHAR.test(w)).map((w) => ({ term: w, words: [w] })),
+        ...[...new Set(sampleTokens.flat())].filter((w) => /\p{L}/u.test(w) && !CJK.test(w)).map((w) => ({ term: w, words: [w] })),
         ...cjkTerms(samples).map((w) => ({ term: w, words: tokenize(w, tk) })).filter((c) => c.words.length > 0),
       ];
   const ranked = candidates.map(({ term, words }) => {

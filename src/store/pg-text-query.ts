@@ -1,9 +1,8 @@
+import { CJK, CJK_RUN } from '../text/cjk-ranges.js';
 import { prefixWords, queryWords, searchableQuery } from './query-words.js';
 import { indexForm, queryTokens } from '../text/cjk-bigrams.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 
-const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
-const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
 
 /**
  * What separates words on both sides of the index: anything but letters, digits and combining

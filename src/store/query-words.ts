@@ -1,3 +1,4 @@
+import { CJK as CJK_CHAR } from '../text/cjk-ranges.js';
 import { FocusCrawlError } from '../errors.js';
 
 /** Words of one search: more is a pasted text, not a query, and each word is a full-text lookup. */
@@ -52,4 +53,3 @@ export function prefixWords(query: string, separators: RegExp): Set<string> {
   return out;
 }
 
-const CJK_CHAR = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;

@@ -1,3 +1,4 @@
+import { CJK, CJK_RUN } from './cjk-ranges.js';
 /**
  * Full-text indexing form of CJK text: every run of CJK characters becomes its overlapping
  * character bigrams ("太阳能" -> "太阳 阳能"), the scheme of Lucene's CJKAnalyzer. FTS5's
@@ -6,8 +7,6 @@
  * characters as a phrase of its bigrams; a one-character query becomes a prefix query.
  * Text without CJK costs one regex test.
  */
-const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
-const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
 
 function bigrams(run: string): string {
   if (run.length === 1) return run;

@@ -1,3 +1,4 @@
+import { CJK_RUN } from './cjk-ranges.js';
 /**
  * Candidate terms in Chinese (and Japanese, Korean) text, for a topic learned from sample pages,
  * found from the samples' own repetitions rather than a dictionary: ICU's dictionary has no
@@ -7,7 +8,6 @@
  * often: 伏逆, seen only inside 光伏逆变器, is a piece of it, not a term. Bigrams alone, as the
  * index uses them, made keywords such as 伏逆 and cut 逆变器 in two.
  */
-const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/g;
 /** The longest term proposed, in characters. */
 const MAX_TERM = 8;
 /**

@@ -1,3 +1,4 @@
+import { CJK } from './cjk-ranges.js';
 import { readableUrl } from '../parse/readable-url.js';
 import { stemmer } from 'stemmer';
 import { cjkBigrams } from './cjk-bigrams.js';
@@ -18,7 +19,6 @@ export interface TokenizeOptions {
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 const NON_ASCII = /[^\x00-\x7f]/;
-const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/;
 const LATIN = /^[a-z]+$/;
 
 /**
