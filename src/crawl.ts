@@ -1,4 +1,5 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { pageKindSql } from './frontier/request-kind.js';
 import { isWarcFile } from './fetch/is-warc-file.js';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
@@ -85,7 +86,7 @@ function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
  */
 function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   if (traps.options.maxUrlsPerPattern > 0) {
-    const fetched = db.db.prepare(`SELECT url FROM urls WHERE probe IS NULL AND ${fetchedSql()}`).pluck();
+    const fetched = db.db.prepare(`SELECT url FROM urls WHERE ${pageKindSql('probe', 'sqlite')} AND ${fetchedSql()}`).pluck();
     for (const url of fetched.iterate() as Iterable<string>) traps.fetched(url);
   }
 }

@@ -40,6 +40,12 @@ export interface CrawlRequest {
   probe?: ServiceProbe | null;
   /** Set when the URL is a sitemap file to read (src/engine/sitemap-reading.ts), not a page to parse. */
   sitemap?: SitemapFetch | null;
+  /**
+   * Redirects across hosts that led to this URL (RedirectHandOff: a page's redirect to another
+   * host is queued as that host's URL); null or absent for a URL found as a link. It travels with
+   * the URL, so a chain is bounded by maxRedirects across resumes and workers.
+   */
+  redirected?: number | null;
 }
 
 /** A sitemap file of a site: `level` 1 for one named by robots.txt (or /sitemap.xml), 2 for one a sitemap index lists. */

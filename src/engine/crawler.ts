@@ -429,12 +429,9 @@ export class Crawler {
     try {
       res = await this.#o.fetcher.fetch(req.url, { redirectGuard: (from, to) => this.#redirects.check(from, to), signal });
     } catch (err) {
-      // A retried attempt keeps the count: a 503 on every hop must not reset the chain.
-      this.#handOff.fetchEnded(req, err instanceof FetchError && err.transient);
       if (err instanceof FetchError) return this.#ending.failed(req, err);
       throw err;
     }
-    this.#handOff.fetchEnded(req, false);
     this.stats.bytes += res.bytes;
     // The response is final (a retry would have thrown): its host may go on while the page is parsed.
     this.#ending.hostDone(req);

@@ -1,7 +1,6 @@
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
 import type { Frontier } from '../frontier/frontier.js';
 import { hostOf } from '../parse/normalize-url.js';
-import { urlKey } from '../seen/fingerprint.js';
 import type { TrapGuard } from './trap-guard.js';
 import type { Discard } from './link-admission.js';
 import type { EndingExtra } from './url-ending.js';
@@ -21,31 +20,23 @@ export interface RedirectHandOffDeps {
  * with the redirecting URL's depth, priority, anchor and carried state (a hop is no link), so that
  * host's delay, robots.txt and budget hold for it. The redirecting URL ends done, its log line
  * naming where it went. Two hosts redirecting to each other with a counter in the URL never repeat
- * a URL: the chain is bounded by `maxRedirects` as one fetch's is, counted in this process (a
- * chain whose hops other workers fetch, or that a resume cuts, is bounded by the trap rules and
- * the budget).
+ * a URL: the chain is bounded by `maxRedirects` as one fetch's is. The count travels with the
+ * queued URL (CrawlRequest.redirected, kept by every frontier and store), so it holds whichever
+ * worker fetches the next hop, and across a resume.
  */
 export class RedirectHandOff {
-  /** URLs queued by a redirect from another host -> the redirects that led to them. */
-  readonly #hops = new Map<string, number>();
-
   constructor(readonly d: RedirectHandOffDeps) {}
 
-  /** Redirects that led to this URL from other hosts (0 for most URLs). */
+  /** Redirects that led to this URL from other hosts (0 for a URL found as a link). */
   hopsBefore(req: CrawlRequest): number {
-    return this.#hops.get(req.key) ?? 0;
-  }
-
-  /** The URL's fetch ended (`retried`: it will be asked again, so its count stays). */
-  fetchEnded(req: CrawlRequest, retried: boolean): void {
-    if (!retried && this.#hops.size) this.#hops.delete(req.key);
+    return req.redirected ?? 0;
   }
 
   /** Queues `to` for `req`, whose fetch ended on a redirect to it after `hops` redirects in all. */
   async handOff(req: CrawlRequest, res: FetchResult, to: string, hops: number): Promise<void> {
     const { frontier, traps, maxRedirects } = this.d;
     if (hops > maxRedirects) return this.d.finish(req, { state: 'error', reason: `more than ${maxRedirects} redirects (across hosts, the last to ${to})` }, res);
-    const target: NewRequest = { url: to, host: hostOf(to), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: req.data ?? null };
+    const target: NewRequest = { url: to, host: hostOf(to), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: req.data ?? null, redirected: hops };
     const trap = traps?.check(to, req.url) ?? null;
     if (trap) {
       const [fresh] = await frontier.discard([target], trap);
@@ -53,10 +44,7 @@ export class RedirectHandOff {
       return this.d.finish(req, { state: 'done' }, res, { note: `redirected to ${to}, not followed: ${trap}` });
     }
     const [admitted] = await frontier.add([target], Date.now());
-    if (admitted) {
-      traps?.admitted(to, req.url);
-      this.#hops.set(urlKey(to), hops);
-    }
+    if (admitted) traps?.admitted(to, req.url);
     return this.d.finish(req, { state: 'done' }, res, { note: admitted ? `redirected to ${to} (another host: queued)` : `redirected to ${to} (another host: already seen)` });
   }
 }

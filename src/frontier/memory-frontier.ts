@@ -227,5 +227,5 @@ export class MemoryFrontier implements Frontier {
  * V8 objects in dictionary mode, several times larger, and the frontier holds many of them.
  */
 function toRequest(r: NewRequest, id: number): CrawlRequest {
-  return { key: urlKey(r.url), id, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
+  return { key: urlKey(r.url), id, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null, redirected: r.redirected ?? null };
 }

@@ -155,7 +155,7 @@ export class RedisFrontier implements Frontier {
     const journal = this.#journal;
     this.#journal = null;
     try {
-      return (await this.add(batch.map((r) => ({ url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, probe: r.probe ?? null, sitemap: r.sitemap ?? null })), now)).map(Boolean);
+      return (await this.add(batch.map((r) => ({ url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, probe: r.probe ?? null, sitemap: r.sitemap ?? null, redirected: r.redirected ?? null })), now)).map(Boolean);
     } finally {
       this.#journal = journal;
     }
@@ -579,5 +579,5 @@ const cacheKey = (fp: Fingerprint) => fp.hi * 2097152 + (fp.lo >>> 11);
 const keyFingerprint = (key: string): Fingerprint => ({ hi: parseInt(key.slice(0, 8), 16), lo: parseInt(key.slice(8), 16) });
 
 function toRequest(r: NewRequest, key: string): CrawlRequest {
-  return { key, id: 0, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null };
+  return { key, id: 0, url: r.url, host: r.host, depth: r.depth, parent: r.parent, anchor: r.anchor, priority: r.priority, data: r.data, attempts: 0, probe: r.probe ?? null, sitemap: r.sitemap ?? null, redirected: r.redirected ?? null };
 }

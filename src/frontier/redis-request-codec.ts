@@ -10,9 +10,9 @@ import type { CarriedState, CrawlRequest, NewRequest, ServiceProbe, SitemapFetch
  *   state (u:<b>)  field key(8 bytes) -> id(4) .. A .. R
  *
  * A is a length header (1 byte under 255, else 0xff and 4 bytes) and a msgpack array of what a
- * raise keeps (url, scheme, attempts, probe, sitemap); R a msgpack array of what a better parent
+ * raise keeps (url, scheme, attempts, probe, sitemap, redirected); R a msgpack array of what a better parent
  * replaces (depth, parent, anchor, data). The scripts splice A and R without decoding them.
- * Trailing defaults (no attempts, probe, sitemap or data) are left out of the arrays. The key,
+ * Trailing defaults (no attempts, probe, sitemap, redirected or data) are left out of the arrays. The key,
  * host and priority are not stored here: they are the hash field, the queue's name and its score.
  */
 
@@ -41,13 +41,13 @@ function trimmed(values: unknown[], defaults: unknown[]): unknown[] {
   return n === values.length ? values : values.slice(0, n);
 }
 
-const KEPT_DEFAULTS = [undefined, undefined, 0, null, null];
+const KEPT_DEFAULTS = [undefined, undefined, 0, null, null, null];
 const RAISABLE_DEFAULTS = [undefined, undefined, undefined, null];
 
 /** A: the length header and the kept part (what a raise keeps, what a retry replaces). */
-export function packKept(r: Pick<CrawlRequest, 'url' | 'host' | 'attempts' | 'probe' | 'sitemap'>): Buffer {
+export function packKept(r: Pick<CrawlRequest, 'url' | 'host' | 'attempts' | 'probe' | 'sitemap' | 'redirected'>): Buffer {
   const [rest, scheme] = shortUrl(r.url, r.host);
-  const body = packr.pack(trimmed([rest, scheme, r.attempts, r.probe ?? null, r.sitemap ?? null], KEPT_DEFAULTS));
+  const body = packr.pack(trimmed([rest, scheme, r.attempts, r.probe ?? null, r.sitemap ?? null, r.redirected || null], KEPT_DEFAULTS));
   if (body.length < 255) return Buffer.concat([Buffer.of(body.length), body]);
   const head = Buffer.alloc(5);
   head[0] = 255;
@@ -80,12 +80,12 @@ export function decodeClaimed(key: Buffer, host: Buffer, score: Buffer, value: B
   const lenA = long ? value.readUInt32BE(5) : value[4]!;
   const startA = long ? 9 : 5;
   const hostName = host.toString('utf8');
-  const [rest, scheme, attempts = 0, probe = null, sitemap = null] = packr.unpack(value.subarray(startA, startA + lenA)) as [string, number, number?, (ServiceProbe | null)?, (SitemapFetch | null)?];
+  const [rest, scheme, attempts = 0, probe = null, sitemap = null, redirected = null] = packr.unpack(value.subarray(startA, startA + lenA)) as [string, number, number?, (ServiceProbe | null)?, (SitemapFetch | null)?, (number | null)?];
   const [depth, parent, anchor, data = null] = packr.unpack(value.subarray(startA + lenA)) as [number, Uint8Array | string | null, string, (CarriedState | null)?];
   const url = scheme ? SCHEMES[scheme] + hostName + rest : rest;
   const priority = -Number(score.toString('latin1'));
   const parentKey = parent === null || typeof parent === 'string' ? parent : Buffer.from(parent).toString('hex');
-  return { key: hexKey, id, url, host: hostName, depth, parent: parentKey, anchor, priority: priority === 0 ? 0 : priority, data, attempts, probe, sitemap };
+  return { key: hexKey, id, url, host: hostName, depth, parent: parentKey, anchor, priority: priority === 0 ? 0 : priority, data, attempts, probe, sitemap, redirected };
 }
 
 /** A claim or claimHost reply (flat: key, host, score, value per URL) as requests. */

@@ -12,6 +12,7 @@ import type { PolitenessOptions, SpillKey } from './host-scheduler.js';
 import type { Statement } from 'better-sqlite3';
 import type { NewRequest } from '../types.js';
 import { MemoryFrontier } from './memory-frontier.js';
+import { kindJson, requestKind, type RequestKind } from './request-kind.js';
 
 interface UrlRow {
   id: number;
@@ -215,14 +216,11 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 }
 
-/** The probe column holds the request's kind: a service probe, or {"sitemap": ...} (no schema change). */
-function probeColumn(req: CrawlRequest): string | null {
-  return req.probe ? JSON.stringify(req.probe) : req.sitemap ? JSON.stringify({ sitemap: req.sitemap }) : null;
-}
+/** The probe column holds the request's kind (request-kind.ts; no schema change). */
+const probeColumn = kindJson;
 
 function toRequest(r: UrlRow): CrawlRequest {
-  const kind = r.probe ? (JSON.parse(r.probe) as NonNullable<CrawlRequest['probe']> | { sitemap: NonNullable<CrawlRequest['sitemap']> }) : null;
-  const sitemap = kind && 'sitemap' in kind ? kind.sitemap : null;
+  const { probe, sitemap, redirected } = requestKind(r.probe ? (JSON.parse(r.probe) as RequestKind) : null);
   return {
     key: r.key,
     id: r.id,
@@ -234,7 +232,8 @@ function toRequest(r: UrlRow): CrawlRequest {
     priority: r.priority,
     data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
     attempts: r.attempts,
-    probe: kind && !sitemap ? (kind as CrawlRequest['probe']) : null,
+    probe,
     sitemap,
+    redirected,
   };
 }

@@ -1,4 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
+import { pageKindSql } from '../frontier/request-kind.js';
 import { checkCrawlName, pgSchema, redact } from '../distributed/shared-target.js';
 import { connectPg } from './pg-connect.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
@@ -141,7 +142,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async sitemapCounts(): Promise<{ files: number; urls: number }> {
     const files = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE ${fetchedSql()} AND kind ? 'sitemap'`);
-    const urls = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE kind IS NULL AND state <> 4 AND parent IN (SELECT fp FROM ${this.#s}.urls WHERE kind ? 'sitemap')`);
+    const urls = await this.#int(`SELECT count(*)::int AS n FROM ${this.#s}.urls WHERE ${pageKindSql('kind', 'pg')} AND state <> 4 AND parent IN (SELECT fp FROM ${this.#s}.urls WHERE kind ? 'sitemap')`);
     return { files, urls };
   }
 

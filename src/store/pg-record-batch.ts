@@ -4,6 +4,7 @@ import { keyToBigInt } from '../seen/fingerprint.js';
 import { pgQuery } from './pg-connect.js';
 import { pgTsvector } from './pg-text-query.js';
 import { BY_STRATEGY, TOO_DEEP } from '../frontier/frontier.js';
+import { kindJson } from '../frontier/request-kind.js';
 import type { NewLogEntry, PageRecord, UrlCommit } from './store.js';
 
 /**
@@ -32,10 +33,8 @@ export const byFp = (reqs: CrawlRequest[]) => reqs.map((r) => [keyToBigInt(r.key
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '');
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-/** The kind column of a request: a probe, a sitemap, or null for a page (as SQLite's urls.probe). */
-function kindOf(r: CrawlRequest): string | null {
-  return r.probe ? JSON.stringify(r.probe) : r.sitemap ? JSON.stringify({ sitemap: r.sitemap }) : null;
-}
+/** The kind column of a request (request-kind.ts, as SQLite's urls.probe). */
+const kindOf = kindJson;
 
 /**
  * A batch as the statement's parameters: flat arrays of strings, numbers, booleans and nulls,

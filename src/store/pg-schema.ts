@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS ${s}.urls (
   state smallint NOT NULL,
   attempts integer NOT NULL DEFAULT 0,
   reason text,
-  -- A service probe or {"sitemap": ...}; null for a page.
+  -- A service probe, {"sitemap": ...} or {"redirected": n}; null for a page found as a link (request-kind.ts).
   kind jsonb
 );
 CREATE INDEX IF NOT EXISTS urls_open ON ${s}.urls (fp) WHERE state < 2;

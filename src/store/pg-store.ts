@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { requestKind, type RequestKind } from '../frontier/request-kind.js';
 import type { CrawlRequest } from '../types.js';
 import type { UrlJournal } from '../frontier/url-journal.js';
 import { bigIntToKey, keyToBigInt, urlKey } from '../seen/fingerprint.js';
@@ -278,11 +279,10 @@ export class PgStore implements Store, UrlJournal {
          WHERE state < 2 ${after === null ? '' : 'AND fp > $2'} ORDER BY urls.fp LIMIT $1`,
         after === null ? [BULK] : [BULK, after],
       );
-      for (const row of r.rows as { fp: string; url: string; host: string; depth: number; parent: string | null; anchor: string; priority: number; data: CrawlRequest['data']; attempts: number; kind: Record<string, unknown> | null }[]) {
-        const sitemap = row.kind && 'sitemap' in row.kind ? (row.kind.sitemap as CrawlRequest['sitemap']) : null;
+      for (const row of r.rows as { fp: string; url: string; host: string; depth: number; parent: string | null; anchor: string; priority: number; data: CrawlRequest['data']; attempts: number; kind: RequestKind | null }[]) {
         yield {
           key: bigIntToKey(BigInt(row.fp)), id: 0, url: row.url, host: row.host, depth: row.depth, parent: row.parent === null ? null : bigIntToKey(BigInt(row.parent)),
-          anchor: row.anchor, priority: row.priority, data: row.data, attempts: row.attempts, probe: row.kind && !sitemap ? (row.kind as unknown as CrawlRequest['probe']) : null, sitemap,
+          anchor: row.anchor, priority: row.priority, data: row.data, attempts: row.attempts, ...requestKind(row.kind),
         };
       }
       if (r.rows.length < BULK) return;

@@ -1,4 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
+import { pageKindSql } from '../frontier/request-kind.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
@@ -130,7 +131,7 @@ export class SqliteCrawlReader implements CrawlReader {
     await this.#sql.settle();
     return {
       files: this.#int(`SELECT count(*) FROM urls WHERE ${fetchedSql()} AND probe LIKE '{"sitemap":%'`),
-      urls: this.#int(`SELECT count(*) FROM urls WHERE probe IS NULL AND state != 4 AND parent IN (SELECT fp FROM urls WHERE probe LIKE '{"sitemap":%')`),
+      urls: this.#int(`SELECT count(*) FROM urls WHERE ${pageKindSql('probe', 'sqlite')} AND state != 4 AND parent IN (SELECT fp FROM urls WHERE probe LIKE '{"sitemap":%')`),
     };
   }
 

@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS urls (
   state INTEGER NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
   reason TEXT,
-  -- A service probe (JSON {type, endpoint, step}), a sitemap file (JSON {"sitemap": {site, level}}), or null for a page.
+  -- A service probe (JSON {type, endpoint, step}), a sitemap file (JSON {"sitemap": {site, level}}), a page queued by
+  -- n redirects across hosts (JSON {"redirected": n}), or null for a page found as a link (request-kind.ts).
   probe TEXT
 );
 CREATE INDEX IF NOT EXISTS urls_open ON urls(state) WHERE state < 2;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCrawl } from '../../src/crawl.js';
+import { resumeCrawl, startCrawl } from '../../src/crawl.js';
 import { collect } from '../helpers/collect.js';
 
 /** /r1 -> /r2 -> /page on one host, and /away, /away2 and /away3 -> the other server; every request's arrival is logged. */
@@ -110,6 +110,41 @@ for (const flaky of [false, true]) test(`two hosts that redirect to each other w
     const entries = await collect(crawl.store.logEntries());
     await crawl.close();
     assert.ok(requests <= 7, `${requests} requests: the default limit is 5 redirects`);
+    assert.match(entries.at(-1)?.error ?? '', /^more than 5 redirects \(across hosts, the last to http:\/\/127\.0\.0\.1:\d+\/r\?n=6\)$/, JSON.stringify(entries.at(-1)));
+  } finally {
+    for (const s of servers) s.close();
+  }
+});
+
+test('a chain of redirects across hosts cut by the page budget keeps its count on resume: the limit holds over both runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-resume-'));
+  let requests = 0;
+  const servers = [0, 1].map(() =>
+    createServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      requests++;
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 0);
+      res.writeHead(302, { location: `${origins[(n + 1) % 2]}/r?n=${n + 1}` }).end();
+    }),
+  );
+  const origins: string[] = [];
+  for (const s of servers) {
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    origins.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+  }
+  try {
+    const db = join(dir, 'pp.db');
+    const first = await startCrawl({ seeds: [`${origins[0]}/r?n=0`], db, delayMs: 0, maxPages: 3, maxDepth: 0, sitemaps: false, hosts: [origins[1]!] });
+    await first.run();
+    await first.close();
+    assert.equal(requests, 3, 'the first run ends at its budget, mid-chain');
+    const again = await resumeCrawl(db, { maxPages: 200 });
+    await again.run();
+    await again.db.settle();
+    const entries = await collect(again.store.logEntries());
+    await again.close();
+    // Counted afresh on resume, the chain would take 5 more redirects after the first run's 3.
+    assert.equal(requests, 6, `${requests} requests: 5 redirects over both runs, and the 6th ends the chain`);
     assert.match(entries.at(-1)?.error ?? '', /^more than 5 redirects \(across hosts, the last to http:\/\/127\.0\.0\.1:\d+\/r\?n=6\)$/, JSON.stringify(entries.at(-1)));
   } finally {
     for (const s of servers) s.close();

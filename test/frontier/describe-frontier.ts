@@ -294,6 +294,19 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.close();
   });
 
+  test(`${name}: a URL queued by redirects across hosts keeps their count through a claim, a retry and a raise`, async () => {
+    const f = await make({ perHost: 10, delayMs: 0 });
+    await f.add([req('http://a.test/hop', 1, { redirected: 3 }), req('http://a.test/link', 1)], T);
+    const first = await f.claim(2, T);
+    assert.deepEqual(first.map((r) => [r.url, r.redirected ?? null]), [['http://a.test/hop', 3], ['http://a.test/link', null]]);
+    for (const r of first) await f.retry(r, T, T);
+    // Found again as a link from a better page: the parent's state changes, not how the URL was reached.
+    await f.add([req('http://a.test/hop', 5, { parent: urlKey('http://a.test/better') })], T);
+    const again = await f.claim(2, T);
+    assert.deepEqual(again.map((r) => [r.url, r.redirected ?? null, r.attempts]), [['http://a.test/hop', 3, 1], ['http://a.test/link', null, 1]]);
+    await f.close();
+  });
+
   test(`${name}: a service probe keeps its type, endpoint and step`, async () => {
     const f = await make({});
     const probe = { type: 'OGC API' as const, endpoint: 'http://a.test/ogcapi', step: 'conformance' };

@@ -74,7 +74,7 @@ test('PgStore: the same page committed by two workers at once is stored once', a
 test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; rebuild reads back exactly the open ones with their state', async () => {
   const { store, close } = await open();
   try {
-    const reqs = Array.from({ length: 10_000 }, (_, i) => request(`http://h${i % 50}.test/p/${i}`, { data: i % 3 === 0 ? { m: i } : null, parent: i ? urlKey('http://h0.test/p/0') : null, probe: i === 7 ? { type: 'WMS', endpoint: 'http://h7.test/wms' } : null, sitemap: i === 8 ? { site: 'http://h8.test', level: 1 } : null }));
+    const reqs = Array.from({ length: 10_000 }, (_, i) => request(`http://h${i % 50}.test/p/${i}`, { data: i % 3 === 0 ? { m: i } : null, parent: i ? urlKey('http://h0.test/p/0') : null, probe: i === 7 ? { type: 'WMS', endpoint: 'http://h7.test/wms' } : null, sitemap: i === 8 ? { site: 'http://h8.test', level: 1 } : null, redirected: i === 11 ? 2 : null }));
     await store.added(reqs, 'waiting', null);
     await store.added(reqs.slice(0, 100), 'waiting', null); // redelivered: nothing changes
     await store.added([request('http://out.test/x')], 'discarded', 'out of scope (host)');
@@ -96,6 +96,8 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     assert.equal(byUrl.get(reqs[6]!.url)?.attempts, 2);
     assert.deepEqual(byUrl.get(reqs[7]!.url)?.probe, { type: 'WMS', endpoint: 'http://h7.test/wms' });
     assert.deepEqual(byUrl.get(reqs[8]!.url)?.sitemap, { site: 'http://h8.test', level: 1 });
+    assert.equal(byUrl.get(reqs[11]!.url)?.redirected, 2, 'the redirects that led to it');
+    assert.equal(byUrl.get(reqs[12]!.url)?.redirected, null);
     assert.equal(byUrl.get(reqs[9]!.url), undefined, 'done: not open');
     assert.equal(byUrl.get(reqs[10]!.url)?.priority, 0.01, 'rescored down');
     assert.equal(byUrl.get(reqs[12]!.url)?.parent, urlKey('http://h0.test/p/0'));
