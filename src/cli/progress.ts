@@ -1,4 +1,5 @@
 import { count } from '../text/count.js';
+import { displayUrl } from '../parse/display-url.js';
 import cliProgress from 'cli-progress';
 import type { CrawlSummary, StopReason } from '../engine/crawler.js';
 import { discardSummary } from '../engine/discard-reasons.js';
@@ -88,7 +89,7 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   // seed). "This run": a shared worker speaks for itself, whatever the other workers stored.
   if (s.pages === 0 && s.failures.length) {
     const more = s.errors + s.notFetched - s.failures.length;
-    lines.push(`no page was stored this run; ${s.failures.length === 1 && more <= 0 ? 'the failure' : 'the first failures'}:`, ...s.failures.map((f) => `  ${f.url}: ${f.reason}`));
+    lines.push(`no page was stored this run; ${s.failures.length === 1 && more <= 0 ? 'the failure' : 'the first failures'}:`, ...s.failures.map((f) => `  ${displayUrl(f.url)}: ${f.reason}`));
     if (more > 0) lines.push(`  and ${count(more, 'other')} (focuscrawl status lists the most common errors)`);
   }
   if (summary.reason === 'max-pages' && s.fetched === 0) lines.push('the page budget was spent before this run: focuscrawl resume --max-pages N raises it');

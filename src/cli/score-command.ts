@@ -1,4 +1,5 @@
 import { urlKey } from '../seen/fingerprint.js';
+import { displayUrl } from '../parse/display-url.js';
 import { posix, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
@@ -89,7 +90,7 @@ export function registerScore(program: Command): void {
           return;
         }
         const out = [
-          `${where}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
+          `${displayUrl(where)}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
           `relevance (position-weighted VSM, method C): ${fmt(vsm)}${vsm.score >= topic.threshold ? '  [relevant]' : ''}`,
           `level (method B, topic terms in title and body): ${level.level}  r = ${fmt(level)}`,
         ];
@@ -102,7 +103,7 @@ export function registerScore(program: Command): void {
           const why = [...l.anchorScore.terms, ...l.contextScore.terms].map(([t]) => t);
           const a = l.adaptive;
           const parts = `${a.priority.toFixed(3)} = (${a.inherited.toFixed(2)}*(1-0.8*${a.navigation.toFixed(2)}) + ${(a.anchor > 0 ? a.anchor : 0.5 * a.context).toFixed(2)}) / 2`;
-          out.push(`  ${parts}   ${l.anchorScore.score.toFixed(3)}   ${l.contextScore.score.toFixed(3)}   ${l.level}${l.matched ? ` (${l.matched})` : ''}  ${l.url}  "${l.anchor}"${why.length ? `  [${[...new Set(why)].join(', ')}]` : ''}`);
+          out.push(`  ${parts}   ${l.anchorScore.score.toFixed(3)}   ${l.contextScore.score.toFixed(3)}   ${l.level}${l.matched ? ` (${l.matched})` : ''}  ${displayUrl(l.url)}  "${l.anchor}"${why.length ? `  [${[...new Set(why)].join(', ')}]` : ''}`);
         }
         process.stdout.write(out.join('\n') + '\n');
       } finally {

@@ -1,4 +1,5 @@
 import { shownQuery } from '../store/query-words.js';
+import { displayUrl } from '../parse/display-url.js';
 import type { Command } from 'commander';
 import type { SharedFlags } from '../distributed/shared-target.js';
 import { openReader } from './open-reader.js';
@@ -30,7 +31,7 @@ export function registerSearch(program: Command): void {
           return;
         }
         if (!hits.length) process.stdout.write(`no page matches '${shownQuery(query)}'\n`);
-        hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${h.snippet}\n`));
+        hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${displayUrl(h.url)}\n   ${h.snippet}\n`));
         process.stdout.write(more);
       } finally {
         await open.close();
