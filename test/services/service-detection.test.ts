@@ -20,6 +20,12 @@ test('SERVICE and REQUEST decide the type, case-insensitively, and the link is p
   assert.equal(all.candidate('http://x.org/sos?service=SOS&request=GetCapabilities'), null, 'a service type no detector knows');
 });
 
+test('an `id` names the service unless the request is CSW GetRecordById, whose record it names', () => {
+  assert.equal(all.candidate('http://x.org/wms.php?id=12&SERVICE=WMS&REQUEST=GetMap&LAYERS=a')?.endpoint, 'http://x.org/wms.php?id=12');
+  assert.notEqual(all.candidate('http://x.org/wms.php?id=12&SERVICE=WMS&REQUEST=GetCapabilities')?.endpoint, all.candidate('http://x.org/wms.php?id=13&SERVICE=WMS&REQUEST=GetCapabilities')?.endpoint);
+  assert.equal(all.candidate('http://x.org/csw?service=CSW&request=GetRecordById&id=abc-1&elementSetName=full')?.endpoint, 'http://x.org/csw');
+});
+
 test('credentials a page wrote into a service link are neither probed with nor registered', () => {
   const never = () => false;
   const kvp = all.candidate('http://demo:s3cret@x.org/wms?service=WMS&request=GetCapabilities');
