@@ -217,7 +217,7 @@ test('a host that accepts connections and never answers: two robots.txt tries, t
     [/^\/$/, (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('portal', ['/html/1', ...[1, 2, 3, 4].map((i) => `${silent.origin}/y/${i}`)]))],
   ]);
   try {
-    const r = await crawlToEnd({ seeds: [srv.origin + '/'], hosts: ['127.0.0.4'], scope: 'any', headersTimeoutMs: 300 });
+    const r = await crawlToEnd({ seeds: [srv.origin + '/'], hosts: ['127.0.0.4'], scope: 'any', headersTimeoutMs: 1500 });
     assert.equal(r.summary.reason, 'exhausted');
     assert.equal(silent.connections(), 2, 'two robots.txt requests (maxRobotsFailures), then nothing');
     const ended = r.entries.filter((e) => e.url.startsWith(silent.origin));

@@ -110,10 +110,12 @@ test('trackHealth: answers, failures without an answer, failed bodies; an aborte
   assert.equal(h.retryAt('a.test', T), 0);
   const held = new HostHealth(opts);
   const g = trackHealth(inner, held);
+  // Read at the time the 503 was asked for (the pause starts at its answer, later): a stalled machine cannot outlast it.
+  const asked = Date.now();
   await assert.rejects(g.fetch('http://a.test/503'));
-  assert.ok(held.heldUntil('a.test', Date.now()) !== null, 'a 503 asks the host to be left alone a while');
+  assert.ok(held.heldUntil('a.test', asked) !== null, 'a 503 asks the host to be left alone a while');
   await g.fetch('http://a.test/ok');
-  assert.ok(held.heldUntil('a.test', Date.now()) !== null, 'another request\'s answer in the meantime does not end the pause');
+  assert.ok(held.heldUntil('a.test', asked) !== null, 'another request\'s answer in the meantime does not end the pause');
 });
 
 test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, else a backoff that doubles while they go on', () => {

@@ -15,7 +15,8 @@ before(async () => {
     }],
   ]);
   // Timeouts far beyond the low-speed window, so only the low-speed rule can end the drip.
-  fetcher = new HttpFetcher({ headersTimeoutMs: 500, bodyTimeoutMs: 30_000, totalTimeoutMs: 30_000, lowSpeedLimit: 500, lowSpeedTimeMs: 300 });
+  // The headers timeout leaves room for a stalled test process (its server runs in it too).
+  fetcher = new HttpFetcher({ headersTimeoutMs: 2000, bodyTimeoutMs: 30_000, totalTimeoutMs: 30_000, lowSpeedLimit: 500, lowSpeedTimeMs: 300 });
 });
 after(async () => {
   await fetcher.close();
@@ -32,11 +33,11 @@ test('a body dripping a byte at a time is abandoned by the low-speed rule, as a 
 });
 
 test('a body still arriving at the total timeout fails for good: it would arrive as slowly on a retry', async () => {
-  const slow = new HttpFetcher({ totalTimeoutMs: 400, lowSpeedLimit: 0 });
+  const slow = new HttpFetcher({ totalTimeoutMs: 2500, lowSpeedLimit: 0 });
   try {
     const err = await slow.fetch(srv.origin + '/drip/3').catch((e: unknown) => e);
     assert.ok(err instanceof FetchError, String(err));
-    assert.match(err.message, /the request took longer than 400 ms in all \(totalTimeoutMs\), its body still arriving: not retried/);
+    assert.match(err.message, /the request took longer than 2500 ms in all \(totalTimeoutMs\), its body still arriving: not retried/);
     assert.equal(err.status, 200);
     assert.equal(err.transient, false);
     const silent = await slow.fetch(srv.origin + '/hang').catch((e: unknown) => e);

@@ -22,7 +22,7 @@ test('a partner that accepts connections and never answers: two robots.txt attem
     )],
   ]);
   try {
-    const r = await crawlToEnd({ seeds: [portal.origin + '/'], hosts: ['127.0.0.6'], detect: ['all'], headersTimeoutMs: 300 });
+    const r = await crawlToEnd({ seeds: [portal.origin + '/'], hosts: ['127.0.0.6'], detect: ['all'], headersTimeoutMs: 1500 });
     assert.equal(r.summary.reason, 'exhausted');
     assert.equal(silent.connections(), 2, 'one robots.txt check at a time for all four probes, two in all');
     const probes = r.entries.filter((e) => e.url.startsWith(silent.origin));
@@ -51,7 +51,7 @@ test('a partner whose robots.txt answers and whose service path hangs: marked af
     )],
   ]);
   try {
-    const r = await crawlToEnd({ seeds: [portal.origin + '/'], hosts: ['127.0.0.7'], detect: ['all'], headersTimeoutMs: 300 });
+    const r = await crawlToEnd({ seeds: [portal.origin + '/'], hosts: ['127.0.0.7'], detect: ['all'], headersTimeoutMs: 1500 });
     assert.equal(r.summary.reason, 'exhausted');
     // The host answers robots.txt, so it is not dead at first: one URL that hangs is that URL's
     // problem. Once a second one has hung with no answer between them, retries count too
