@@ -11,7 +11,7 @@ import { openExistingDb, runningLine } from '../store/open-existing-db.js';
 import type { LabelStore } from '../store/label-store.js';
 import { SqliteLabelStore } from '../store/sqlite-label-store.js';
 import { probeLock } from '../store/crawl-lock.js';
-import { heartbeatWindowMs } from '../crawl-parts.js';
+import { heartbeatWindowMs } from '../frontier/lease-timing.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
 import { count } from './progress.js';
 

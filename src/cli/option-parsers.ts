@@ -1,7 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { isProxySetting, regexProblem } from '../config/crawl-config.js';
-import { headerProblem } from '../fetch/request-headers.js';
-import { parseResolveEntry } from '../fetch/resolve-map.js';
+
+/** Argument parsers of every command; those of crawl settings, which load the crawl's config, are in crawl-option-parsers.ts. */
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -31,12 +30,6 @@ export function unitNumber(value: string): number {
   return n;
 }
 
-export function regex(value: string, previous: string[] = []): string[] {
-  const problem = regexProblem(value);
-  if (problem) throw new InvalidArgumentError(`not a valid regular expression: ${problem}`);
-  return [...previous, value];
-}
-
 /** name=number, repeatable, collected into an object. */
 export function keyNumber(value: string, previous: Record<string, number> = {}): Record<string, number> {
   const m = /^([A-Za-z][\w-]*)=(-?\d+(?:\.\d+)?)$/.exec(value.trim());
@@ -49,28 +42,4 @@ export function oneOf<T extends string>(choices: readonly T[]) {
     if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
     return value as T;
   };
-}
-
-/** A proxy URL or 'direct' (crawl-config's `proxy`). */
-export function proxySetting(value: string): string {
-  if (!isProxySetting(value)) throw new InvalidArgumentError("expected an http://, https:// or socks5:// URL, or 'direct'");
-  return value;
-}
-
-/** 'Name: value', repeatable, collected into an object with lower-case names (a later one wins). */
-/** Collects repeated `--resolve HOST:PORT:ADDR` entries (curl's form). */
-export function resolveEntry(value: string, previous: string[] = []): string[] {
-  const e = parseResolveEntry(value);
-  if (typeof e === 'string') throw new InvalidArgumentError(e);
-  return [...previous, value.trim()];
-}
-
-export function requestHeader(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const colon = value.indexOf(':');
-  if (colon <= 0) throw new InvalidArgumentError(`expected 'Name: value', got '${value}'`);
-  const name = value.slice(0, colon).trim();
-  const text = value.slice(colon + 1).trim();
-  const problem = headerProblem(name, text);
-  if (problem) throw new InvalidArgumentError(problem);
-  return { ...previous, [name.toLowerCase()]: text };
 }

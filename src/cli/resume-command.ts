@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resumeCrawl, type ResumeOverrides } from '../crawl.js';
-import { positiveInt, proxySetting, requestHeader, tcpPort } from './option-parsers.js';
+import { positiveInt, tcpPort } from './option-parsers.js';
+import { proxySetting, requestHeader } from './crawl-option-parsers.js';
 import { runToEnd } from './run-to-end.js';
 import { FocusCrawlError } from '../errors.js';
 import { sharedTarget, type SharedFlags } from '../distributed/shared-target.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { FocusCrawlError } from '../errors.js';
-import { heartbeatWindowMs } from '../crawl-parts.js';
+import { heartbeatWindowMs } from '../frontier/lease-timing.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
 import { RedisFrontier } from '../frontier/redis-frontier.js';
 import { connectPg } from '../store/pg-connect.js';

@@ -1,5 +1,5 @@
 import { FocusCrawlError } from '../errors.js';
-import { heartbeatWindowMs } from '../crawl-parts.js';
+import { heartbeatWindowMs } from '../frontier/lease-timing.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
 import { count } from '../text/count.js';
 import { crawlConfigSchema } from '../config/crawl-config.js';

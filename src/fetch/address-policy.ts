@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { PRIVATE_ADDRESS_HINT } from './made-no-request.js';
 import { BlockList, isIP, type Socket } from 'node:net';
 import { buildConnector } from 'undici';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
@@ -36,8 +37,7 @@ export function isPrivateAddress(ip: string): boolean {
   return v === 4 ? NON_PUBLIC.check(c, 'ipv4') : v === 6 ? NON_PUBLIC.check(c, 'ipv6') : false;
 }
 
-/** How a refusal of a private address ends its reason (host-health.ts madeNoRequest reads it). */
-export const PRIVATE_ADDRESS_HINT = '(pass --allow-private to fetch it)';
+export { PRIVATE_ADDRESS_HINT };
 
 /** A connection refused because it would reach a private address. */
 export class PrivateAddressError extends Error {

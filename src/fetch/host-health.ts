@@ -1,7 +1,6 @@
 import type { FetchResult } from '../types.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { FetchError, type Fetcher, type FetchOptions } from './fetcher.js';
-import { PRIVATE_ADDRESS_HINT } from './address-policy.js';
 
 export interface HostHealthOptions {
   /**
@@ -35,31 +34,8 @@ export const defaultHostHealthOptions: HostHealthOptions = {
   maxBackoffMs: 60_000,
 };
 
-/** Errors that end a URL without a request of its own: not fetches, so not in the page budget. */
-export const UNREACHABLE_PREFIX = 'host unreachable: ';
-export const ROBOTS_UNREACHABLE_PREFIX = 'robots.txt unreachable';
-
-export function madeNoRequest(reason: string): boolean {
-  return reason.startsWith(UNREACHABLE_PREFIX) || reason.startsWith(ROBOTS_UNREACHABLE_PREFIX) || refusedAsPrivate(reason);
-}
-
-/** Refused before connecting: the URL's own host is private (a redirect to one came after a request). */
-const refusedAsPrivate = (reason: string): boolean => reason.endsWith(PRIVATE_ADDRESS_HINT) && !reason.startsWith('redirect to ');
-
-/** madeNoRequest as an SQL condition on the `urls` table's columns (SQLite and PostgreSQL alike); `t`: the table's alias in the query. */
-export function madeNoRequestSql(t = ''): string {
-  const reason = t ? `${t}.reason` : 'reason';
-  return `(${reason} LIKE '${UNREACHABLE_PREFIX}%' OR ${reason} LIKE '${ROBOTS_UNREACHABLE_PREFIX}%' OR (${reason} LIKE '%${PRIVATE_ADDRESS_HINT}' AND ${reason} NOT LIKE 'redirect to %'))`;
-}
-
-/**
- * A fetch, as the page budgets count it, as an SQL condition on the `urls` table: done, or an
- * error after a request (state 2, or 3 and not madeNoRequest).
- */
-export function fetchedSql(t = ''): string {
-  const state = t ? `${t}.state` : 'state';
-  return `(${state} = 2 OR (${state} = 3 AND NOT ${madeNoRequestSql(t)}))`;
-}
+export { fetchedSql, madeNoRequest, madeNoRequestSql, ROBOTS_UNREACHABLE_PREFIX, UNREACHABLE_PREFIX } from './made-no-request.js';
+import { madeNoRequest, ROBOTS_UNREACHABLE_PREFIX, UNREACHABLE_PREFIX } from './made-no-request.js';
 
 interface HostState {
   /** Network failures in a row, answered or not (drives the backoff). */

@@ -1,5 +1,5 @@
 import { BoundedFingerprintSet } from '../seen/bounded-fingerprint-set.js';
-import { madeNoRequest } from '../fetch/host-health.js';
+import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';

@@ -5,7 +5,7 @@ import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerpri
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
 import { DEFAULT_LEASE_MS, isRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
-import { madeNoRequest } from '../fetch/host-health.js';
+import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';

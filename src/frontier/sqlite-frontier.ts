@@ -1,4 +1,4 @@
-import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprintFromBigInt, keyToBigInt, urlKey } from '../seen/fingerprint.js';

@@ -3,7 +3,7 @@ import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import type { StopReason } from '../engine/crawler.js';
 import type { LogEntry, SearchHit } from './store.js';
-import { defaultStrategyName } from '../strategies/registry.js';
+import { defaultStrategyName } from '../strategies/default-strategy.js';
 import { FocusCrawlError } from '../errors.js';
 import { valueShown } from '../config/option-issue.js';
 

@@ -2,7 +2,7 @@ import { FocusCrawlError } from '../errors.js';
 import { pageKindSql } from '../frontier/request-kind.js';
 import { checkCrawlName, pgSchema, redact } from '../distributed/shared-target.js';
 import { connectPg } from './pg-connect.js';
-import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
 import type pg from 'pg';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';

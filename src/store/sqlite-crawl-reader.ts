@@ -1,6 +1,6 @@
 import { FocusCrawlError } from '../errors.js';
 import { pageKindSql } from '../frontier/request-kind.js';
-import { fetchedSql, madeNoRequestSql } from '../fetch/host-health.js';
+import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
 import type { FrontierCounts } from '../frontier/frontier.js';
 import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';

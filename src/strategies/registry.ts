@@ -38,8 +38,7 @@ const STRATEGIES: Record<string, Entry> = {
 
 export const strategyNames = (): string[] => Object.keys(STRATEGIES);
 
-/** The strategy a crawl uses when none is named. */
-export const defaultStrategyName = (hasTopic: boolean): string => (hasTopic ? 'adaptive' : 'bfs');
+export { defaultStrategyName } from './default-strategy.js';
 
 /** Builds a strategy; `options` are its parameters (defaults are the sources'), checked by name. */
 export function createStrategy(name: string, topic: Topic | null, options: Options = {}): Strategy {

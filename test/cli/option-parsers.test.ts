@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidArgumentError } from 'commander';
-import { regex } from '../../src/cli/option-parsers.js';
+import { regex } from '../../src/cli/crawl-option-parsers.js';
 
 test('--allow/--deny: a pattern V8 compiles only when it first runs is compiled when given', () => {
   // new RegExp() accepted it; every URL of the crawl then failed with "Regular expression too large".
