@@ -4,7 +4,7 @@ import { isWarcFile } from './fetch/is-warc-file.js';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
 import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
-import { fetchedSql } from './fetch/host-health.js';
+import { fetchedSql } from './fetch/made-no-request.js';
 import { applyPreset } from './config/presets.js';
 import { optionMessage } from './config/option-issue.js';
 import { checkParts, checkStartOptions, checkStrategyPart, CRAWL_OPTION_NAMES, noSeeds, resumeOverrides, resumeTopic, type ResumeOverrides } from './config/library-arguments.js';
@@ -91,6 +91,12 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   }
 }
 
+/** The relevance of every page earlier runs stored, read in one pass (Strategy.restorePages). */
+function* storedRelevance(db: SqliteDb): Iterable<{ url: string; finalUrl: string; relevance: number }> {
+  const rows = db.db.prepare('SELECT url, final_url AS finalUrl, relevance FROM pages WHERE relevance IS NOT NULL');
+  yield* rows.iterate() as Iterable<{ url: string; finalUrl: string; relevance: number }>;
+}
+
 async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {
   notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
@@ -99,6 +105,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
+  if (strategy.restorePages) strategy.restorePages(storedRelevance(db));
   // Labels given so far train the strategy now; those given while it runs, at the next poll.
   const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;

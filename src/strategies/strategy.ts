@@ -74,4 +74,11 @@ export interface Strategy {
    */
   learnFromLabels?(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number;
   restore?(state: unknown): void;
+  /**
+   * The pages earlier runs of a resumed crawl stored, with their relevance (the URL asked for and
+   * the one fetched after redirects): what a strategy knows of every fetched page is read back from
+   * the store rather than kept in its snapshot, which the crawl writes every 30 s and which must
+   * stay small (two-step's relevance of every page made it grow with the crawl).
+   */
+  restorePages?(pages: Iterable<{ url: string; finalUrl: string; relevance: number }>): void;
 }

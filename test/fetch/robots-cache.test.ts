@@ -1,5 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
 import { RobotsCache } from '../../src/fetch/robots-cache.js';
 import { FetchError } from '../../src/fetch/fetcher.js';
@@ -135,4 +137,29 @@ test('RFC 9309 2.2.2: rules and URLs match with unreserved characters percent-de
   assert.equal(await v('/caf%C3%A9'), 'disallowed');
   assert.equal(await v('/a%2Fb'), 'disallowed', 'a reserved character stays encoded, and matches encoded');
   assert.equal(await v('/a/b'), 'allowed', '%2F is not /');
+});
+
+test('past maxOrigins the least recently checked origin is dropped, and read again when the crawl comes back to it', async () => {
+  const hits = [0, 0, 0];
+  const servers = hits.map((_, i) =>
+    createServer((req, res) => {
+      if (req.url === '/robots.txt') hits[i]!++;
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+    }),
+  );
+  const origins: string[] = [];
+  for (const s of servers) {
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    origins.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+  }
+  try {
+    const robots = new RobotsCache(fetcher, { maxOrigins: 2 });
+    const [a, b, c] = origins as [string, string, string];
+    for (const url of [`${a}/1`, `${b}/1`, `${a}/2`, `${c}/1`, `${a}/3`]) assert.equal((await robots.check(url)).kind, 'allowed');
+    assert.deepEqual(hits, [1, 1, 1], 'a was checked after b: b is the one dropped when c came');
+    assert.equal((await robots.check(`${b}/private/x`)).kind, 'disallowed');
+    assert.deepEqual(hits, [1, 2, 1], 'b is read again');
+  } finally {
+    for (const s of servers) s.close();
+  }
 });

@@ -133,6 +133,8 @@ test("two-step's look-ahead state is stored with the crawl and restored by resum
     state = JSON.stringify(first.strategy.snapshot!());
     // X is fetched, and one of its two look-ahead pages: X waits for the other.
     assert.equal((JSON.parse(state) as { parents: unknown[] }).parents.length, 1);
+    // Pages' relevance is read back from the store on resume: the snapshot does not grow with the crawl.
+    assert.equal((JSON.parse(state) as { rels?: unknown }).rels, undefined);
   } finally {
     await first.close();
   }
