@@ -19,7 +19,7 @@ export interface RedisSeenOptions {
    * bytes an entry: 2^16 buckets x 512 = 33 million URLs. Fixed for a crawl's life.
    */
   bucketBits?: number;
-  /** Worker-local CLOCK cache entries of fingerprints known present (default 65,536, about 1 MB). */
+  /** Worker-local CLOCK cache entries of fingerprints known present (default 65,536, about 1.1 MB). */
   cache?: number;
 }
 
