@@ -78,13 +78,19 @@ export class HostHealth {
     this.options = { ...defaultHostHealthOptions, ...options };
   }
 
-  /** The host answered (any HTTP status, a complete body). */
-  answered(host: string): void {
+  /** Hosts with a record: failures since their last answer, or a pause in force. */
+  get size(): number {
+    return this.#hosts.size;
+  }
+
+  /** The host answered (any HTTP status, a complete body) at `now`. */
+  answered(host: string, now: number): void {
     const s = this.#hosts.get(host);
     if (!s) return;
     // A pause the host asked for (429, 503) stays in force: with two requests in flight, the
     // other one's 200 would have ended it at once. The answer forgets the failures all the same.
-    if (s.heldUntil > 0) Object.assign(s, { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' });
+    // Once the pause is over the record goes: every host that ever asked for one was kept.
+    if (s.heldUntil > now) Object.assign(s, { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' });
     else this.#hosts.delete(host);
   }
 
@@ -194,13 +200,13 @@ export function trackHealth(fetcher: Fetcher, health: HostHealth): Fetcher {
       const host = hostOf(url);
       try {
         const res = await fetcher.fetch(url, options);
-        health.answered(host);
+        health.answered(host, Date.now());
         return res;
       } catch (err) {
         if (!options?.signal?.aborted && err instanceof FetchError) {
           if (err.network) health.failed(host, url, err.message, err.network === 'body', Date.now());
           else if (err.status === 429 || err.status === 503) health.throttled(host, Date.now(), err.retryAfterMs);
-          else health.answered(host);
+          else health.answered(host, Date.now());
         }
         throw err;
       }

@@ -45,7 +45,7 @@ test('once a second URL fails silently too, retries count: two hanging URLs and 
   const a = new HostHealth(opts);
   a.failed('a.test', 'http://a.test/1', REFUSED, false, T);
   a.failed('a.test', 'http://a.test/2', REFUSED, false, T);
-  a.answered('a.test');
+  a.answered('a.test', T);
   a.failed('a.test', 'http://a.test/1', REFUSED, false, T + 1);
   a.failed('a.test', 'http://a.test/1', REFUSED, false, T + 2);
   assert.equal(a.unreachable('a.test', T + 2), null);
@@ -55,7 +55,7 @@ test('an answer forgets the failures; a failed body resets the count but still b
   const h = new HostHealth(opts);
   h.failed('a.test', 'http://a.test/1', REFUSED, false, T);
   h.failed('a.test', 'http://a.test/2', REFUSED, false, T);
-  h.answered('a.test');
+  h.answered('a.test', T);
   h.failed('a.test', 'http://a.test/3', REFUSED, false, T);
   assert.equal(h.unreachable('a.test', T), null);
   assert.equal(h.retryAt('a.test', T), T + 1000, 'first failure in a row: 1 s');
@@ -66,7 +66,7 @@ test('an answer forgets the failures; a failed body resets the count but still b
   assert.equal(h.retryAt('a.test', T + 300), T + 300 + 8000, 'fourth failure in a row: 8 s');
   for (let i = 7; i < 20; i++) h.failed('a.test', `http://a.test/${i}`, 'slow', true, T + 400);
   assert.equal(h.retryAt('a.test', T + 400), T + 400 + 60_000, 'capped');
-  h.answered('a.test');
+  h.answered('a.test', T + 400);
   assert.equal(h.retryAt('a.test', T + 400), 0);
 });
 
@@ -133,8 +133,9 @@ test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, 
   });
   assert.deepEqual(pauses, [1000, 2000, 4000, 8000], 'no Retry-After: the backoff of the answers in a row');
   assert.equal(b.unreachable('b.test', T + 400_000), null, 'an answering host is never unreachable');
-  b.answered('b.test');
+  b.answered('b.test', T + 300_000);
   assert.equal(b.heldUntil('b.test', T + 300_000), T + 308_000, 'an answer keeps the pause asked for');
+  assert.equal(b.size, 1);
   assert.equal(b.heldUntil('b.test', T + 400_000), null);
   b.throttled('b.test', T + 400_000, undefined);
   assert.equal(b.heldUntil('b.test', T + 400_000), T + 401_000, 'but forgets the strikes: the backoff starts again');
@@ -143,4 +144,7 @@ test('429 and 503 pause the whole host: for the Retry-After up to maxBackoffMs, 
   for (const p of ['/1', '/2', '/3']) b.failed('b.test', `http://b.test${p}`, 'ECONNREFUSED', false, T + 400_000);
   assert.equal(b.pausedUntil('b.test', T + 400_500), T + 700_000);
   assert.equal(b.pausedUntil('b.test', T + 800_000), null);
+  // An answer once the pause is over forgets the host: a crawl of many hosts keeps none of those that once asked for one.
+  b.answered('b.test', T + 800_000);
+  assert.equal(b.size, 0);
 });
