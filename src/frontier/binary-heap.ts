@@ -49,6 +49,30 @@ export class BinaryHeap<T> {
     return top;
   }
 
+  /** Keeps the items `keep` accepts, in one pass and a rebuild (O(n)). */
+  retain(keep: (item: T) => boolean): void {
+    const a = this.#items;
+    let n = 0;
+    for (const item of a) if (keep(item)) a[n++] = item;
+    a.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  #down(start: number): void {
+    const a = this.#items;
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < a.length && this.#less(a[l]!, a[m]!)) m = l;
+      if (r < a.length && this.#less(a[r]!, a[m]!)) m = r;
+      if (m === i) break;
+      [a[i], a[m]] = [a[m]!, a[i]!];
+      i = m;
+    }
+  }
+
   /** All items in heap order (not sorted). */
   values(): readonly T[] {
     return this.#items;

@@ -128,6 +128,11 @@ export class HostScheduler {
   }
 
   /** Requests handed out and not yet released. */
+  /** Entries in the ready and wait heaps, stale ones included (at most twice the hosts and 2,048). */
+  get heapEntries(): number {
+    return this.#ready.size + this.#wait.size;
+  }
+
   get inflight(): number {
     return this.#inflight;
   }
@@ -452,5 +457,18 @@ export class HostScheduler {
     }
     if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
     else this.#ready.push({ h, token: h.token, at: 0, head });
+    this.#compact();
+  }
+
+  /**
+   * Drops stale entries (a host placed again since) once they outnumber the hosts: they leave a
+   * heap only when they reach its top, and a best-first crawl's low entries never do, so a long
+   * crawl held about one per two fetches (60 bytes each, and the request each named), without end.
+   */
+  #compact(): void {
+    const limit = 2 * this.#hosts.size + 1024;
+    const live = (e: HeapEntry) => e.token === e.h.token;
+    if (this.#ready.size > limit) this.#ready.retain(live);
+    if (this.#wait.size > limit) this.#wait.retain(live);
   }
 }
