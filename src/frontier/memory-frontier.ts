@@ -92,13 +92,19 @@ export class MemoryFrontier implements Frontier {
     });
   }
 
+  // A link answered here goes no further: its seen test is counted here. Any other goes on to
+  // add(), which counts it: one test per link.
   knownSeen(url: string): boolean {
-    return this.seen.has(url) && !this.#revivable(url);
+    const known = this.seen.has(url, false) && !this.#revivable(url);
+    if (known) this.seen.countLast?.();
+    return known;
   }
 
   settled(url: string): boolean {
     // A host with spilled URLs cannot tell a spilled one from a finished one here: say "not known".
-    return this.seen.has(url) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url)) && !this.#revivable(url);
+    const settled = this.seen.has(url, false) && !this.scheduler.isQueued(url) && !this.scheduler.hasSpilled(hostOf(url)) && !this.#revivable(url);
+    if (settled) this.seen.countLast?.();
+    return settled;
   }
 
   #revivable(url: string): boolean {

@@ -37,24 +37,31 @@ export class LayeredSeenSet implements SeenSet {
   readonly #cache: FingerprintCache;
   readonly #backing: LocalSeenBacking;
   readonly counters: SeenCounters = { cacheHits: 0, cacheMisses: 0 };
+  /** How the last has() was answered: from the cache, or not. */
+  #lastHit = false;
 
   constructor(cache: FingerprintCache, backing: LocalSeenBacking) {
     this.#cache = cache;
     this.#backing = backing;
   }
 
-  has(url: string): boolean {
+  has(url: string, count = true): boolean {
     const fp = fingerprint(url);
     const key = keyOf(fp);
-    if (this.#cache.has(key)) {
-      this.counters.cacheHits++;
+    this.#lastHit = this.#cache.has(key);
+    if (count) this.countLast();
+    if (this.#lastHit) {
       this.#cache.access(key); // a use: CLOCK marks it, LRU moves it
       return true;
     }
-    this.counters.cacheMisses++;
     const seen = this.#backing.has(fp);
     if (seen) this.#cache.access(key);
     return seen;
+  }
+
+  countLast(): void {
+    if (this.#lastHit) this.counters.cacheHits++;
+    else this.counters.cacheMisses++;
   }
 
   add(url: string): boolean {

@@ -60,3 +60,26 @@ test('reopening a crawl with a seen cache does not load the fingerprints, yet kn
   assert.deepEqual(await f.add([req('http://a.test/1'), req('http://a.test/3')], 0), [false, true]);
   await again.close();
 });
+
+test('each link is one seen test in the counters, as the caching paper counts: the settled check and the add of a new link count once', async () => {
+  const db = new SqliteDb(join(mkdtempSync(join(tmpdir(), 'fc-layered-')), 'c.db'), { create: true });
+  try {
+    const f = new SqliteFrontier(db, { delayMs: 0, perHost: 100 }, 1000);
+    const urls = Array.from({ length: 100 }, (_x, i) => `http://h${i % 5}.test/${i}`);
+    // As link admission asks: settled() for every link, then add() for those not settled.
+    const offer = async () => {
+      const open = urls.filter((u) => !f.settled(u));
+      await f.add(open.map((u) => req(u)), 0);
+      return open.length;
+    };
+    assert.equal(await offer(), 100);
+    assert.deepEqual(f.seenCounters(), { cacheHits: 0, cacheMisses: 100 }, 'new links: one miss each, not two');
+    assert.equal(await offer(), 100, 'waiting: not settled, offered again (a raise may apply)');
+    assert.deepEqual(f.seenCounters(), { cacheHits: 100, cacheMisses: 100 }, 'one hit each');
+    for (const r of await f.claim(1000, 0)) await f.complete(r, { state: 'done' }, 0);
+    assert.equal(await offer(), 0, 'done: settled');
+    assert.deepEqual(f.seenCounters(), { cacheHits: 200, cacheMisses: 100 });
+  } finally {
+    await db.close();
+  }
+});
