@@ -91,9 +91,12 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   }
 }
 
-/** The relevance of every page earlier runs stored, read in one pass (Strategy.restorePages). */
+/**
+ * The relevance of every page earlier runs stored, read in one pass (Strategy.restorePages), from
+ * the crawl log: its rows are small, where the pages' text would be read with every row.
+ */
 function* storedRelevance(db: SqliteDb): Iterable<{ url: string; finalUrl: string; relevance: number }> {
-  const rows = db.db.prepare('SELECT url, final_url AS finalUrl, relevance FROM pages WHERE relevance IS NOT NULL');
+  const rows = db.db.prepare("SELECT url, final_url AS finalUrl, relevance FROM crawl_log WHERE state = 'done' AND relevance IS NOT NULL AND final_url IS NOT NULL");
   yield* rows.iterate() as Iterable<{ url: string; finalUrl: string; relevance: number }>;
 }
 

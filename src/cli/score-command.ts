@@ -90,7 +90,7 @@ export function registerScore(program: Command): void {
           return;
         }
         const out = [
-          `${displayUrl(where)}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
+          `${placeholder ? where : displayUrl(where)}  "${page.title}"  (topic '${topic.name}', threshold ${topic.threshold})`,
           `relevance (position-weighted VSM, method C): ${fmt(vsm)}${vsm.score >= topic.threshold ? '  [relevant]' : ''}`,
           `level (method B, topic terms in title and body): ${level.level}  r = ${fmt(level)}`,
         ];

@@ -127,12 +127,12 @@ export class HostScheduler {
     return this.#queued;
   }
 
-  /** Requests handed out and not yet released. */
-  /** Entries in the ready and wait heaps, stale ones included (at most twice the hosts and 2,048). */
+  /** Entries in the ready and wait heaps, stale ones included (each heap at most twice the hosts and 1,024). */
   get heapEntries(): number {
     return this.#ready.size + this.#wait.size;
   }
 
+  /** Requests handed out and not yet released. */
   get inflight(): number {
     return this.#inflight;
   }

@@ -11,8 +11,8 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  * discovery number as 4 big-endian bytes; redis-request-codec.ts has the value encoding):
  *   B q:<host>  ZSET  member id .. key (12 bytes), score -priority: equal priorities come out in
  *                     discovery order because members compare byte-wise, id first
- *   B u:<b>     HASH  the carried state: value id .. A .. R, where A (url, attempts, probe,
- *                     sitemap) is kept by a raise and R (depth, parent, anchor, data) is replaced.
+ *   B u:<b>     HASH  the carried state: value id .. A .. R, where A (url, attempts, probe, sitemap,
+ *                     redirected) is kept by a raise and R (depth, parent, anchor, data) is replaced.
  *                     b is the key's top 18 bits modulo the state buckets per shard (four per seen
  *                     bucket), so a bucket holds about 64 waiting URLs at the seen set's design
  *                     size and stays a listpack: a few bytes an entry instead of about 100 in a

@@ -1,9 +1,12 @@
 /**
  * Characters a URL is never shown with, decoded or not: controls (a terminal runs ESC sequences),
  * whitespace (the URL must stay one word to copy), bidirectional and zero-width formatting (they
- * reorder or hide what is shown), and U+FFFD. Kept as their escapes.
+ * reorder or hide what is shown), unassigned and private-use code points, U+FFFD, and, as
+ * browsers keep them escaped, characters that show as nothing (Hangul fillers, the combining
+ * grapheme joiner, variation selectors) or as a slash (／ ∕ ⁄ ⧸, the overlay U+0338), with which two
+ * URLs would look the same. Kept as their escapes.
  */
-const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Z}\u{FFFD}\u{2028}\u{2029}]/u;
+const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Z}\p{Cn}\p{Co}\u{FFFD}\u{2028}\u{2029}\u{115F}\u{1160}\u{3164}\u{FFA0}\u{034F}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{FF0F}\u{2215}\u{2044}\u{29F8}\u{0338}]/u;
 
 /**
  * A URL as a reader should see it in a terminal: the escapes of non-ASCII UTF-8 characters

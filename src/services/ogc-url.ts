@@ -21,7 +21,7 @@ const OGC_PARAMS = new Set([
  * Parameters that are the protocol's only in one request: CSW's GetRecordById names a record by
  * `id`, where anything else with an `id` (wms.php?id=12) is more likely naming the service.
  */
-const REQUEST_PARAMS: Record<string, ReadonlySet<string>> = { getrecordbyid: new Set(['id']) };
+const REQUEST_PARAMS = new Map<string, ReadonlySet<string>>([['getrecordbyid', new Set(['id'])]]);
 
 /** A link's OGC reading: its parameters (names lower-cased) and path segments (lower-cased). */
 export interface OgcLink {
@@ -65,7 +65,7 @@ export function dropCredentials(url: URL): void {
 export function endpointOf(link: OgcLink): string {
   const u = new URL(link.url.href);
   u.hash = '';
-  const only = REQUEST_PARAMS[link.params.get('request')?.toLowerCase() ?? ''];
+  const only = REQUEST_PARAMS.get(link.params.get('request')?.toLowerCase() ?? '');
   const keep = [...u.searchParams].filter(([k]) => !OGC_PARAMS.has(k.toLowerCase()) && !only?.has(k.toLowerCase()));
   u.search = '';
   for (const [k, v] of keep) u.searchParams.append(k, v);

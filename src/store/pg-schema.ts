@@ -6,10 +6,11 @@
  */
 /**
  * 2: the search text folds Latin diacritics. 3: the tsvector is written by the store
- * (pgTsvector) instead of generated from a stored search text, which is gone. A store opening
- * version 1 or 2 brings it to 3 (PgStore).
+ * (pgTsvector) instead of generated from a stored search text, which is gone. 4: urls.kind may
+ * hold {"redirected": n}, which a version 3 reader would take for a service probe (nothing to
+ * convert). A store opening version 1, 2 or 3 brings it to 4 (PgStore).
  */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 export function pgSchemaSql(s: string): string {
   return `

@@ -117,7 +117,7 @@ export class PgStore implements Store, UrlJournal {
       const v = await client.query(`SELECT value FROM ${this.schema}.meta WHERE key = 'schema_version'`);
       const found = v.rows[0] ? Number((v.rows[0] as { value: string }).value) : null;
       if (found === 1 || found === 2) await this.#storeTsvectors(client);
-      if (found === null || found === 1 || found === 2) {
+      if (found === null || found === 1 || found === 2 || found === 3) {
         await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
       } else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
       await client.query('COMMIT');

@@ -10,10 +10,12 @@ type Db = Database.Database;
 
 /**
  * 2 added urls.probe and the service registry; 3 the fts_pending queue; 4 urls.parent holds the
- * parent's fingerprint (every backend knows URLs by key), not its row id. Older files are
- * upgraded on open (the new tables are created by SCHEMA itself).
+ * parent's fingerprint (every backend knows URLs by key), not its row id; 5 urls.probe may hold
+ * {"redirected": n}, a page queued by redirects across hosts, which a version 4 reader would take
+ * for a service probe (nothing to convert: the number tells such readers to refuse the file).
+ * Older files are upgraded on open (the new tables are created by SCHEMA itself).
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

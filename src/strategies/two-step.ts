@@ -57,8 +57,11 @@ export class TwoStepStrategy implements Strategy {
   readonly name = 'two-step';
   readonly topic: Topic;
   readonly options: TwoStepOptions;
-  /** rel of every fetched page, by URL fingerprint. */
-  readonly #rels = new Map<number, number>();
+  /**
+   * rel of every fetched page, by URL fingerprint, in 16 maps: V8 caps one Map at 2^24 entries,
+   * which one or two keys a page reach at 8 to 16 million pages.
+   */
+  readonly #rels = Array.from({ length: 16 }, () => new Map<number, number>());
   /** Tracked parents by request key, oldest first. */
   readonly #parents = new Map<string, Parent>();
   /** Waiting URL fingerprint -> keys of the tracked parents that link to it. */
@@ -89,7 +92,7 @@ export class TwoStepStrategy implements Strategy {
       const k = fingerprintKey(l.url);
       if (counted.has(k)) continue;
       counted.add(k);
-      const r = this.#rels.get(k);
+      const r = this.#relOf(k);
       if (r !== undefined) stats.add(r);
     }
 
@@ -133,7 +136,7 @@ export class TwoStepStrategy implements Strategy {
 
   /** A page was fetched (its relevance), or ended with none (null): tell the tracked parents that link to it. */
   #report(key: number, rel: number | null): void {
-    if (rel !== null) this.#rels.set(key, rel);
+    if (rel !== null) this.#rels[key % 16]!.set(key, rel);
     const ids = this.#parentsOf.get(key);
     if (!ids) return;
     this.#parentsOf.delete(key);
@@ -197,17 +200,22 @@ export class TwoStepStrategy implements Strategy {
     };
   }
 
+  /** Reported as fetched now: a restored parent waiting for one of them stops waiting (its links are offered again). */
   restorePages(pages: Iterable<{ url: string; finalUrl: string; relevance: number }>): void {
     for (const p of pages) {
-      this.#rels.set(fingerprintKey(p.url), p.relevance);
-      this.#rels.set(fingerprintKey(p.finalUrl), p.relevance);
+      this.#report(fingerprintKey(p.url), p.relevance);
+      if (p.finalUrl !== p.url) this.#report(fingerprintKey(p.finalUrl), p.relevance);
     }
+  }
+
+  #relOf(key: number): number | undefined {
+    return this.#rels[key % 16]!.get(key);
   }
 
   restore(state: unknown): void {
     const s = state as { rels?: [number, number][]; parents?: [string | number, number, number, number, number, number[], [string, string][], number[]][] } | null;
     // Snapshots of earlier versions carry every page's relevance; restorePages reads it too.
-    for (const [k, r] of s?.rels ?? []) this.#rels.set(k, r);
+    for (const [k, r] of s?.rels ?? []) this.#rels[k % 16]!.set(k, r);
     for (const [id, rel, depth, need, offered, stats, pending, ahead] of s?.parents ?? []) {
       const links = new Map(pending.map(([u, a]): [number, [string, string]] => [fingerprintKey(u), [u, a]]));
       // A snapshot of an earlier version tracked parents by row id: any unique string does.

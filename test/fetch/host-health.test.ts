@@ -94,7 +94,8 @@ test('trackHealth: answers, failures without an answer, failed bodies; an aborte
   const outcomes = new Map<string, () => FetchResult>([
     ['http://a.test/ok', () => ({ url: '', finalUrl: '', status: 503, headers: {}, redirects: [], contentType: '', body: null, bytes: 0, fetchMs: 0 })],
     ['http://a.test/refused', () => { throw new FetchError('x', REFUSED, { transient: true, network: 'no-answer' }); }],
-    ['http://a.test/503', () => { throw new FetchError('x', 'HTTP 503', { transient: true, status: 503 }); }],
+    // A minute's Retry-After: longer than any stall of the machine between the requests below.
+    ['http://a.test/503', () => { throw new FetchError('x', 'HTTP 503', { transient: true, status: 503, retryAfterMs: 60_000 }); }],
     ['http://a.test/404', () => { throw new FetchError('x', 'HTTP 404', { transient: false, status: 404 }); }],
   ]);
   const inner: Fetcher = { fetch: async (url) => outcomes.get(url)!(), close: async () => {} };
@@ -110,7 +111,6 @@ test('trackHealth: answers, failures without an answer, failed bodies; an aborte
   assert.equal(h.retryAt('a.test', T), 0);
   const held = new HostHealth(opts);
   const g = trackHealth(inner, held);
-  // Read at the time the 503 was asked for (the pause starts at its answer, later): a stalled machine cannot outlast it.
   const asked = Date.now();
   await assert.rejects(g.fetch('http://a.test/503'));
   assert.ok(held.heldUntil('a.test', asked) !== null, 'a 503 asks the host to be left alone a while');

@@ -24,6 +24,8 @@ test('an `id` names the service unless the request is CSW GetRecordById, whose r
   assert.equal(all.candidate('http://x.org/wms.php?id=12&SERVICE=WMS&REQUEST=GetMap&LAYERS=a')?.endpoint, 'http://x.org/wms.php?id=12');
   assert.notEqual(all.candidate('http://x.org/wms.php?id=12&SERVICE=WMS&REQUEST=GetCapabilities')?.endpoint, all.candidate('http://x.org/wms.php?id=13&SERVICE=WMS&REQUEST=GetCapabilities')?.endpoint);
   assert.equal(all.candidate('http://x.org/csw?service=CSW&request=GetRecordById&id=abc-1&elementSetName=full')?.endpoint, 'http://x.org/csw');
+  // A request named like an object's own members is a request like any other.
+  for (const r of ['constructor', '__proto__', 'toString']) assert.equal(all.candidate(`http://x.org/wms?map=a.map&service=WMS&request=${r}`)?.endpoint, 'http://x.org/wms?map=a.map', r);
 });
 
 test('credentials a page wrote into a service link are neither probed with nor registered', () => {

@@ -60,6 +60,23 @@ test('a page waits for its look-ahead, then its other links are offered again at
   close(z[0]!.priority, 0.7 * 0.5 + 0.3 * 1);
 });
 
+test('restorePages: the relevance of pages an earlier run stored counts at once, and settles a restored parent waiting for them', () => {
+  const s = new TwoStepStrategy(topicFromFile(TOPIC), { lookahead: 2 });
+  const xl = [link('http://a/x1', 'solar'), link('http://a/x2', 'solar'), link('http://a/x3', 'more')];
+  s.scoreLinks({ request: req(1, 'http://a/X'), page: page('http://a/X', xl), relevance: R2 }, xl);
+  // Killed after the checkpoint, with x1 and x2 fetched since: the resume hands their stored relevance back.
+  const resumed = new TwoStepStrategy(topicFromFile(TOPIC), { lookahead: 2 });
+  resumed.restore(JSON.parse(JSON.stringify(s.snapshot())));
+  resumed.restorePages([{ url: 'http://a/x1', finalUrl: 'http://a/x1', relevance: 1 }, { url: 'http://a/x2', finalUrl: 'http://a/x2', relevance: 1 }]);
+  const again = resumed.reoffers();
+  assert.deepEqual(again.map((r) => r.url), ['http://a/x3']);
+  close(again[0]!.priority, 0.7 * R2 + 0.3 * 1);
+  // A page of the resumed run linking to them needs no look-ahead.
+  const zl = [link('http://a/x1', 'solar'), link('http://a/x2', 'solar'), link('http://a/z1', 'more')];
+  const z = resumed.scoreLinks({ request: req(4, 'http://a/Z'), page: page('http://a/Z', zl), relevance: 0.5 }, [zl[2]!]);
+  close(z[0]!.priority, 0.7 * 0.5 + 0.3 * 1);
+});
+
 test('a look-ahead page that ends with no page to score (a 404) is one fewer to wait for: the parent scores from the others', () => {
   const s = new TwoStepStrategy(topicFromFile(TOPIC), { lookahead: 2 });
   const xl = [link('http://a/x1', 'solar'), link('http://a/x2', 'solar'), link('http://a/x3', 'more')];
