@@ -22,7 +22,13 @@ export interface GroupGrade {
  * whether the ranking puts a target first, and whether sites without one return nothing.
  * `pages` is ranked per site, best first (runGroupCrawl's order).
  */
-export function gradeGroup(pages: readonly RankedPage[], targets: ReadonlySet<string>, sites: readonly { name: string; root: string }[]): GroupGrade {
+/**
+ * The examples are left out of every figure (pages and targets): they were given, so finding them
+ * is no result; each run had three hits for free, and the examples' sites their best page right.
+ */
+export function gradeGroup(allPages: readonly RankedPage[], allTargets: ReadonlySet<string>, sites: readonly { name: string; root: string }[], examples: ReadonlySet<string> = new Set()): GroupGrade {
+  const pages = examples.size ? allPages.filter((p) => !examples.has(p.url)) : allPages;
+  const targets = examples.size ? new Set([...allTargets].filter((t) => !examples.has(t))) : allTargets;
   const returned = pages.filter((p) => p.target);
   const hits = returned.filter((p) => targets.has(p.url)).length;
   const precision = returned.length ? hits / returned.length : 0;

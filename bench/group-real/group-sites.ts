@@ -2,7 +2,7 @@ import type { SiteDef } from '../realweb/manifest.js';
 
 /**
  * bench/group-real's group: documentation sites of Debian packages, each built and served like
- * bench/realweb's (opaque URLs, one 127.0.0.1 port a site), and two kinds of page that most but
+ * bench/realweb's (opaque URLs, one 127.0.0.1 port a site), and four kinds of page that most but
  * not all of them have. Labels are the original tree's file names, written here by hand after
  * reading each candidate page's title and first heading (`--check-labels` prints them; the
  * reading is recorded in docs/benchmarks.md).

@@ -70,6 +70,8 @@ const fail = (msg: string): never => {
 };
 const kinds = args.kinds!.split(',').map((k) => k.trim()) as PageKind[];
 for (const k of kinds) if (!PAGE_KINDS.includes(k)) fail(`--kinds: unknown kind '${k}' (${PAGE_KINDS.join(', ')})`);
+// The sweep is for choosing settings, which are never chosen on the report kind.
+if (args.sweep && kinds.includes(REPORT_KIND)) fail(`--sweep: not on the report kind '${REPORT_KIND}' (settings are chosen on ${TUNE_KINDS.join(', ')})`);
 const methods = args.methods!.split(',').map((m) => m.trim()) as GroupMethod[];
 for (const m of methods) if (m !== 'bfc' && m !== 'fc') fail(`--methods: unknown method '${m}' (bfc, fc)`);
 const setCount = Number(args.sets);
@@ -133,18 +135,21 @@ try {
     for (const [set, examples] of sets.entries()) {
       const exFile = join(tmp, `examples-${kind}-${set}.tsv`);
       writeFileSync(exFile, examples.map((e) => `${origins[e.site]}/\t${e.url}`).join('\n') + '\n');
+      const given = new Set(examples.map((e) => e.url));
       for (const method of methods) {
+        // One request at a time: the same crawl order, and so the same figures, on every run.
+        // No sitemaps: the built sites serve none, and the guessed /sitemap.xml took a page of every site's budget.
         const report = await runGroupCrawl({
           ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
-          db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 16, perHost: 2, delayMs: 0, robots: true,
+          db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 1, perHost: 1, delayMs: 0, robots: true, sitemaps: false,
         });
         // Pages the labels leave out (GroupSiteDef.ignore) are taken out of the ranking before grading.
         const graded = ignored.size ? report.pages.filter((p) => !ignored.has(p.url)) : report.pages;
-        const grade = gradeGroup(graded, targets, sites);
+        const grade = gradeGroup(graded, targets, sites, given);
         const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
         const sweep: Record<string, ReturnType<typeof prf>> = {};
         const samples = new Set(report.library.map((x) => x.url));
-        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(graded, samples, rule, new Set(report.parts)), targets);
+        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(graded, samples, rule, new Set(report.parts)), targets, given);
         results.push({ kind, set, method, grade, examples: examples.map((e) => GROUP_SITES[e.site]!.id), fetched, rounds: report.rounds.length, sweep });
         writeFileSync(join(args.out!, `${kind}-${set}-${method}.json`), JSON.stringify({ kind, set, method, examples, coherence: report.coherence, samples: report.library.map((x) => x.url), pages: report.pages.map((p: RankedPage) => ({ ...p, label: targets.has(p.url), ...(ignored.has(p.url) ? { ignored: true } : {}) })), library: report.library }, null, 1));
         const g = grade;

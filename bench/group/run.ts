@@ -44,7 +44,7 @@ const overrides: Partial<GroupCrawlOptions> = {
 const topicFile = argv.includes('--topic') ? argv[argv.indexOf('--topic') + 1]! : null;
 
 type Scores = Prf;
-const grade = (pages: RankedPage[], web: GroupWeb): Scores => prf(pages, web.targets);
+const grade = (pages: RankedPage[], web: GroupWeb, examples: ReadonlySet<string>): Scores => prf(pages, web.targets, examples);
 
 const web = await startGroupWeb({ ...DEFAULT_GROUP_WEB, seed: webSeed });
 const dir = mkdtempSync(join(tmpdir(), 'fc-bench-group-'));
@@ -64,18 +64,21 @@ try {
     });
     const exFile = join(dir, `examples-${set}.tsv`);
     writeFileSync(exFile, lines.join('\n') + '\n');
+    const examples = readExamplesFile(exFile, sites);
+    const given = new Set(examples.map((e) => e.url));
     for (const method of methods) {
+      // One request at a time: the same crawl order, and so the same figures, on every run.
       const report = await runGroupCrawl({
-        ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget, db: join(keepDir ?? dir, `${method}-${set}.db`),
-        concurrency: 16, perHost: 2, delayMs: 0, robots: true,
+        ...GROUP_DEFAULTS, ...overrides, sites, examples, method, budgetPerSite: budget, db: join(keepDir ?? dir, `${method}-${set}.db`),
+        concurrency: 1, perHost: 1, delayMs: 0, robots: true, sitemaps: false,
       });
       const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
       const sw: Record<string, Scores> = {};
       const samples = new Set(report.library.map((x) => x.url));
       if (dumpDir) writeFileSync(join(dumpDir, `group-${webSeed}-${set}-${method}.json`), JSON.stringify({ set, method, coherence: report.coherence, samples: [...samples], pages: report.pages.map((p) => ({ ...p, label: web.targets.has(p.url), zh: zhTargets.has(p.url) })) }));
-      if (sweep && method === 'bfc' && overrides.threshold === undefined) for (const rule of SWEEP) sw[ruleName(rule)] = grade(reselect(report.pages, samples, rule, new Set(report.parts)), web);
+      if (sweep && method === 'bfc' && overrides.threshold === undefined) for (const rule of SWEEP) sw[ruleName(rule)] = grade(reselect(report.pages, samples, rule, new Set(report.parts)), web, given);
       const zhFound = report.pages.filter((p) => p.target && zhTargets.has(p.url)).length;
-      results.push({ set, method, scores: grade(report.pages, web), fetched, rounds: report.rounds.length, sweep: sw, zhTargets: zhFound });
+      results.push({ set, method, scores: grade(report.pages, web, given), fetched, rounds: report.rounds.length, sweep: sw, zhTargets: zhFound });
       const s = results[results.length - 1]!.scores;
       const zh = [...chosen].filter((i) => web.sites[i]!.zh).length;
       const reached = report.pages.filter((p) => web.targets.has(p.url)).length;

@@ -24,8 +24,13 @@ export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<stri
 }
 
 export interface Prf { precision: number; recall: number; f1: number; returned: number }
-export function prf(pages: readonly RankedPage[], targets: ReadonlySet<string>): Prf {
-  const returned = pages.filter((p) => p.target);
+/**
+ * Precision, recall and F1 of the pages selected as targets. The examples are left out of both
+ * sides: they were given, so finding them is no result (each run had three hits for free).
+ */
+export function prf(pages: readonly RankedPage[], allTargets: ReadonlySet<string>, examples: ReadonlySet<string> = new Set()): Prf {
+  const targets = examples.size ? new Set([...allTargets].filter((t) => !examples.has(t))) : allTargets;
+  const returned = pages.filter((p) => p.target && !examples.has(p.url));
   const hits = returned.filter((p) => targets.has(p.url)).length;
   const precision = returned.length ? hits / returned.length : 0;
   const recall = targets.size ? hits / targets.size : 0;
