@@ -149,7 +149,7 @@ try {
         const fetched = report.searched + report.rounds.reduce((a, x) => a + x.fetched, 0);
         const sweep: Record<string, ReturnType<typeof prf>> = {};
         const samples = new Set(report.library.map((x) => x.url));
-        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(graded, samples, rule, new Set(report.parts)), targets, given);
+        if (args.sweep && method === 'bfc') for (const rule of SWEEP) sweep[ruleName(rule)] = prf(reselect(graded, samples, rule, new Set(report.parts), report.coherence), targets, given);
         results.push({ kind, set, method, grade, examples: examples.map((e) => GROUP_SITES[e.site]!.id), fetched, rounds: report.rounds.length, sweep });
         writeFileSync(join(args.out!, `${kind}-${set}-${method}.json`), JSON.stringify({ kind, set, method, examples, coherence: report.coherence, samples: report.library.map((x) => x.url), pages: report.pages.map((p: RankedPage) => ({ ...p, label: targets.has(p.url), ...(ignored.has(p.url) ? { ignored: true } : {}) })), library: report.library }, null, 1));
         const g = grade;

@@ -76,7 +76,7 @@ try {
       const sw: Record<string, Scores> = {};
       const samples = new Set(report.library.map((x) => x.url));
       if (dumpDir) writeFileSync(join(dumpDir, `group-${webSeed}-${set}-${method}.json`), JSON.stringify({ set, method, coherence: report.coherence, samples: [...samples], pages: report.pages.map((p) => ({ ...p, label: web.targets.has(p.url), zh: zhTargets.has(p.url) })) }));
-      if (sweep && method === 'bfc' && overrides.threshold === undefined) for (const rule of SWEEP) sw[ruleName(rule)] = grade(reselect(report.pages, samples, rule, new Set(report.parts)), web, given);
+      if (sweep && method === 'bfc' && overrides.threshold === undefined) for (const rule of SWEEP) sw[ruleName(rule)] = grade(reselect(report.pages, samples, rule, new Set(report.parts), report.coherence), web, given);
       const zhFound = report.pages.filter((p) => p.target && zhTargets.has(p.url)).length;
       results.push({ set, method, scores: grade(report.pages, web, given), fetched, rounds: report.rounds.length, sweep: sw, zhTargets: zhFound });
       const s = results[results.length - 1]!.scores;

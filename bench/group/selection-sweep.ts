@@ -18,8 +18,13 @@ export const ruleName = (r: SelectionRule) => `q ${r.noiseQuantile}, group x${r.
  * A rule with section parts adds the parts the run returned (the report's `parts`, found at the
  * run's own noise level).
  */
-export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<string>, rule: SelectionRule, parts: ReadonlySet<string> = new Set()): RankedPage[] {
-  const picked = selectTargets(pages.map((p) => ({ site: p.site, score: p.score, sample: samples.has(p.url) })), rule);
+/**
+ * The crawl's pages selected again under `rule`, as the crawl selects (start pages never, the
+ * floor from the library's `coherence`): without those two the default rule's row did not give
+ * the run's own figures.
+ */
+export function reselect(pages: readonly RankedPage[], samples: ReadonlySet<string>, rule: SelectionRule, parts: ReadonlySet<string> = new Set(), coherence?: number): RankedPage[] {
+  const picked = selectTargets(pages.map((p) => ({ site: p.site, score: p.score, sample: samples.has(p.url), entry: p.path.length === 0 })), rule, coherence);
   return pages.map((p, i) => ({ ...p, target: picked[i]! || (rule.sectionParts !== undefined && parts.has(p.url)) }));
 }
 
