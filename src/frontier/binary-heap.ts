@@ -34,17 +34,7 @@ export class BinaryHeap<T> {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.#less(a[l]!, a[m]!)) m = l;
-        if (r < a.length && this.#less(a[r]!, a[m]!)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
+      this.#down(0);
     }
     return top;
   }

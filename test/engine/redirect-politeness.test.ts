@@ -81,14 +81,17 @@ test("a redirect to another host is queued as that host's URL: its Crawl-delay h
   }
 });
 
-for (const flaky of [false, true]) test(`two hosts that redirect to each other with a counter end the chain after the redirect limit, as one fetch would${flaky ? ', retried hops included' : ''}`, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-pingpong-'));
+/**
+ * Two hosts that redirect to each other with a counter (/r?n=N to the other's /r?n=N+1).
+ * `flaky`: each URL fails once (a retry) before it redirects. `requests` counts the redirects sent.
+ */
+async function pingPongHosts(flaky = false): Promise<{ origins: string[]; requests: () => number; close: () => void }> {
   let requests = 0;
   const asked = new Set<string>();
+  const origins: string[] = [];
   const servers = [0, 1].map(() =>
     createServer((req, res) => {
       if (req.url === '/robots.txt') return void res.writeHead(404).end();
-      // Flaky: each URL fails once (a retry) before it redirects.
       if (flaky && !asked.has(req.url ?? '')) {
         asked.add(req.url ?? '');
         return void res.writeHead(500).end();
@@ -98,55 +101,47 @@ for (const flaky of [false, true]) test(`two hosts that redirect to each other w
       res.writeHead(302, { location: `${origins[(n + 1) % 2]}/r?n=${n + 1}` }).end();
     }),
   );
-  const origins: string[] = [];
   for (const s of servers) {
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     origins.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
   }
+  return { origins, requests: () => requests, close: () => servers.forEach((s) => s.close()) };
+}
+
+for (const flaky of [false, true]) test(`two hosts that redirect to each other with a counter end the chain after the redirect limit, as one fetch would${flaky ? ', retried hops included' : ''}`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-pingpong-'));
+  const { origins, requests, close } = await pingPongHosts(flaky);
   try {
     const crawl = await startCrawl({ seeds: [`${origins[0]}/r?n=0`], db: join(dir, 'pp.db'), delayMs: 0, retryBaseMs: 5, maxPages: 200, maxDepth: 0, sitemaps: false, hosts: [origins[1]!] });
     await crawl.run();
     await crawl.db.settle();
     const entries = await collect(crawl.store.logEntries());
     await crawl.close();
-    assert.ok(requests <= 7, `${requests} requests: the default limit is 5 redirects`);
+    assert.ok(requests() <= 7, `${requests()} requests: the default limit is 5 redirects`);
     assert.match(entries.at(-1)?.error ?? '', /^more than 5 redirects \(across hosts, the last to http:\/\/127\.0\.0\.1:\d+\/r\?n=6\)$/, JSON.stringify(entries.at(-1)));
   } finally {
-    for (const s of servers) s.close();
+    close();
   }
 });
 
 test('a chain of redirects across hosts cut by the page budget keeps its count on resume: the limit holds over both runs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-resume-'));
-  let requests = 0;
-  const servers = [0, 1].map(() =>
-    createServer((req, res) => {
-      if (req.url === '/robots.txt') return void res.writeHead(404).end();
-      requests++;
-      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 0);
-      res.writeHead(302, { location: `${origins[(n + 1) % 2]}/r?n=${n + 1}` }).end();
-    }),
-  );
-  const origins: string[] = [];
-  for (const s of servers) {
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    origins.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
-  }
+  const { origins, requests, close } = await pingPongHosts();
   try {
     const db = join(dir, 'pp.db');
     const first = await startCrawl({ seeds: [`${origins[0]}/r?n=0`], db, delayMs: 0, maxPages: 3, maxDepth: 0, sitemaps: false, hosts: [origins[1]!] });
     await first.run();
     await first.close();
-    assert.equal(requests, 3, 'the first run ends at its budget, mid-chain');
+    assert.equal(requests(), 3, 'the first run ends at its budget, mid-chain');
     const again = await resumeCrawl(db, { maxPages: 200 });
     await again.run();
     await again.db.settle();
     const entries = await collect(again.store.logEntries());
     await again.close();
     // Counted afresh on resume, the chain would take 5 more redirects after the first run's 3.
-    assert.equal(requests, 6, `${requests} requests: 5 redirects over both runs, and the 6th ends the chain`);
+    assert.equal(requests(), 6, `${requests()} requests: 5 redirects over both runs, and the 6th ends the chain`);
     assert.match(entries.at(-1)?.error ?? '', /^more than 5 redirects \(across hosts, the last to http:\/\/127\.0\.0\.1:\d+\/r\?n=6\)$/, JSON.stringify(entries.at(-1)));
   } finally {
-    for (const s of servers) s.close();
+    close();
   }
 });
