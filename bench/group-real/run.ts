@@ -10,6 +10,7 @@ import { pagesDir } from '../realweb/built-site.js';
 import { folderPages, serveBuiltSite, type ServedSite } from '../realweb/serve-sites.js';
 import { ensureGroupSite, ignoredPaths, targetPaths } from './group-build.js';
 import { GROUP_SITES, PAGE_KINDS, REPORT_KIND, siteDef, TUNE_KINDS, type PageKind } from './group-sites.js';
+import type { SelectionRule } from '../../src/group/target-selection.js';
 import { gradeGroup, type GroupGrade } from './group-grade.js';
 import { prf, reselect, ruleName, SWEEP } from '../group/selection-sweep.js';
 
@@ -33,6 +34,7 @@ const HELP = `npm run bench:group-real -- [options]
   --dead-end-weight X     bfc: weight of the paths that led nowhere (default ${GROUP_DEFAULTS.deadEndWeight})
   --shape-weight X        bfc: weight of number-shape likeness in the ranking (default ${GROUP_DEFAULTS.shapeWeight}: off)
   --name-weight X         bfc: weight of name likeness (title, in-link anchors) in the ranking (default ${GROUP_DEFAULTS.nameWeight})
+  --selection JSON        bfc: fields of the selection rule to change, e.g. '{"siteNext":0.7}' (target-selection.ts DEFAULT_SELECTION)
   --out DIR               per-run rankings as JSON (default bench/group-real/out/results)
   --sweep                 also re-select BFC's crawls under other selection rules (tuning)
   --keep-db DIR           keep each run's crawl database in DIR (for re-ranking offline)
@@ -43,6 +45,7 @@ const HELP = `npm run bench:group-real -- [options]
 const { values: args } = parseArgs({
   options: {
     kinds: { type: 'string', default: PAGE_KINDS.join(',') },
+    selection: { type: 'string' },
     methods: { type: 'string', default: 'bfc,fc' },
     sets: { type: 'string', default: '4' },
     budget: { type: 'string', default: String(GROUP_DEFAULTS.budgetPerSite) },
@@ -87,6 +90,13 @@ const overrides = {
   nameWeight: args['name-weight'] !== undefined ? Number(args['name-weight']) : GROUP_DEFAULTS.nameWeight,
 };
 for (const [k, v] of Object.entries(overrides)) if (!(v >= 0 && Number.isFinite(v))) fail(`--${k}: expected a number, got '${v}'`);
+let selectionChange: Partial<SelectionRule> = {};
+try {
+  selectionChange = args.selection ? (JSON.parse(args.selection) as Partial<SelectionRule>) : {};
+} catch (err) {
+  fail(`--selection: not JSON: ${(err as Error).message}`);
+}
+const selection: SelectionRule = { ...GROUP_DEFAULTS.selection, ...selectionChange };
 
 const built = GROUP_SITES.map((s, i) => ensureGroupSite(outRoot, s, i, args.rebuild));
 if (args['build-only']) process.exit(0);
@@ -140,7 +150,7 @@ try {
         // One request at a time: the same crawl order, and so the same figures, on every run.
         // No sitemaps: the built sites serve none, and the guessed /sitemap.xml took a page of every site's budget.
         const report = await runGroupCrawl({
-          ...GROUP_DEFAULTS, ...overrides, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
+          ...GROUP_DEFAULTS, ...overrides, selection, sites, examples: readExamplesFile(exFile, sites), method, budgetPerSite: budget,
           db: join(args['keep-db'] ?? tmp, `${kind}-${set}-${method}.db`), concurrency: 1, perHost: 1, delayMs: 0, robots: true, sitemaps: false,
         });
         // Pages the labels leave out (GroupSiteDef.ignore) are taken out of the ranking before grading.
