@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FingerprintValues } from '../seen/fingerprint-values.js';
 import type { CrawlRequest, Link } from '../types.js';
 import { anchorScore } from '../relevance/link-scorers.js';
 import type { Topic } from '../relevance/topic.js';
@@ -49,7 +50,7 @@ interface Parent {
  *   score(u) is recomputed and, when it rose, u's waiting links are offered again (reoffers()),
  *   which the frontier's raise applies. A score never lowers waiting links (the frontier only
  *   raises): a link keeps the best score its parent had once its look-ahead was in.
- * Memory: the relevance of every fetched page (by 53-bit fingerprint, about 60 bytes a page) and,
+ * Memory: the relevance of every fetched page (by 53-bit fingerprint, 22 to 68 bytes a page) and,
  * for at most `track` waiting links, the parent that may still raise them. A resume reads the
  * first back from the store (restorePages) and the second from snapshot()/restore().
  */
@@ -57,11 +58,8 @@ export class TwoStepStrategy implements Strategy {
   readonly name = 'two-step';
   readonly topic: Topic;
   readonly options: TwoStepOptions;
-  /**
-   * rel of every fetched page, by URL fingerprint, in 16 maps: V8 caps one Map at 2^24 entries,
-   * which one or two keys a page reach at 8 to 16 million pages.
-   */
-  readonly #rels = Array.from({ length: 16 }, () => new Map<number, number>());
+  /** rel of every fetched page, by URL fingerprint (22 to 34 bytes a key; one or two keys a page). */
+  readonly #rels = new FingerprintValues();
   /** Tracked parents by request key, oldest first. */
   readonly #parents = new Map<string, Parent>();
   /** Waiting URL fingerprint -> keys of the tracked parents that link to it. */
@@ -92,7 +90,7 @@ export class TwoStepStrategy implements Strategy {
       const k = fingerprintKey(l.url);
       if (counted.has(k)) continue;
       counted.add(k);
-      const r = this.#relOf(k);
+      const r = this.#rels.get(k);
       if (r !== undefined) stats.add(r);
     }
 
@@ -136,7 +134,7 @@ export class TwoStepStrategy implements Strategy {
 
   /** A page was fetched (its relevance), or ended with none (null): tell the tracked parents that link to it. */
   #report(key: number, rel: number | null): void {
-    if (rel !== null) this.#rels[key % 16]!.set(key, rel);
+    if (rel !== null) this.#rels.set(key, rel);
     const ids = this.#parentsOf.get(key);
     if (!ids) return;
     this.#parentsOf.delete(key);
@@ -208,14 +206,11 @@ export class TwoStepStrategy implements Strategy {
     }
   }
 
-  #relOf(key: number): number | undefined {
-    return this.#rels[key % 16]!.get(key);
-  }
 
   restore(state: unknown): void {
     const s = state as { rels?: [number, number][]; parents?: [string | number, number, number, number, number, number[], [string, string][], number[]][] } | null;
     // Snapshots of earlier versions carry every page's relevance; restorePages reads it too.
-    for (const [k, r] of s?.rels ?? []) this.#rels[k % 16]!.set(k, r);
+    for (const [k, r] of s?.rels ?? []) this.#rels.set(k, r);
     for (const [id, rel, depth, need, offered, stats, pending, ahead] of s?.parents ?? []) {
       const links = new Map(pending.map(([u, a]): [number, [string, string]] => [fingerprintKey(u), [u, a]]));
       // A snapshot of an earlier version tracked parents by row id: any unique string does.
