@@ -200,6 +200,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
+  // What the strategy knows of every fetched page (two-step: their relevance), from the record, as a resume reads it.
+  if (learner.restorePages) for await (const pages of pg.reader().fetchedRelevance()) learner.restorePages(pages);
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));

@@ -146,6 +146,23 @@ export class PgCrawlReader implements CrawlReader {
     return { files, urls };
   }
 
+  /**
+   * The relevance of every page the crawl stored, from the crawl log (small rows), in batches:
+   * what a worker's strategy reads back when it starts (Strategy.restorePages), as a resume does.
+   */
+  async *fetchedRelevance(batch = 10_000): AsyncIterable<{ url: string; finalUrl: string; relevance: number }[]> {
+    for (let after = 0; ; ) {
+      const r = await this.#pool.query(
+        `SELECT seq, url, final_url AS "finalUrl", relevance FROM ${this.#s}.crawl_log WHERE seq > $1 AND state = 'done' AND relevance IS NOT NULL AND final_url IS NOT NULL ORDER BY seq LIMIT $2`,
+        [after, batch],
+      );
+      const rows = r.rows as { seq: string; url: string; finalUrl: string; relevance: number }[];
+      if (rows.length) yield rows;
+      if (rows.length < batch) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
   /** The crawl log after `seq`; a discard that was undone (the URL was found again and queued) is left out, as in SQLite. */
   async *logEntries(after = 0): AsyncIterable<LogEntry> {
     let from = after;
