@@ -91,15 +91,6 @@ function restoreEarlierRuns(db: SqliteDb, traps: TrapGuard): void {
   }
 }
 
-/**
- * The relevance of every page earlier runs stored, read in one pass (Strategy.restorePages), from
- * the crawl log: its rows are small, where the pages' text would be read with every row.
- */
-function* storedRelevance(db: SqliteDb): Iterable<{ url: string; finalUrl: string; relevance: number }> {
-  const rows = db.db.prepare("SELECT url, final_url AS finalUrl, relevance FROM crawl_log WHERE state = 'done' AND relevance IS NOT NULL AND final_url IS NOT NULL");
-  yield* rows.iterate() as Iterable<{ url: string; finalUrl: string; relevance: number }>;
-}
-
 async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: SqliteDb, lock: CrawlLock, network: Fetcher, _parts: CrawlParts, notes: string[]): Promise<OpenCrawl> {
   notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
@@ -108,7 +99,8 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const { strategy } = planned;
   const learned = strategy.restore ? db.getMeta('strategyState') : null;
   if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
-  if (strategy.restorePages) strategy.restorePages(storedRelevance(db));
+  // What the strategy knows of every fetched page (two-step: their relevance), read back from the log.
+  if (strategy.restorePages) for await (const pages of new SqliteCrawlReader(db).fetchedRelevance()) strategy.restorePages(pages);
   // Labels given so far train the strategy now; those given while it runs, at the next poll.
   const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;

@@ -158,6 +158,13 @@ export interface PageSummary {
 }
 
 /** A stored page with its text, as `export --what pages` writes it. */
+/** A fetched page's relevance: the URL asked for and the one fetched after redirects. */
+export interface FetchedRelevance {
+  url: string;
+  finalUrl: string;
+  relevance: number;
+}
+
 export interface StoredPage {
   url: string;
   final_url: string;
@@ -253,6 +260,12 @@ export interface CrawlReader {
    * relevance reached `minRelevance` when it is given. Streams: a corpus does not fit in memory.
    */
   storedPages(minRelevance?: number | null): AsyncIterable<StoredPage>;
+  /**
+   * The relevance of every page the crawl fetched and scored, from the crawl log (small rows), in
+   * batches of at most `batch`, in crawl order: what a strategy reads back when a crawl resumes or
+   * a worker starts (Strategy.restorePages).
+   */
+  fetchedRelevance(batch?: number): AsyncIterable<FetchedRelevance[]>;
   /**
    * The anchor path of each URL from its seed (seed first, the page itself last), for the stored
    * pages among `urls`; at most `maxSteps` steps back (a trap can make paths long).

@@ -9,7 +9,7 @@ import { discardKind } from '../engine/discard-reasons.js';
 import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, foldedErrorPattern, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
+import type { CrawlReader, CrawlStrategy, FetchedRelevance, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
@@ -146,14 +146,10 @@ export class PgCrawlReader implements CrawlReader {
     return { files, urls };
   }
 
-  /**
-   * The relevance of every page the crawl stored, from the crawl log (small rows), in batches:
-   * what a worker's strategy reads back when it starts (Strategy.restorePages), as a resume does.
-   */
-  async *fetchedRelevance(batch = 10_000): AsyncIterable<{ url: string; finalUrl: string; relevance: number }[]> {
+  async *fetchedRelevance(batch = 10_000): AsyncIterable<FetchedRelevance[]> {
     for (let after = 0; ; ) {
       const r = await this.#pool.query(
-        `SELECT seq, url, final_url AS "finalUrl", relevance FROM ${this.#s}.crawl_log WHERE seq > $1 AND state = 'done' AND relevance IS NOT NULL AND final_url IS NOT NULL ORDER BY seq LIMIT $2`,
+        `SELECT seq, url, coalesce(final_url, url) AS "finalUrl", relevance FROM ${this.#s}.crawl_log WHERE seq > $1 AND state = 'done' AND relevance IS NOT NULL ORDER BY seq LIMIT $2`,
         [after, batch],
       );
       const rows = r.rows as { seq: string; url: string; finalUrl: string; relevance: number }[];

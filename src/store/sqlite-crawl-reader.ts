@@ -7,7 +7,7 @@ import type { ServiceEntry } from '../services/service-registry.js';
 import type { ServiceStatus } from '../services/service-record.js';
 import { urlStateName } from '../types.js';
 import { checkMinRelevance, checkSearchArguments, commonErrors, crawlStrategy, ERROR_TEXTS_READ, foldedErrorPattern, PRIORITY_BAND_SQL, PRIORITY_BANDS, withNextAllowed } from './crawl-reader.js';
-import type { CrawlReader, CrawlStrategy, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
+import type { CrawlReader, CrawlStrategy, FetchedRelevance, HarvestPoint, HostSummary, LabelledPage, LastRun, PageLabel, PageSummary, PathStep, RecallPoint, StoredConfig, StoredPage } from './crawl-reader.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { openExistingDb } from './open-existing-db.js';
 import { SqliteServiceRegistry } from './sqlite-service-registry.js';
@@ -201,6 +201,22 @@ export class SqliteCrawlReader implements CrawlReader {
        WHERE p.relevance >= ? ORDER BY p.relevance DESC, p.url_id LIMIT ?`,
       threshold, limit,
     );
+  }
+
+  async *fetchedRelevance(batch = 10_000): AsyncIterable<FetchedRelevance[]> {
+    await this.#sql.settle();
+    const rows = this.#sql.db
+      .prepare("SELECT url, coalesce(final_url, url) AS finalUrl, relevance FROM crawl_log WHERE state = 'done' AND relevance IS NOT NULL ORDER BY seq")
+      .iterate() as Iterable<FetchedRelevance>;
+    let out: FetchedRelevance[] = [];
+    for (const r of rows) {
+      out.push(r);
+      if (out.length >= batch) {
+        yield out;
+        out = [];
+      }
+    }
+    if (out.length) yield out;
   }
 
   async *storedPages(minRelevance: number | null = null): AsyncIterable<StoredPage> {

@@ -1,4 +1,5 @@
 import type { CarriedState, CrawlRequest, Link, Page } from '../types.js';
+import type { FetchedRelevance } from '../store/crawl-reader.js';
 import type { Topic } from '../relevance/topic.js';
 import type { TopicProfile } from '../relevance/vsm-scorer.js';
 
@@ -80,5 +81,5 @@ export interface Strategy {
    * the store rather than kept in its snapshot, which the crawl writes every 30 s and which must
    * stay small (two-step's relevance of every page made it grow with the crawl).
    */
-  restorePages?(pages: Iterable<{ url: string; finalUrl: string; relevance: number }>): void;
+  restorePages?(pages: Iterable<FetchedRelevance>): void;
 }

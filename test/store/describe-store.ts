@@ -262,6 +262,21 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: fetchedRelevance reads every scored page's relevance back from the log, in batches, in crawl order`, async () => {
+    const { store, reader, close } = await make();
+    try {
+      for (let i = 0; i < 5; i++) await commitPage(store, pageRecord(`r${i}`, `t${i}`, 'x', { relevance: i / 10 }));
+      await commitPage(store, pageRecord('unscored', 'u', 'x', { relevance: null }));
+      await store.flush();
+      const batches = [];
+      for await (const b of reader.fetchedRelevance(2)) batches.push(b);
+      assert.deepEqual(batches.map((b) => b.length), [2, 2, 1]);
+      assert.deepEqual(batches.flat().map((r) => [new URL(r.url).pathname, r.finalUrl === r.url, r.relevance]), [0, 1, 2, 3, 4].map((i) => [`/r${i}`, true, i / 10]));
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: the read model's search and storedPages name a bad argument from a library caller`, async () => {
     const { store, reader, close } = await make();
     try {
