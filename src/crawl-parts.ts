@@ -157,7 +157,14 @@ export function makeCrawler(
     if (config.maxPagesPerHost > 0) watch.budget(config.maxPagesPerHost);
     frontier = new WatchedFrontier(frontier, watch);
     const store = parts.politeness;
-    tasks.push({ everyMs: POLITENESS_RECORD_MS, run: () => store.record(watch.drain()) });
+    tasks.push({
+      everyMs: POLITENESS_RECORD_MS,
+      run: async () => {
+        const budget = watch.drainBudget();
+        if (budget !== undefined) await store.setBudget(budget);
+        await store.record(watch.drain());
+      },
+    });
   }
   const feed = parts.labels;
   if (feed) tasks.push({ everyMs: config.labelPollMs, run: async () => void (await feed.poll()) });

@@ -52,6 +52,9 @@ export interface SitemapCrawl {
  * `Sitemap:` lines, else /sitemap.xml), fetched through it like pages, and read into links of
  * their own kind. Per-site counts are this process's; the frontier dedups across resumes.
  */
+/** Sites whose sitemaps this process remembers offering. */
+const MAX_SITES = 50_000;
+
 export class SitemapReading {
   readonly #opts: SitemapOptions | null;
   readonly #c: SitemapCrawl;
@@ -82,6 +85,13 @@ export class SitemapReading {
       return;
     }
     if (this.#sites.has(site)) return;
+    // Bounded for crawls of many sites: a site forgotten and met again is offered again, and the
+    // frontier's seen test drops what it already holds.
+    if (this.#sites.size >= MAX_SITES) {
+      const oldest = this.#sites.values().next().value!;
+      this.#sites.delete(oldest);
+      this.#offered.delete(oldest);
+    }
     this.#sites.add(site);
     const named = this.#c.robots?.sitemaps(req.url) ?? [];
     const guessed = named.length === 0;

@@ -45,6 +45,9 @@ const SPILL_RETRY_MS = 50;
 /** A host keeps at least this many waiting requests in memory, whatever the number of hosts. */
 const MIN_PER_HOST = 2;
 
+/** Host records held before the first look for idle ones to forget. */
+const FIRST_SWEEP_AT = 4096;
+
 /** Better first: higher priority, then earlier discovery. */
 const better = (a: SpillKey, b: SpillKey) => a.priority > b.priority || (a.priority === b.priority && a.id < b.id);
 
@@ -108,6 +111,15 @@ export class HostScheduler {
   readonly #handing = new Set<string>();
   readonly #memory: number;
   readonly #minPerHost: number;
+  /**
+   * Requests handed to hosts whose records were forgotten while a budget was set (or, without a
+   * spill store, at any time): the budget still counts them.
+   */
+  readonly #takenOf = new Map<string, number>();
+  /** Some forgotten host had been handed requests that no one counted (no budget then; see `forgotTaken`). */
+  #forgot = false;
+  /** Host records held before the next look for idle ones. */
+  #sweepAt = FIRST_SWEEP_AT;
 
   /** Without `spill`, every waiting request stays in memory. */
   constructor(opts: Partial<PolitenessOptions> = {}, spill: SpillOptions | null = null) {
@@ -137,16 +149,68 @@ export class HostScheduler {
     return this.#inflight;
   }
 
+  /** Host records held (hosts with waiting or running requests, and idle ones not yet forgotten). */
+  get hostRecords(): number {
+    return this.#hosts.size;
+  }
+
+  /**
+   * True when hosts were forgotten, or counts never restored, while no budget was set: a budget
+   * set now needs every host's count from the caller's record (`restoreTaken`).
+   */
+  get forgotTaken(): boolean {
+    return this.#forgot;
+  }
+
   #host(host: string): HostQueue {
     let h = this.#hosts.get(host);
     if (!h) {
-      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken: 0, spilled: 0, spillBest: NO_SPILL };
+      const taken = this.#takenOf.get(host) ?? 0;
+      if (taken) this.#takenOf.delete(host);
+      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken, spilled: 0, spillBest: NO_SPILL };
       this.#hosts.set(host, h);
     }
     return h;
   }
 
+  /**
+   * Forgets the records of idle hosts (nothing waiting, in memory or spilled, nothing running,
+   * their delay over, no Crawl-delay of their own), which a crawl of many sites otherwise keeps
+   * for every host it ever touched (about 420 bytes each). A forgotten host's next URL starts a
+   * fresh record: its delay has passed, and a Crawl-delay comes back with its next robots check.
+   * Runs when the records have doubled since the last look, so its cost per new host is constant.
+   */
+  #sweep(now: number): void {
+    if (this.#hosts.size < this.#sweepAt) return;
+    const keepTaken = this.#budget !== Infinity || !this.#spill;
+    for (const [host, h] of this.#hosts) {
+      if (h.inflight > 0 || h.spilled > 0 || h.nextAt > now || h.delayMs !== this.#opts.delayMs || this.#head(h) !== undefined) continue;
+      this.#hosts.delete(host);
+      // Its heap entries, if any, become stale.
+      h.token++;
+      if (h.taken > 0) {
+        if (keepTaken) this.#takenOf.set(host, h.taken);
+        else this.#forgot = true;
+      }
+    }
+    this.#sweepAt = Math.max(FIRST_SWEEP_AT, 2 * this.#hosts.size);
+  }
+
+  /**
+   * Requests already handed to each host, from the caller's record (a reopened crawl, or a budget
+   * set after hosts were forgotten): a host this scheduler holds keeps the larger count.
+   */
+  restoreTaken(counts: Iterable<{ host: string; n: number }>): void {
+    for (const { host, n } of counts) {
+      const h = this.#hosts.get(host);
+      if (h) h.taken = Math.max(h.taken, n);
+      else if (n > 0) this.#takenOf.set(host, Math.max(n, this.#takenOf.get(host) ?? 0));
+    }
+    this.#forgot = false;
+  }
+
   push(req: CrawlRequest, now: number): void {
+    this.#sweep(now);
     const h = this.#host(req.host);
     const oldHead = this.#head(h);
     h.queue.push(req);
@@ -372,10 +436,6 @@ export class HostScheduler {
     for (const h of this.#hosts.values()) this.#place(h, now);
   }
 
-  /** Requests already handed to `host` (a resumed crawl restores them, see SqliteFrontier). */
-  setTaken(host: string, taken: number): void {
-    this.#host(host).taken = taken;
-  }
 
   /**
    * A request take() counted against the host's budget did not become a fetch (it was retried,
@@ -384,7 +444,14 @@ export class HostScheduler {
    */
   untake(host: string, now: number): void {
     const h = this.#hosts.get(host);
-    if (!h || h.taken === 0) return;
+    if (!h) {
+      // Forgotten since it was handed the request (its slot went back first, with no delay to wait).
+      const n = this.#takenOf.get(host) ?? 0;
+      if (n > 1) this.#takenOf.set(host, n - 1);
+      else this.#takenOf.delete(host);
+      return;
+    }
+    if (h.taken === 0) return;
     h.taken--;
     this.#place(h, now);
   }

@@ -11,6 +11,9 @@ export interface HostPoliteness {
   budget: number | null;
 }
 
+/** How long after its closure ended an unclaimed host is forgotten. */
+const FORGET_AFTER_MS = 60_000;
+
 interface Watched {
   delayMs: number;
   nextAt: number;
@@ -71,16 +74,37 @@ export class PolitenessWatch {
     this.#budgetChanged = true;
   }
 
-  /** The hosts changed since the last drain (all of them after a budget change), their waits reset. */
-  drain(): HostPoliteness[] {
+  /**
+   * A budget change since the last call (null: no budget any more), for the store to apply to
+   * every host it records, those this watch has forgotten included; undefined: none.
+   */
+  drainBudget(): number | null | undefined {
+    if (!this.#budgetChanged) return undefined;
+    this.#budgetChanged = false;
+    return this.#budget;
+  }
+
+  /**
+   * The hosts changed since the last drain, their waits reset. A host whose closure ended a
+   * minute ago and whose delay is the configured one is forgotten once reported (a crawl of many
+   * sites otherwise keeps one record for every host it touched): its next claim starts a fresh
+   * record, which does not count that old closure as a wait (a request a minute later did not wait for it).
+   */
+  drain(now = Date.now()): HostPoliteness[] {
     const out: HostPoliteness[] = [];
     for (const [host, h] of this.#hosts) {
-      if (!h.dirty && !this.#budgetChanged) continue;
-      out.push({ host, delayMs: h.delayMs, waitedMs: Math.round(h.waitedMs), nextAt: h.nextAt, budget: this.#budget });
-      h.waitedMs = 0;
-      h.dirty = false;
+      if (h.dirty) {
+        out.push({ host, delayMs: h.delayMs, waitedMs: Math.round(h.waitedMs), nextAt: h.nextAt, budget: this.#budget });
+        h.waitedMs = 0;
+        h.dirty = false;
+      }
+      if (h.nextAt + FORGET_AFTER_MS <= now && h.delayMs === this.#delayMs) this.#hosts.delete(host);
     }
-    this.#budgetChanged = false;
     return out;
+  }
+
+  /** Hosts this watch holds a record of. */
+  get size(): number {
+    return this.#hosts.size;
   }
 }

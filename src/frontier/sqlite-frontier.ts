@@ -62,6 +62,8 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #loadHostAhead: Statement;
   /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
   readonly #claims = new Map<string, number>();
+  /** The file holds fetches the scheduler has not counted (see setHostBudget). */
+  #countsStale = false;
 
   /**
    * `spill.memory`: waiting URLs held in memory over all hosts (default 20,000; the rest wait in
@@ -121,10 +123,8 @@ export class SqliteFrontier extends MemoryFrontier {
       for (const r of rows) this.scheduler.push(r, now);
       if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1]!);
     }
-    // Fetches per host so far, for a per-host budget set after reopening: ends without a request are no fetch.
-    for (const { host, n } of db.prepare(`SELECT host, count(*) AS n FROM urls WHERE ${fetchedSql()} GROUP BY host`).all() as { host: string; n: number }[]) {
-      this.scheduler.setTaken(host, n);
-    }
+    // Fetches per host so far are read when a budget is set (setHostBudget): most crawls set none.
+    this.#countsStale = db.prepare(`SELECT 1 FROM urls WHERE ${fetchedSql()} LIMIT 1`).get() !== undefined;
     const max = db.prepare('SELECT max(id) FROM urls').pluck().get() as number | null;
     this.nextId = (max ?? 0) + 1;
     for (const { state, n } of db.prepare('SELECT state, count(*) AS n FROM urls WHERE state >= 2 GROUP BY state').all() as {
@@ -136,6 +136,21 @@ export class SqliteFrontier extends MemoryFrontier {
       else if (state === UrlState.discarded) this.tally.discarded = n;
     }
     this.tally.notFetched = db.prepare(`SELECT count(*) FROM urls WHERE state = 3 AND ${madeNoRequestSql()}`).pluck().get() as number;
+  }
+
+  /**
+   * A per-host budget counts each host's fetches so far: on the first budget of a reopened crawl,
+   * or when the scheduler forgot idle hosts while no budget was set, they are read from the file
+   * (ends without a request are no fetch).
+   */
+  override async setHostBudget(budget: number): Promise<void> {
+    if (Number.isFinite(budget) && (this.#countsStale || this.scheduler.forgotTaken)) {
+      if (this.#sql.inline && this.#sql.pending) this.#sql.flush();
+      const counts = this.#sql.db.prepare(`SELECT host, count(*) AS n FROM urls WHERE ${fetchedSql()} GROUP BY host`).all() as { host: string; n: number }[];
+      this.scheduler.restoreTaken(counts);
+      this.#countsStale = false;
+    }
+    await super.setHostBudget(budget);
   }
 
   /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */

@@ -16,8 +16,20 @@ export class PgPolitenessStore implements PolitenessStore {
     this.#s = schema;
   }
 
-  async record(rows: HostPoliteness[]): Promise<void> {
-    if (!rows.length) return;
+  async setBudget(budget: number | null): Promise<void> {
+    await this.#make();
+    // Another worker's upsert locks rows in host order: a deadlock ends one side, which tries again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#pool.query(`UPDATE ${this.#s}.host_politeness SET budget = $1 WHERE budget IS DISTINCT FROM $1`, [budget]);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  async #make(): Promise<void> {
     if (!this.#made) {
       // Two workers creating it at once: one of them gets a duplicate error for a table that now exists.
       await this.#pool.query(pgHostPolitenessTable(this.#s)).catch((err: { code?: string }) => {
@@ -25,6 +37,11 @@ export class PgPolitenessStore implements PolitenessStore {
       });
       this.#made = true;
     }
+  }
+
+  async record(rows: HostPoliteness[]): Promise<void> {
+    if (!rows.length) return;
+    await this.#make();
     // One statement for the batch; sorted so that two workers lock shared rows in the same order.
     const sorted = [...rows].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
     await this.#pool.query(

@@ -9,4 +9,6 @@ import type { HostPoliteness } from '../frontier/politeness-watch.js';
 export interface PolitenessStore {
   /** `waitedMs` of each row is added to what the host has; the other fields replace it (nextAt keeps the later). */
   record(rows: HostPoliteness[]): Promise<void>;
+  /** The per-host budget changed (null: none): every host's row takes it, recorded or not in this run. */
+  setBudget(budget: number | null): Promise<void>;
 }

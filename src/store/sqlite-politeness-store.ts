@@ -9,6 +9,7 @@ export const SQLITE_HOST_POLITENESS = 'CREATE TABLE IF NOT EXISTS host_politenes
 export class SqlitePolitenessStore implements PolitenessStore {
   readonly #db: SqliteDb;
   readonly #upsert: WriteStatement;
+  readonly #budget: WriteStatement;
 
   constructor(db: SqliteDb) {
     this.#db = db;
@@ -18,6 +19,11 @@ export class SqlitePolitenessStore implements PolitenessStore {
        ON CONFLICT(host) DO UPDATE SET delay_ms = excluded.delay_ms, waited_ms = waited_ms + excluded.waited_ms,
          next_at = max(next_at, excluded.next_at), budget = excluded.budget`,
     );
+    this.#budget = db.prepareWrite('UPDATE host_politeness SET budget = ?');
+  }
+
+  async setBudget(budget: number | null): Promise<void> {
+    this.#db.write(this.#budget, [budget]);
   }
 
   async record(rows: HostPoliteness[]): Promise<void> {

@@ -53,6 +53,9 @@ export interface LinkFeatures {
  * again when a page rediscovers it while it waits). The model lives in memory: a resumed crawl
  * learns again.
  */
+/** Hosts whose fetch counts are kept (about 80 bytes each). */
+const MAX_HOSTS = 100_000;
+
 export class LearnedStrategy implements Strategy {
   readonly name = 'learned';
   readonly topic: Topic;
@@ -133,7 +136,11 @@ export class LearnedStrategy implements Strategy {
     const f = view.request.data?.f as LinkFeatures | undefined;
     if (f && Array.isArray(f.sparse) && Array.isArray(f.dense)) this.learn(f, relevance >= this.topic.threshold ? 1 : 0);
     const host = view.request.host;
-    this.#hostFetches.set(host, (this.#hostFetches.get(host) ?? 0) + 1);
+    const n = (this.#hostFetches.get(host) ?? 0) + 1;
+    // Most recently fetched last; past the bound the host fetched longest ago is forgotten and earns the exploration bonus again.
+    this.#hostFetches.delete(host);
+    if (this.#hostFetches.size >= MAX_HOSTS) this.#hostFetches.delete(this.#hostFetches.keys().next().value!);
+    this.#hostFetches.set(host, n);
     return links.map((l) => {
       const features = this.features(l, relevance, view.request.depth + 1);
       const tried = this.#hostFetches.get(hostOf(l.url)) ?? 0;

@@ -42,3 +42,41 @@ test('BinaryHeap.retain keeps the accepted items in heap order', () => {
   while (h.size) out.push(h.pop()!);
   assert.deepEqual(out, [1, 3, 5, 7, 9]);
 });
+
+test('a crawl of many hosts forgets the idle ones: the records stay about twice the busy hosts, and politeness and budgets still hold', () => {
+  const s = new HostScheduler({ perHost: 1, delayMs: 100 });
+  s.setHostBudget(1, 0);
+  let t = 1000;
+  // 20,000 hosts, each fetched once and then idle.
+  for (let i = 0; i < 20_000; i++) {
+    s.push(request(`http://h${i}.test/`, i, 1), t);
+    const [r] = s.take(1, t);
+    assert.equal(r?.host, `h${i}.test`);
+    s.release(r!.host, t);
+    t += 1;
+  }
+  assert.ok(s.hostRecords < 8200, `${s.hostRecords} host records for 20,000 hosts, at most about 100 of them not idle`);
+  // A forgotten host keeps its count against the budget of 1.
+  s.push(request('http://h3.test/again', 30_000, 5), t + 1000);
+  assert.deepEqual(s.take(1, t + 1000), [], 'h3 spent its budget before it was forgotten');
+  // A host whose delay is still running is not forgotten.
+  const last = `h19999.test`;
+  s.push(request(`http://${last}/next`, 30_001, 5), t);
+  assert.deepEqual(s.take(1, t), [], `${last} may not start before its delay is over`);
+});
+
+test('without a budget a forgotten host\'s count is dropped, and a later budget asks for the counts (forgotTaken, restoreTaken)', () => {
+  const s = new HostScheduler({ perHost: 1, delayMs: 0 }, { store: { load: () => [] } });
+  for (let i = 0; i < 5000; i++) {
+    s.push(request(`http://h${i}.test/`, i, 1), 1000);
+    for (const r of s.take(1, 1000)) s.release(r.host, 1000);
+  }
+  assert.ok(s.hostRecords < 5000, 'idle hosts were forgotten');
+  assert.equal(s.forgotTaken, true, 'their fetch counts were not kept with no budget to count them against');
+  s.restoreTaken([{ host: 'h1.test', n: 1 }]);
+  assert.equal(s.forgotTaken, false);
+  s.setHostBudget(1, 1000);
+  s.push(request('http://h1.test/again', 9000, 5), 1000);
+  s.push(request('http://h2.test/again', 9001, 4), 1000);
+  assert.deepEqual(s.take(5, 1000).map((r) => r.url), ['http://h2.test/again'], 'the restored count holds h1 at its budget; h2 was given no count');
+});

@@ -284,3 +284,17 @@ test('SqliteFrontier: a version 3 database, whose urls.parent held row ids, is u
   assert.equal(got.find((r) => r.url === 'http://a.test/child')?.parent, urlKey('http://a.test/root'));
   await db.close();
 });
+
+test('SqliteFrontier: a budget set after idle hosts were forgotten counts their fetches from the file', async () => {
+  const db = new SqliteDb(join(dir, 'forgotten.db'), { create: true });
+  const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 });
+  for (let i = 0; i < 5000; i++) {
+    await f.add([req(`http://h${i}.test/`, 1)], 1000);
+    for (const r of await f.claim(1, 1000)) await f.complete(r, { state: 'done' }, 1000);
+  }
+  await f.add([req('http://h7.test/more', 9), req('http://h4999.test/more', 8), req('http://new.test/', 1)], 1000);
+  await f.setHostBudget(1);
+  const got = await f.claim(5, 1000);
+  assert.deepEqual(got.map((r) => r.url), ['http://new.test/'], 'h7 (forgotten) and h4999 (held) are both at their budget of 1');
+  await db.close();
+});
