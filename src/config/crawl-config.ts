@@ -119,9 +119,10 @@ export const crawlConfigSchema = z.strictObject({
    */
   seenCache: z.number().int().min(0).max(MAX_SEEN_CACHE).default(0),
   /**
-   * Waiting URLs the frontier holds in memory, over all hosts (each host's best; at least 2 a
-   * host); the others wait in the database and are read back as their hosts run short. Default
-   * 20,000 (a waiting URL costs about 1 KB of heap): a crawl's memory does not grow with its frontier.
+   * Waiting URLs the frontier holds in memory, over all hosts (each host's best, an equal share;
+   * none past this many hosts); the others wait in the database and are read back as their hosts'
+   * turns come. Default 20,000 (a waiting URL costs 0.35 to 1 KB of heap): a crawl's memory does not
+   * grow with its frontier's URLs (each host waiting still costs about 640 bytes).
    */
   frontierMemory: z.number().int().positive().default(20_000),
   /**

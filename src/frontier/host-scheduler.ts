@@ -42,8 +42,12 @@ const REFILL_CHUNK = 256;
 /** How long a host whose spilled requests are not in the store yet waits before it looks again. */
 const SPILL_RETRY_MS = 50;
 
-/** A host keeps at least this many waiting requests in memory, whatever the number of hosts. */
-const MIN_PER_HOST = 2;
+/**
+ * A host keeps at least this many waiting requests in memory, whatever the number of hosts: none,
+ * so that `memory` bounds them however many hosts wait (past `memory` hosts, each waits in the
+ * spill store alone, placed by the best key it may have, and is read back when its turn comes).
+ */
+const MIN_PER_HOST = 0;
 
 /** Host records held before the first look for idle ones to forget. */
 const FIRST_SWEEP_AT = 4096;
@@ -81,7 +85,8 @@ interface HeapEntry {
   token: number;
   /** wait heap: nextAt; ready heap: unused. */
   at: number;
-  head: CrawlRequest | null;
+  /** ready heap: the host's best request, or a key no worse than it (its best may be spilled). */
+  head: SpillKey | null;
 }
 
 /**
@@ -209,8 +214,21 @@ export class HostScheduler {
     this.#forgot = false;
   }
 
+  /**
+   * Cuts every host back to its share once memory holds twice `memory` requests: a host cuts
+   * itself back only when it is given more, so hosts filled while few hosts shared the memory
+   * kept their larger share as more hosts came. Runs when memory has doubled again, so its cost
+   * per request is constant.
+   */
+  #trim(): void {
+    if (!this.#spill || this.#live.size <= 2 * this.#memory + 1024) return;
+    const share = this.#perHost();
+    for (const h of this.#hosts.values()) if (h.queue.size > share) this.#evict(h);
+  }
+
   push(req: CrawlRequest, now: number): void {
     this.#sweep(now);
+    this.#trim();
     const h = this.#host(req.host);
     const oldHead = this.#head(h);
     h.queue.push(req);
@@ -224,11 +242,12 @@ export class HostScheduler {
    * Waiting requests of a host that are in the spill store, not in memory, as a reopened crawl
    * finds them: `best` is the best priority among them.
    */
-  restoreSpilled(host: string, count: number, best: SpillKey): void {
+  restoreSpilled(host: string, count: number, best: SpillKey, now: number): void {
     const h = this.#host(host);
     h.spilled += count;
     if (better(best, h.spillBest)) h.spillBest = { priority: best.priority, id: best.id };
     this.#queued += count;
+    this.#place(h, now);
   }
 
   /**
@@ -262,10 +281,13 @@ export class HostScheduler {
     return this.perHostShare(this.#hosts.size);
   }
 
-  /** A host's queue (stale copies included) may pass its share by half before it is cut back. */
+  /**
+   * A host's queue (stale copies included) may pass its share by half before it is cut back; with
+   * no share, anything it is given goes to the spill store at once.
+   */
   #evictAbove(): number {
     const share = this.#perHost();
-    return share + Math.max(2, share >> 1);
+    return share === 0 ? 0 : share + Math.max(2, share >> 1);
   }
 
   /**
@@ -298,7 +320,7 @@ export class HostScheduler {
     const head = this.#head(h);
     if (!all && head && !better(h.spillBest, head)) return;
     // Only what beats the head is needed (everything in memory is behind it), a chunk at a time.
-    const limit = all ? h.spilled : Math.min(this.#perHost(), REFILL_CHUNK);
+    const limit = all ? h.spilled : Math.max(1, Math.min(this.#perHost(), REFILL_CHUNK));
     const after = all ? undefined : head;
     const rows = this.#spill.load(h.host, limit, (url) => this.#live.has(url) || this.#handing.has(url), (all ? h.queue.size : 0) + this.#handing.size, after);
     for (const r of rows) {
@@ -309,8 +331,11 @@ export class HostScheduler {
     // The rest are behind the last row read (a full chunk) or behind the old head, which is in
     // memory; rows not yet written are found by a later call.
     const last = rows[rows.length - 1];
-    h.spillBest = h.spilled === 0 ? NO_SPILL : last && rows.length >= limit ? { priority: last.priority, id: last.id } : head ? { priority: head.priority, id: head.id } : NO_SPILL;
-    if (!all && h.queue.size > this.#evictAbove()) this.#evict(h);
+    // Nothing read and nothing held: the rows are not written yet, and the old key still bounds them.
+    if (h.spilled === 0) h.spillBest = NO_SPILL;
+    else if (last && rows.length >= limit) h.spillBest = { priority: last.priority, id: last.id };
+    else if (head) h.spillBest = { priority: head.priority, id: head.id };
+    if (!all && h.queue.size > Math.max(limit, this.#evictAbove())) this.#evict(h);
   }
 
   /** True when `url` is queued (waiting), not handed out nor finished. */
@@ -357,10 +382,22 @@ export class HostScheduler {
       if (!e) break;
       const h = e.h;
       if (e.token !== h.token) continue;
-      // A spilled request raised since the host was placed may now be its best.
+      // Its best may be spilled (placed by a key no worse than it, or raised since it was placed).
       this.#refill(h);
       const req = this.#head(h);
-      if (!req) continue;
+      if (!req) {
+        // Its spilled rows are not written yet: it looks again shortly.
+        if (h.spilled > 0) this.#wait.push({ h, token: ++h.token, at: now + SPILL_RETRY_MS, head: null });
+        continue;
+      }
+      const next = this.#readyTop();
+      if (next && better(next.head!, req)) {
+        // Placed by a key better than what it holds: it goes back in line with its real best
+        // (and what was read for it goes back to the store when its share is none).
+        if (this.#spill && h.queue.size > this.#perHost()) this.#evict(h);
+        this.#place(h, now);
+        continue;
+      }
       h.queue.pop();
       this.#live.delete(req.url);
       this.#queued--;
@@ -512,18 +549,28 @@ export class HostScheduler {
     }
   }
 
+  /** The ready heap's top that is not stale. */
+  #readyTop(): HeapEntry | undefined {
+    for (;;) {
+      const top = this.#ready.peek();
+      if (!top || top.token === top.h.token) return top;
+      this.#ready.pop();
+    }
+  }
+
+  /**
+   * Puts the host in the ready or the wait heap. Its key is the better of its best request in
+   * memory and the bound on its spilled ones: the spill store is read when the host's turn comes
+   * (take), not each time it is placed.
+   */
   #place(h: HostQueue, now: number): void {
     h.token++;
-    this.#refill(h);
     const head = this.#head(h);
     if (h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
-    if (!head) {
-      // Spilled requests whose rows are not written yet: look again shortly.
-      if (h.spilled > 0) this.#wait.push({ h, token: h.token, at: Math.max(h.nextAt, now + SPILL_RETRY_MS), head: null });
-      return;
-    }
+    const key = h.spilled > 0 && (!head || better(h.spillBest, head)) ? h.spillBest : head;
+    if (!key) return;
     if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
-    else this.#ready.push({ h, token: h.token, at: 0, head });
+    else this.#ready.push({ h, token: h.token, at: 0, head: key });
     this.#compact();
   }
 

@@ -116,12 +116,13 @@ export class SqliteFrontier extends MemoryFrontier {
       this.revivable.addFingerprint(f.hi, f.lo);
     }
     // Each host's best waiting URLs come into memory; the rest stay in the file until needed.
-    const hosts = db.prepare('SELECT host, count(*) AS n FROM urls WHERE state = 0 GROUP BY host').all() as { host: string; n: number }[];
+    const hosts = db.prepare('SELECT host, count(*) AS n, max(priority) AS best FROM urls WHERE state = 0 GROUP BY host').all() as { host: string; n: number; best: number }[];
     const share = this.scheduler.perHostShare(hosts.length);
-    for (const { host, n } of hosts) {
-      const rows = (this.#loadHost.all(host, share) as UrlRow[]).map(toRequest);
+    for (const { host, n, best } of hosts) {
+      // Past `memory` hosts none is read now: each is placed by its best priority and read when its turn comes.
+      const rows = share > 0 ? (this.#loadHost.all(host, share) as UrlRow[]).map(toRequest) : [];
       for (const r of rows) this.scheduler.push(r, now);
-      if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1]!);
+      if (n > rows.length) this.scheduler.restoreSpilled(host, n - rows.length, rows[rows.length - 1] ?? { priority: best, id: 0 }, now);
     }
     // Fetches per host so far are read when a budget is set (setHostBudget): most crawls set none.
     this.#countsStale = db.prepare(`SELECT 1 FROM urls WHERE ${fetchedSql()} LIMIT 1`).get() !== undefined;
@@ -164,6 +165,8 @@ export class SqliteFrontier extends MemoryFrontier {
     // tiny transactions); written inline, a flush commits them at once.
     if (rows.length < limit && this.#sql.inline && this.#sql.pending) {
       this.#sql.flush();
+      // The flush committed claims too: a retried URL is no longer one this process holds.
+      this.#pruneClaims();
       rows = query();
     }
     const out: CrawlRequest[] = [];

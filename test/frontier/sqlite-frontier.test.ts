@@ -197,6 +197,18 @@ describeFrontier('SqliteFrontier holding 1 waiting URL a host in memory', async 
   return f;
 });
 
+// And with more hosts than its memory: a host holds nothing in memory, and is read back when its turn comes.
+describeFrontier('SqliteFrontier holding no waiting URL in memory', async (p) => {
+  const db = new SqliteDb(join(dir, `s${n++}.db`), { create: true });
+  const f = new SqliteFrontier(db, p, 0, { memory: 1, minPerHost: 0 });
+  const close = f.close.bind(f);
+  f.close = async () => {
+    await close();
+    await db.close();
+  };
+  return f;
+});
+
 test('SqliteFrontier: a frontier far larger than its memory hands out every URL once, best first', async () => {
   const db = new SqliteDb(join(dir, 'spill-order.db'), { create: true });
   const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 10, minPerHost: 10 });
@@ -296,5 +308,36 @@ test('SqliteFrontier: a budget set after idle hosts were forgotten counts their 
   await f.setHostBudget(1);
   const got = await f.claim(5, 1000);
   assert.deepEqual(got.map((r) => r.url), ['http://new.test/'], 'h7 (forgotten) and h4999 (held) are both at their budget of 1');
+  await db.close();
+});
+
+test('SqliteFrontier: with more hosts waiting than its memory, memory holds about `memory` URLs, and URLs are still handed out best first, across a reopen', async () => {
+  const path = join(dir, 'many-hosts.db');
+  const urls = Array.from({ length: 6000 }, (_x, i) => ({ url: `http://h${i % 3000}.test/${i}`, priority: ((i * 7919) % 6000) / 6000 }));
+  const got: number[] = [];
+  const drain = async (f: SqliteFrontier, max: number) => {
+    for (let k = 0; k < max; k++) {
+      const [r] = await f.claim(1, 0);
+      if (!r) return;
+      got.push(r.priority);
+      await f.complete(r, { state: 'done' }, 0);
+      assert.ok(f.waitingInMemory <= 100 + 2, `held ${f.waitingInMemory}`);
+    }
+  };
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 100 });
+    for (let i = 0; i < urls.length; i += 100) await f.add(urls.slice(i, i + 100).map((u) => req(u.url, u.priority)), 0);
+    assert.ok(f.waitingInMemory <= 100, `held ${f.waitingInMemory} of 6,000 on 3,000 hosts`);
+    await drain(f, 2500);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 100 });
+  assert.ok(f.waitingInMemory <= 100, `held ${f.waitingInMemory} after reopening`);
+  await drain(f, 10_000);
+  assert.equal(got.length, 6000, 'every URL once');
+  assert.deepEqual(got, [...got].sort((a, b) => b - a), 'best first over all hosts');
+  assert.equal(await f.isFinished(), true);
   await db.close();
 });
