@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { parseHtml } from '../../src/parse/html-page.js';
 import { BUILD_VERSION, pageFile, siteDir, type BuiltSite } from './built-site.js';
 import { ensurePackage } from './install-package.js';
+import * as OpenCC from 'opencc-js';
 import type { SiteDef } from './manifest.js';
 import { opaquePath, redirectTarget, resolveOriginal, rewriteLinks } from './opaque-urls.js';
 import { reachable } from './oracle.js';
@@ -32,28 +33,32 @@ function upLink(html: string, from: string): string | null {
   return res && !res.fragmentOnly ? res.path : null;
 }
 
+/** Simplified Chinese as Taiwan writes it: traditional characters and Taiwan's words (OpenCC's cn to twp). */
+const toTaiwan = OpenCC.Converter({ from: 'cn', to: 'twp' });
+
 /**
- * Declares GBK in <meta> only (the server sends no charset), early enough for the 1024-byte
- * prescan, and encodes the page: the case of a Chinese site that never declares its encoding
- * in HTTP. Characters GBK lacks become character references.
+ * Declares GBK or Big5 in <meta> only (the server sends no charset), early enough for the
+ * 1024-byte prescan, and encodes the page: the case of a Chinese site that never declares its
+ * encoding in HTTP. Characters the encoding lacks become character references.
  */
-function toGbk(html: string): Buffer {
+function toLegacy(html: string, encoding: 'gbk' | 'big5'): Buffer {
   let h = html.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
   h = h.replace(/<meta\s+http-equiv\s*=\s*["']?content-type["']?[^>]*>/gi, '').replace(/<meta\s+charset\s*=[^>]*>/gi, '');
   const head = /<head\b[^>]*>/i.exec(h);
-  const meta = '<meta http-equiv="Content-Type" content="text/html; charset=gbk" />';
+  const meta = `<meta http-equiv="Content-Type" content="text/html; charset=${encoding}" />`;
   h = head ? h.slice(0, head.index + head[0].length) + meta + h.slice(head.index + head[0].length) : meta + h;
   const at = h.indexOf(meta);
-  if (at < 0 || Buffer.byteLength(h.slice(0, at + meta.length)) > 1024) throw new Error('GBK <meta> would fall outside the 1024-byte prescan');
-  return iconv.encode(gbkSafe(h), 'gbk');
+  if (at < 0 || Buffer.byteLength(h.slice(0, at + meta.length)) > 1024) throw new Error(`${encoding} <meta> would fall outside the 1024-byte prescan`);
+  return iconv.encode(legacySafe(h, encoding), encoding);
 }
 
 const encodable = new Map<string, boolean>();
-/** Characters GBK lacks (the no-break space of DocBook titles, for one) as character references, as a GBK site's tools write them. */
-function gbkSafe(s: string): string {
+/** Characters the encoding lacks (the no-break space of DocBook titles, for one) as character references, as a GBK or Big5 site's tools write them. */
+function legacySafe(s: string, encoding: 'gbk' | 'big5'): string {
   return s.replace(/[^\x00-\x7f]/gu, (c) => {
-    let ok = encodable.get(c);
-    if (ok === undefined) encodable.set(c, (ok = iconv.decode(iconv.encode(c, 'gbk'), 'gbk') === c));
+    const key = `${encoding}:${c}`;
+    let ok = encodable.get(key);
+    if (ok === undefined) encodable.set(key, (ok = iconv.decode(iconv.encode(c, encoding), encoding) === c));
     return ok ? c : `&#${c.codePointAt(0)};`;
   });
 }
@@ -120,7 +125,8 @@ export function buildSite(site: SiteDef, outDir: string, log: (s: string) => voi
       }
     }
     out.push([...links].sort((a, b) => a - b));
-    writeFileSync(join(pages, pageFile(urls[i]!)), site.encoding === 'gbk' ? toGbk(html) : html);
+    const written = site.script === 'zh-tw' ? toTaiwan(html) : html;
+    writeFileSync(join(pages, pageFile(urls[i]!)), site.encoding === 'utf-8' ? written : toLegacy(written, site.encoding));
     sources.delete(p); // the big trees do not need every source page in memory twice
     if ((i + 1) % 5000 === 0) log(`  ${site.id}: ${i + 1}/${originals.length} pages\n`);
   });

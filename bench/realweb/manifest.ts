@@ -7,6 +7,8 @@
 
 export type Builder = 'html-tree';
 
+export type SiteEncoding = 'utf-8' | 'gbk' | 'big5';
+
 export interface SiteDef {
   id: string;
   /** The host name the site has on the web, where the published copy lives (run.ts --host-names serves it under that name). */
@@ -20,7 +22,12 @@ export interface SiteDef {
   /** 127.0.0.1 port the site is served on. */
   port: number;
   /** utf-8 as shipped, or transcoded at build time with the charset declared in <meta> only. */
-  encoding: 'utf-8' | 'gbk';
+  encoding: SiteEncoding;
+  /**
+   * zh-tw: the simplified Chinese tree rewritten at build time as Taiwan writes it (OpenCC's
+   * cn to twp: traditional characters and Taiwan's words, 网络 as 網路, 软件 as 軟體).
+   */
+  script?: 'zh-tw';
   lang: 'en' | 'zh';
   builder: Builder;
   /** What kind of web it is, for the docs. */
@@ -41,6 +48,8 @@ export interface TopicDef {
   size: 'small' | 'large';
   /** tune: settings of strategies may be chosen on it; report: only reported. */
   split: 'tune' | 'report';
+  /** The topic whose file it uses (a site's copy in another script is searched with the same topic). */
+  topicOf?: string;
 }
 
 export const SITES: SiteDef[] = [
@@ -127,6 +136,18 @@ export const SITES: SiteDef[] = [
     lang: 'zh',
     builder: 'html-tree',
     shape: 'The Debian Administrator\'s Handbook in Simplified Chinese (publican/DocBook chunked by section), served as GBK declared only in <meta>',
+  },
+  {
+    id: 'handbook-tw',
+    package: 'debian-handbook',
+    root: '/usr/share/doc/debian-handbook/html/zh-CN',
+    start: 'index.html',
+    port: 28318,
+    encoding: 'big5',
+    script: 'zh-tw',
+    lang: 'zh',
+    builder: 'html-tree',
+    shape: 'The same Handbook as Taiwan writes it (OpenCC cn to twp: traditional characters and Taiwan\'s words), served as Big5 declared only in <meta>; searched with the simplified topic files',
   },
   {
     id: 'cmake',
@@ -267,6 +288,10 @@ export const TOPICS: TopicDef[] = [
   { id: 'rust-intrinsics', site: 'rust', label: { kind: 'under', dirs: ['std/intrinsics/', 'core/intrinsics/'] }, size: 'large', split: 'report' },
   { id: 'handbook-zh-network', site: 'handbook-zh', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
   { id: 'handbook-zh-unix-services', site: 'handbook-zh', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
+  // Added 2026-11-28 with the traditional-Chinese fold: the Handbook's topics, as a mainland user
+  // writes them, on its Taiwan copy; each keeps its source topic's split.
+  { id: 'handbook-tw-network', site: 'handbook-tw', topicOf: 'handbook-zh-network', label: { kind: 'chapter', page: 'network-infrastructure.html' }, size: 'small', split: 'tune' },
+  { id: 'handbook-tw-unix-services', site: 'handbook-tw', topicOf: 'handbook-zh-unix-services', label: { kind: 'chapter', page: 'unix-services.html' }, size: 'small', split: 'report' },
   // Added 2026-11-24 and first measured with the settings of that day: report only.
   { id: 'cmake-generators', site: 'cmake', label: { kind: 'under', dirs: ['generator/'] }, size: 'small', split: 'report' },
   { id: 'cmake-policies', site: 'cmake', label: { kind: 'under', dirs: ['policy/'] }, size: 'large', split: 'report' },
@@ -315,7 +340,7 @@ export function labelRuleText(rule: LabelRule): string {
 
 /** A topic's file, relative to bench/realweb/: topics/<id>.yaml. */
 export function topicFile(topic: TopicDef): string {
-  return `topics/${topic.id}.yaml`;
+  return `topics/${topic.topicOf ?? topic.id}.yaml`;
 }
 
 export function siteOf(topic: TopicDef): SiteDef {

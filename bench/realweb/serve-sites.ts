@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pageFile } from './built-site.js';
+import type { SiteEncoding } from './manifest.js';
 
 export interface ServedSite {
   origin: string;
@@ -13,11 +14,11 @@ const PAGE = /^\/p\/[0-9a-f]{10}\.html$/;
 
 /**
  * Serves one built site on 127.0.0.1 (port 0: any free port). `page(file)` returns a page's bytes
- * (a folder of files, or pages kept in memory for the test slice). A GBK site is sent as
+ * (a folder of files, or pages kept in memory for the test slice). A GBK or Big5 site is sent as
  * `text/html` with no charset, so the crawler has only the page's <meta> to go by.
  */
-export async function serveBuiltSite(o: { port: number; encoding: 'utf-8' | 'gbk'; page: (file: string) => Promise<Buffer | null> }): Promise<ServedSite> {
-  const type = o.encoding === 'gbk' ? 'text/html' : 'text/html; charset=utf-8';
+export async function serveBuiltSite(o: { port: number; encoding: SiteEncoding; page: (file: string) => Promise<Buffer | null> }): Promise<ServedSite> {
+  const type = o.encoding === 'utf-8' ? 'text/html; charset=utf-8' : 'text/html';
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');

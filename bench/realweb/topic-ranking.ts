@@ -4,6 +4,7 @@ import { parseHtml } from '../../src/parse/html-page.js';
 import type { Topic } from '../../src/relevance/topic.js';
 import { pageRelevance } from '../../src/relevance/vsm-scorer.js';
 import { pageFile, type BuiltSite } from './built-site.js';
+import type { SiteEncoding } from './manifest.js';
 
 /** The reachable pages as the topic ranks them, and how many of them (and of the targets) it calls relevant. */
 export interface TopicRanking {
@@ -23,7 +24,7 @@ export interface TopicRanking {
  * expected far above it, whatever the links. It is a diagnosis of the topic and the labels, never
  * a grade of a strategy: strategies are graded against the labels only.
  */
-export function topicRanking(site: BuiltSite, pagesDir: string, encoding: 'utf-8' | 'gbk', origin: string, topic: Topic, reach: ReadonlySet<number>, targets: ReadonlySet<number>): TopicRanking {
+export function topicRanking(site: BuiltSite, pagesDir: string, encoding: SiteEncoding, origin: string, topic: Topic, reach: ReadonlySet<number>, targets: ReadonlySet<number>): TopicRanking {
   const decoder = new TextDecoder(encoding);
   const scored: { i: number; r: number }[] = [];
   for (const i of reach) {

@@ -1,3 +1,4 @@
+import { foldChinese } from '../text/fold-chinese.js';
 import { termCounts, urlTokens } from '../text/tokenize.js';
 import { readableUrl } from '../parse/readable-url.js';
 import { explainedCosine, type Scored } from './scored.js';
@@ -28,9 +29,9 @@ const WORD_BREAK = /[^\p{L}\p{N}]+|(?<=\p{Script=Han})(?=[\p{L}\p{N}])(?!\p{Scri
 export function linkLevel(topic: Topic, url: string, anchor: string): { level: Level; matched: string | null } {
   // Chinese writers leave no space between an acronym and a word ("WMS服务"): the anchor's words
   // break where Han script starts or ends, as at spaces.
-  const words = new Set([...urlTokens(url), ...anchor.normalize('NFKC').toLowerCase().split(WORD_BREAK).filter(Boolean)]);
+  const words = new Set([...urlTokens(url), ...foldChinese(anchor.normalize('NFKC').toLowerCase()).split(WORD_BREAK).filter(Boolean)]);
   // The URL as a browser shows it: a Chinese keyword is in /新闻/地图服务.html, not in its %E5... form.
-  const haystack = (readableUrl(url) + ' ' + anchor).normalize('NFKC').toLowerCase();
+  const haystack = foldChinese((readableUrl(url) + ' ' + anchor).normalize('NFKC').toLowerCase());
   const hit = (k: string) => (/^[\p{L}\p{N}]+$/u.test(k) && !/\p{Script=Han}/u.test(k) ? words.has(k) : haystack.includes(k));
   const k = topic.linkKeywords.find(hit);
   if (k) return { level: 2, matched: k };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loadFile } from '../config/load-file.js';
 import { optionMessage } from '../config/option-issue.js';
 import { FocusCrawlError } from '../errors.js';
+import { foldChinese, hasTraditional } from '../text/fold-chinese.js';
 import { tokenize, type TokenizeOptions } from '../text/tokenize.js';
 import type { Position } from '../text/position-terms.js';
 
@@ -128,10 +129,13 @@ export function topicFromFile(input: TopicFileInput, baseDir: string | null = nu
   const t = parsed.data;
   const tokenizeOptions = { stem: t.stem, cjk: t.cjk };
   const vector = new Map<string, number>();
+  // A topic written in traditional Chinese: each keyword is read so, those made of characters
+  // both scripts share (伺服器) included.
+  const traditional = hasTraditional(Object.keys(t.keywords).join(' '));
   for (const [term, w] of Object.entries(t.keywords)) {
-    for (const word of tokenize(term, tokenizeOptions)) vector.set(word, Math.max(vector.get(word) ?? 0, w));
+    for (const word of tokenize(term, { ...tokenizeOptions, traditional })) vector.set(word, Math.max(vector.get(word) ?? 0, w));
   }
-  const lower = (xs: string[]) => xs.map((x) => x.normalize('NFKC').toLowerCase().trim());
+  const lower = (xs: string[]) => xs.map((x) => foldChinese(x.normalize('NFKC').toLowerCase().trim()));
   return {
     name: t.name,
     vector,

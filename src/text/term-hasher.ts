@@ -1,3 +1,4 @@
+import { foldChinese } from './fold-chinese.js';
 import { STOPWORDS } from './stopwords.js';
 
 /**
@@ -49,12 +50,12 @@ const STOP_HASHES = new Set([...STOPWORDS].map(hashTerm));
 
 /**
  * Calls emit(hash) for every term of `text`, as tokenize(text, { cjk: 'bigrams' }) would produce
- * them: lower-cased, NFKC for non-ASCII, CJK runs as overlapping bigrams (a lone CJK character as
+ * them: lower-cased, NFKC for non-ASCII, traditional Chinese folded, CJK runs as overlapping bigrams (a lone CJK character as
  * itself), stopwords skipped.
  */
 export function forEachTermHash(text: string, emit: (hash: number) => void): void {
   // ASCII text is case-folded inside the loop: no lower-cased copy of the page is made.
-  const s = NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase() : text;
+  const s = NON_ASCII.test(text) ? foldChinese(text.normalize('NFKC').toLowerCase()) : text;
   let h1 = 0x9e3779b9;
   let h2 = 0x85ebca6b;
   let len = 0;

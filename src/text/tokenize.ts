@@ -2,6 +2,7 @@ import { CJK } from './cjk-ranges.js';
 import { readableUrl } from '../parse/readable-url.js';
 import { stemmer } from 'stemmer';
 import { cjkBigrams } from './cjk-bigrams.js';
+import { foldChinese } from './fold-chinese.js';
 import { spaceCjk } from './space-cjk.js';
 import { STOPWORDS } from './stopwords.js';
 
@@ -15,6 +16,8 @@ export interface TokenizeOptions {
    * (光伏 stays one term instead of 光|伏); 'words', Intl.Segmenter's dictionary words.
    */
   cjk?: 'bigrams' | 'words';
+  /** The text is traditional Chinese even where it has no traditional character (see foldChinese). */
+  traditional?: boolean;
 }
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
@@ -22,7 +25,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const LATIN = /^[a-z]+$/;
 
 /**
- * Terms of a text: NFKC-normalised, lower-cased, CJK runs turned into bigrams or dictionary
+ * Terms of a text: NFKC-normalised, lower-cased, traditional Chinese folded to simplified
+ * (fold-chinese.ts), CJK runs turned into bigrams or dictionary
  * words, stopwords (English and Chinese lists from the `stopword` package) removed, English
  * optionally stemmed. Chinese and English come out of the same pipeline.
  */
@@ -44,7 +48,10 @@ const ASCII_NON_WORD = /[^a-z0-9]+/;
 function forEachTerm(text: string, opts: TokenizeOptions, emit: (term: string) => void): void {
   const ascii = !NON_ASCII.test(text);
   let norm = ascii ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
-  if (!ascii && CJK.test(norm)) norm = opts.cjk === 'words' ? spaceCjk(norm) : cjkBigrams(norm);
+  if (!ascii && CJK.test(norm)) {
+    norm = foldChinese(norm, opts.traditional || undefined);
+    norm = opts.cjk === 'words' ? spaceCjk(norm) : cjkBigrams(norm);
+  }
   // ASCII text splits with a plain regex, several times faster than the Unicode property one.
   for (const w of norm.split(ascii ? ASCII_NON_WORD : NON_WORD)) {
     if (!w || STOPWORDS.has(w)) continue;

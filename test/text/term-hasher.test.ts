@@ -15,6 +15,7 @@ const samples = [
   'Привет мир 123 — 東京タワー 한국어',
   '  ',
   '的 我们 a the',
+  '網際網路與伺服器軟體設定，方程式',
 ];
 
 test('the hashing scanner emits exactly the terms tokenize() produces', () => {

@@ -1,0 +1,114 @@
+import HKPhrasesRev from 'opencc-js/dict/HKPhrasesRev';
+import HKVariantsRev from 'opencc-js/dict/HKVariantsRev';
+import TSCharacters from 'opencc-js/dict/TSCharacters';
+import STCharacters from 'opencc-js/dict/STCharacters';
+import TSPhrases from 'opencc-js/dict/TSPhrases';
+import TWPhrasesRev from 'opencc-js/dict/TWPhrasesRev';
+import TWVariantsRev from 'opencc-js/dict/TWVariantsRev';
+
+/**
+ * Chinese as mainland China writes it, for matching words (relevance, never the stored text):
+ * traditional characters and Taiwan's and Hong Kong's variant forms folded to simplified ones
+ * (網路 is read as 网路, 為 as 为), and, in text that has traditional characters, Taiwan's and
+ * Hong Kong's words as the mainland's (網路 as 网络, 軟體 as 软件), from OpenCC's tables
+ * (opencc-js). A topic written in simplified Chinese then finds a Taiwan or Hong Kong page's
+ * words, and one written in traditional Chinese a mainland page's. Folding to simplified loses
+ * nothing simplified text does not already lose (乾 and 幹 are both 干 there). Words are rewritten
+ * only where traditional characters show the text is not mainland Chinese, and a word written
+ * alike in both scripts keeps its own reading beside the mainland's (伺服器 is read as 服务器 and
+ * 伺服器, 核心 as 内核 and 核心). Japanese kanji fold too, on pages and topics alike.
+ */
+const FOLD = new Uint16Array(0x10000);
+
+function table(dict: string): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const entry of dict.split('|')) {
+    const [from, to] = entry.split(' ');
+    if (from && to) m.set(from, to);
+  }
+  return m;
+}
+
+{
+  const ts = table(TSCharacters);
+  const variants = [table(TWVariantsRev), table(HKVariantsRev)];
+  const keys = new Set([...ts.keys(), ...variants.flatMap((v) => [...v.keys()])]);
+  // A character simplified text uses as it is stays (么 of 什么 is Taiwan's form of 幺, 麽 a simplified one).
+  const simplified = new Set([...table(STCharacters).keys(), ...ts.values()]);
+  for (const from of keys) {
+    if (simplified.has(from)) continue;
+    // A regional form goes to OpenCC's standard traditional form first, then to simplified.
+    const standard = variants.map((v) => v.get(from)).find((x) => x !== undefined) ?? from;
+    const to = ts.get(standard) ?? ts.get(from) ?? standard;
+    // The CJK ranges focuscrawl reads (cjk-ranges.ts) are in the BMP.
+    if (to === from || from.length !== 1 || to.length !== 1) continue;
+    FOLD[from.charCodeAt(0)] = to.charCodeAt(0);
+  }
+}
+
+/** Regional words -> the mainland's (still in traditional characters, folded after), longest first per first character. */
+const PHRASES = new Map<string, [string, string][]>();
+{
+  const all = new Map<string, string>();
+  // Taiwan's words first, then Hong Kong's, then phrases whose characters fold differently together.
+  for (const dict of [TSPhrases, HKPhrasesRev, TWPhrasesRev]) for (const [from, to] of table(dict)) all.set(from, to);
+  for (const [from, to] of all) {
+    // Kept when it maps to itself: 方程式 must not become 方程序 through 程式.
+    if (from.length < 2) continue;
+    const list = PHRASES.get(from[0]!) ?? [];
+    list.push([from, to]);
+    PHRASES.set(from[0]!, list);
+  }
+  for (const list of PHRASES.values()) list.sort((a, b) => b[0].length - a[0].length);
+}
+
+/** True when the text has a character that folds (a traditional or variant form). */
+export function hasTraditional(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x3400 && FOLD[c]) return true;
+  }
+  return false;
+}
+
+/** Regional words replaced by the mainland's, longest match first. */
+function mainlandWords(text: string): string {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; ) {
+    const list = text.charCodeAt(i) >= 0x3400 ? PHRASES.get(text[i]!) : undefined;
+    const hit = list?.find(([w]) => text.startsWith(w, i));
+    if (!hit) {
+      i++;
+      continue;
+    }
+    out.push(text.slice(from, i), hit[1]);
+    // A word written the same in both scripts may be the mainland's word too (核心 is "core" there,
+    // Taiwan's "kernel" as well): both readings are kept.
+    if (hit[0] !== hit[1] && !hasTraditional(hit[0])) out.push(' ', hit[0], ' ');
+    i += hit[0].length;
+    from = i;
+  }
+  if (from === 0) return text;
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+const UTF16 = new TextDecoder('utf-16le');
+
+/**
+ * The text as mainland Chinese writes it (see above); the same string when it has no traditional
+ * character, unless `traditional` says it is traditional Chinese anyway (a topic's keywords:
+ * 伺服器 alone does not show its script, the topic's other keywords do).
+ */
+export function foldChinese(text: string, traditional = hasTraditional(text)): string {
+  if (!traditional) return text;
+  const words = mainlandWords(text);
+  const codes = new Uint16Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    const c = words.charCodeAt(i);
+    codes[i] = (c >= 0x3400 && FOLD[c]) || c;
+  }
+  // Only BMP characters outside the surrogates change, so the code units decode back as they were.
+  return UTF16.decode(codes);
+}
