@@ -8,9 +8,10 @@
  * 2: the search text folds Latin diacritics. 3: the tsvector is written by the store
  * (pgTsvector) instead of generated from a stored search text, which is gone. 4: urls.kind may
  * hold {"redirected": n}, which a version 3 reader would take for a service probe (nothing to
- * convert). A store opening version 1, 2 or 3 brings it to 4 (PgStore).
+ * convert). 5: the tsvector reads traditional Chinese as simplified (fold-chinese.ts); the pages
+ * with traditional characters get theirs again. A store opening version 1 to 4 brings it to 5 (PgStore).
  */
-export const PG_SCHEMA_VERSION = 4;
+export const PG_SCHEMA_VERSION = 5;
 
 export function pgSchemaSql(s: string): string {
   return `

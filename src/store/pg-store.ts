@@ -8,6 +8,7 @@ import { PgCrawlReader } from './pg-crawl-reader.js';
 import { pgSchemaSql, PG_SCHEMA_VERSION } from './pg-schema.js';
 import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTsvector } from './pg-text-query.js';
+import { hasTraditional } from '../text/fold-chinese.js';
 import { fp, keyOfWrite, recordBatchParams, writeRecordParams, type RecordWrite } from './pg-record-batch.js';
 import { PgWriterThread } from './pg-writer-thread.js';
 import type { LogEntry, NewLogEntry, SearchHit, Store, UrlCommit } from './store.js';
@@ -117,7 +118,8 @@ export class PgStore implements Store, UrlJournal {
       const v = await client.query(`SELECT value FROM ${this.schema}.meta WHERE key = 'schema_version'`);
       const found = v.rows[0] ? Number((v.rows[0] as { value: string }).value) : null;
       if (found === 1 || found === 2) await this.#storeTsvectors(client);
-      if (found === null || found === 1 || found === 2 || found === 3) {
+      if (found === 3 || found === 4) await this.#refoldTsvectors(client);
+      if (found === null || (found >= 1 && found <= 4)) {
         await client.query(`INSERT INTO ${this.schema}.meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
       } else if (found !== PG_SCHEMA_VERSION) throw new Error(`schema version ${found}; this focuscrawl reads version ${PG_SCHEMA_VERSION}`);
       await client.query('COMMIT');
@@ -149,6 +151,23 @@ export class PgStore implements Store, UrlJournal {
     }
     await client.query(`UPDATE ${this.schema}.pages SET tsv = NULL WHERE search_text IS NULL`);
     await client.query(`ALTER TABLE ${this.schema}.pages DROP COLUMN search_text`);
+  }
+
+  /** Versions 3 and 4 to 5: the pages whose title or text has traditional Chinese get their tsvector again, folded. */
+  async #refoldTsvectors(client: pg.PoolClient): Promise<void> {
+    let after = '-9223372036854775808';
+    for (;;) {
+      const r = await client.query(`SELECT fp::text AS fp, title, text FROM ${this.schema}.pages WHERE fp > $1::bigint AND tsv IS NOT NULL ORDER BY fp LIMIT 500`, [after]);
+      const rows = r.rows as { fp: string; title: string | null; text: string | null }[];
+      if (!rows.length) break;
+      after = rows[rows.length - 1]!.fp;
+      const changed = rows.filter((x) => hasTraditional(x.title ?? '') || hasTraditional(x.text ?? ''));
+      if (!changed.length) continue;
+      await client.query(
+        `UPDATE ${this.schema}.pages p SET tsv = lower(v.t)::tsvector FROM unnest($1::bigint[], $2::text[]) AS v(fp, t) WHERE p.fp = v.fp`,
+        [changed.map((x) => x.fp), changed.map((x) => pgTsvector(x.title, x.text))],
+      );
+    }
   }
 
   reader(live?: ConstructorParameters<typeof PgCrawlReader>[2]): PgCrawlReader {

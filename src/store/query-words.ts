@@ -1,5 +1,6 @@
 import { CJK as CJK_CHAR } from '../text/cjk-ranges.js';
 import { FocusCrawlError } from '../errors.js';
+import { foldChinese } from '../text/fold-chinese.js';
 
 /** Words of one search: more is a pasted text, not a query, and each word is a full-text lookup. */
 export const MAX_QUERY_WORDS = 64;
@@ -31,10 +32,10 @@ export function shownQuery(query: string): string {
 /**
  * The query's text as the index holds page text: without the characters a page shows as
  * nothing inside a word (the soft hyphen of photo&shy;voltaic, zero-width space, word joiner;
- * html-page.ts drops them from pages), in NFKC.
+ * html-page.ts drops them from pages), in NFKC, traditional Chinese folded as the index folds it.
  */
 export function searchableQuery(query: string): string {
-  return query.replace(/[\0\u00ad\u200b\u2060]/g, '').normalize('NFKC');
+  return foldChinese(query.replace(/[\0\u00ad\u200b\u2060]/g, '').normalize('NFKC'), undefined, false);
 }
 
 /**

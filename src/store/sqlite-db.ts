@@ -5,6 +5,8 @@ import { explainCorruption } from './db-integrity.js';
 import { unwritableReason } from './db-files.js';
 import type { WriterInit, WriterMessage, WriterReply } from './sqlite-writer.js';
 import { registerFunctions } from './sql-functions.js';
+import { indexForm } from '../text/cjk-bigrams.js';
+import { hasTraditional } from '../text/fold-chinese.js';
 
 type Db = Database.Database;
 
@@ -12,10 +14,12 @@ type Db = Database.Database;
  * 2 added urls.probe and the service registry; 3 the fts_pending queue; 4 urls.parent holds the
  * parent's fingerprint (every backend knows URLs by key), not its row id; 5 urls.probe may hold
  * {"redirected": n}, a page queued by redirects across hosts, which a version 4 reader would take
- * for a service probe (nothing to convert: the number tells such readers to refuse the file).
+ * for a service probe (nothing to convert: the number tells such readers to refuse the file);
+ * 6 the full-text index reads traditional Chinese as simplified (fold-chinese.ts), so the pages
+ * that have traditional characters are indexed again.
  * Older files are upgraded on open (the new tables are created by SCHEMA itself).
  */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -246,8 +250,31 @@ export class SqliteDb {
     this.db.transaction(() => {
       if (from < 2 && !cols.includes('probe')) this.db.exec('ALTER TABLE urls ADD COLUMN probe TEXT');
       if (from < 4) this.db.exec('UPDATE urls SET parent = (SELECT p.fp FROM urls p WHERE p.id = urls.parent) WHERE parent IS NOT NULL');
+      if (from < 6) this.#refoldIndex();
       this.setMetaNow('schema_version', String(SCHEMA_VERSION));
     })();
+  }
+
+  /**
+   * Indexes again the pages whose title or text has traditional Chinese, which an older index
+   * holds as written (a search for 网络 would miss them, and one for 網路 is now asked as 网络).
+   * Pages still queued for the index are indexed in the new form when their turn comes.
+   */
+  #refoldIndex(): void {
+    const pending = new Set(this.db.prepare('SELECT url_id FROM fts_pending').pluck().all() as number[]);
+    const batch = this.db.prepare('SELECT url_id AS id, title, text FROM pages WHERE url_id > ? AND noindex = 0 ORDER BY url_id LIMIT 1000');
+    const drop = this.db.prepare('DELETE FROM pages_fts WHERE rowid = ?');
+    const add = this.db.prepare('INSERT INTO pages_fts(rowid, title, text) VALUES (?, ?, ?)');
+    for (let after = -1; ; ) {
+      const rows = batch.all(after) as { id: number; title: string | null; text: string | null }[];
+      if (!rows.length) return;
+      after = rows[rows.length - 1]!.id;
+      for (const r of rows) {
+        if (pending.has(r.id) || !(hasTraditional(r.title ?? '') || hasTraditional(r.text ?? ''))) continue;
+        drop.run(r.id);
+        add.run(r.id, indexForm(r.title ?? ''), indexForm(r.text ?? ''));
+      }
+    }
   }
 
   /** Registers a write statement; use it with write(). */

@@ -3,6 +3,7 @@ import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
 import { keyToBigInt, urlKey } from '../seen/fingerprint.js';
+import { foldChineseChars } from '../text/fold-chinese.js';
 import { MAX_QUERY_WORDS, prefixWords, queryWords, searchableQuery } from './query-words.js';
 
 /**
@@ -24,8 +25,11 @@ export function ftsQuery(query: string): string {
  * forms and Latin diacritics folded (ＧＩＳ is GIS, cafe finds café).
  */
 export function snippet(text: string, query: string, width = 80): string {
-  const words = [...new Set(searchableQuery(query).toLowerCase().split(WORD_SEPARATORS).filter(Boolean).map(foldLatinDiacritics))].slice(0, MAX_QUERY_WORDS);
-  const folded = foldLatinDiacritics(text.normalize('NFKC').toLowerCase());
+  // The query's words as the index reads them, and as written (a Taiwan page's 網路 is 网络 in its
+  // index but 网路 character by character, which is what positions in its text can be found by).
+  const asWritten = foldChineseChars(query.normalize('NFKC'));
+  const words = [...new Set([searchableQuery(query), asWritten].flatMap((q) => q.toLowerCase().split(WORD_SEPARATORS)).filter(Boolean).map(foldLatinDiacritics))].slice(0, MAX_QUERY_WORDS);
+  const folded = foldChineseChars(foldLatinDiacritics(text.normalize('NFKC').toLowerCase()));
   // Positions in the folded text are the text's own unless folding changed its length (rare).
   const shown = folded.length === text.length ? text : text.normalize('NFKC');
   let at = -1;

@@ -1,4 +1,5 @@
 import { CJK, CJK_RUN } from './cjk-ranges.js';
+import { foldChinese } from './fold-chinese.js';
 /**
  * Full-text indexing form of CJK text: every run of CJK characters becomes its overlapping
  * character bigrams ("太阳能" -> "太阳 阳能"), the scheme of Lucene's CJKAnalyzer. FTS5's
@@ -25,12 +26,13 @@ export function cjkBigrams(text: string): string {
 
 /**
  * The text as both full-text indexes (SQLite and PostgreSQL) are given it: NFKC, as queries are
- * (full-width ｓｏｌａｒ is solar, ﬁ is fi, half-width ｿｰﾗｰ is ソーラー), then bigrams with each
+ * (full-width ｓｏｌａｒ is solar, ﬁ is fi, half-width ｿｰﾗｰ is ソーラー), traditional Chinese
+ * folded as relevance reads it (fold-chinese.ts: 網路 is indexed as 网络), then bigrams with each
  * run's last character also alone, so that a one-character query, a prefix query, finds the
  * character that ends a run ("好" in "我的书很好" is in no bigram's first place).
  */
 export function indexForm(text: string): string {
-  const norm = text.normalize('NFKC');
+  const norm = foldChinese(text.normalize('NFKC'));
   if (!CJK.test(norm)) return norm;
   return norm.replace(CJK_RUN, (run) => ' ' + bigrams(run) + (run.length > 1 ? ' ' + run[run.length - 1] : '') + ' ');
 }

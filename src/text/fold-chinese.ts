@@ -71,9 +71,14 @@ export function hasTraditional(text: string): boolean {
   return false;
 }
 
-/** Regional words replaced by the mainland's, longest match first. */
-function mainlandWords(text: string): string {
+/**
+ * Regional words replaced by the mainland's, longest match first. `both`: a word written alike in
+ * both scripts (see foldChinese) is also given as written, after the text, so that the mainland
+ * words stay next to their neighbours (a phrase search for 服务器设置 finds 伺服器設定).
+ */
+function mainlandWords(text: string, both: boolean): string {
   const out: string[] = [];
+  const own: string[] = [];
   let from = 0;
   for (let i = 0; i < text.length; ) {
     const list = text.charCodeAt(i) >= 0x3400 ? PHRASES.get(text[i]!) : undefined;
@@ -83,14 +88,13 @@ function mainlandWords(text: string): string {
       continue;
     }
     out.push(text.slice(from, i), hit[1]);
-    // A word written the same in both scripts may be the mainland's word too (核心 is "core" there,
-    // Taiwan's "kernel" as well): both readings are kept.
-    if (hit[0] !== hit[1] && !hasTraditional(hit[0])) out.push(' ', hit[0], ' ');
+    if (both && hit[0] !== hit[1] && !hasTraditional(hit[0])) own.push(hit[0]);
     i += hit[0].length;
     from = i;
   }
   if (from === 0) return text;
   out.push(text.slice(from));
+  if (own.length) out.push('\n', own.join(' '));
   return out.join('');
 }
 
@@ -99,16 +103,29 @@ const UTF16 = new TextDecoder('utf-16le');
 /**
  * The text as mainland Chinese writes it (see above); the same string when it has no traditional
  * character, unless `traditional` says it is traditional Chinese anyway (a topic's keywords:
- * 伺服器 alone does not show its script, the topic's other keywords do).
+ * 伺服器 alone does not show its script, the topic's other keywords do). `bothReadings` false
+ * gives a word written alike in both scripts the mainland's reading only: a search query, whose
+ * words are all required, asks for 服务器 where the page's index holds 服务器 and 伺服器.
  */
-export function foldChinese(text: string, traditional = hasTraditional(text)): string {
+export function foldChinese(text: string, traditional = hasTraditional(text), bothReadings = true): string {
   if (!traditional) return text;
-  const words = mainlandWords(text);
+  const words = mainlandWords(text, bothReadings);
   const codes = new Uint16Array(words.length);
   for (let i = 0; i < words.length; i++) {
     const c = words.charCodeAt(i);
     codes[i] = (c >= 0x3400 && FOLD[c]) || c;
   }
   // Only BMP characters outside the surrogates change, so the code units decode back as they were.
+  return UTF16.decode(codes);
+}
+
+/** Characters only, no words (the same length as the text: positions in it are the text's own). */
+export function foldChineseChars(text: string): string {
+  if (!hasTraditional(text)) return text;
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    codes[i] = (c >= 0x3400 && FOLD[c]) || c;
+  }
   return UTF16.decode(codes);
 }

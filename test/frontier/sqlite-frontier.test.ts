@@ -154,7 +154,7 @@ test('SqliteFrontier: a waiting probe survives reopening, and a version 1 databa
   const probe = { type: 'WMS' as const, endpoint: 'http://a.test/wms' };
   {
     const db = new SqliteDb(path, { create: false });
-    assert.equal(db.getMeta('schema_version'), '5');
+    assert.equal(db.getMeta('schema_version'), '6');
     const f = new SqliteFrontier(db, { delayMs: 0 });
     await f.add([req('http://a.test/wms?SERVICE=WMS&REQUEST=GetCapabilities', 9, { probe }), req('http://a.test/page')], 1000);
     await db.close();
@@ -290,7 +290,7 @@ test('SqliteFrontier: a version 3 database, whose urls.parent held row ids, is u
     await db.close();
   }
   const db = new SqliteDb(path, { create: false });
-  assert.equal(db.getMeta('schema_version'), '5');
+  assert.equal(db.getMeta('schema_version'), '6');
   const f = new SqliteFrontier(db, { delayMs: 0, perHost: 5 });
   const got = await f.claim(5, 2000);
   assert.equal(got.find((r) => r.url === 'http://a.test/child')?.parent, urlKey('http://a.test/root'));

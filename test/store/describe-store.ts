@@ -54,6 +54,26 @@ export function describeStore(name: string, make: () => Promise<StoreUnderTest>)
     }
   });
 
+  test(`${name}: search reads simplified and traditional Chinese as one, and shows the snippet as the page wrote it`, async () => {
+    const { store, close } = await make();
+    try {
+      await commitPage(store, pageRecord('tw', '網路伺服器設定', '本章介紹網路伺服器的軟體和資料庫的預設設定。'));
+      await commitPage(store, pageRecord('cn', '网络服务器设置', '本章介绍网络服务器的软件和数据库的默认设置。'));
+      await commitPage(store, pageRecord('en', 'Network servers', 'nothing in Chinese'));
+      await store.flush();
+      const both = ['http://a.test/cn', 'http://a.test/tw'];
+      for (const q of ['网络', '網路', '软件 数据库', '軟體 資料庫', '服务器', '网络服务器设置', '網路伺服器設定']) {
+        assert.deepEqual((await store.search(q, 10)).map((h) => h.url).sort(), both, q);
+      }
+      assert.deepEqual((await store.search('伺服器', 10)).map((h) => h.url), ['http://a.test/tw'], 'a word that does not show its script is looked for as written');
+      const [hit] = await store.search('软件', 10).then((hits) => hits.filter((h) => h.url.endsWith('/tw')));
+      assert.equal(hit?.title, '網路伺服器設定', 'the title as the page wrote it');
+      assert.ok(hit?.snippet.includes('軟體'), `the snippet as the page wrote it: ${hit?.snippet}`);
+    } finally {
+      await close();
+    }
+  });
+
   test(`${name}: the read model's host list keeps hosts in play ahead of hosts known only from discarded links when it is cut`, async () => {
     const { store, reader, admit, close } = await make();
     try {

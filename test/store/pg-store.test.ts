@@ -282,7 +282,7 @@ test('PgStore: schemas of versions 1 and 2 (a tsvector generated from a stored s
         assert.deepEqual((await reopened.search('cafe angstrom', 10)).map((h) => h.url), ['http://a.test/1'], `from version ${version}`);
         assert.deepEqual((await reopened.search('café', 10)).map((h) => h.url), ['http://a.test/1'], `from version ${version}: the noindex page stays out`);
         const v = await c.query(`SELECT value FROM ${schema}.meta WHERE key = 'schema_version'`);
-        assert.equal((v.rows[0] as { value: string }).value, '4');
+        assert.equal((v.rows[0] as { value: string }).value, '5');
         const cols = await c.query(`SELECT column_name, is_generated FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'pages' AND column_name IN ('tsv', 'search_text')`, [schema]);
         assert.deepEqual(cols.rows, [{ column_name: 'tsv', is_generated: 'NEVER' }]);
         // Pages written after the upgrade are found too.
@@ -296,6 +296,37 @@ test('PgStore: schemas of versions 1 and 2 (a tsvector generated from a stored s
     } finally {
       await dropSchema(schema);
     }
+  }
+});
+
+test('PgStore: a version 4 schema, whose tsvectors hold traditional Chinese as written, gets them again when opened: a search in either script finds its pages', async () => {
+  const { store, schema } = await open();
+  try {
+    await commitPage(store, pageRecord('1', '網路設定', '網路伺服器'));
+    await commitPage(store, pageRecord('2', 'Solar', 'solar panels'));
+    await store.flush();
+    await store.close();
+    const c = new pg.Client(PG_URL);
+    await c.connect();
+    try {
+      // As version 4 wrote page 1: its words as written.
+      await c.query(`UPDATE ${schema}.pages SET tsv = to_tsvector('simple', ' 網路 路 設定 定 網路 路伺 伺服 服器 器 ') WHERE url LIKE '%/1'`);
+      await c.query(`UPDATE ${schema}.meta SET value = '4' WHERE key = 'schema_version'`);
+      const reopened = await PgStore.connect(PG_URL, schema);
+      try {
+        for (const q of ['网络', '網路', '服务器', 'solar']) {
+          assert.deepEqual((await reopened.search(q, 10)).map((h) => h.url), [q === 'solar' ? 'http://a.test/2' : 'http://a.test/1'], q);
+        }
+        const v = await c.query(`SELECT value FROM ${schema}.meta WHERE key = 'schema_version'`);
+        assert.equal((v.rows[0] as { value: string }).value, '5');
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await c.end();
+    }
+  } finally {
+    await dropSchema(schema);
   }
 });
 

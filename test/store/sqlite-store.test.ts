@@ -107,3 +107,27 @@ for (const writer of ['inline', 'thread'] as const) {
     return { store, reader: new SqliteCrawlReader(db), admit, end, close: () => db.close() };
   });
 }
+
+test('a version 5 file, whose index holds traditional Chinese as written, is indexed again on opening: a search in either script finds its pages', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-store-')), 'v5.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const store = new SqliteStore(db);
+    await commitPage(store, record(1, '網路設定', '網路伺服器'));
+    await commitPage(store, record(2, 'Solar', 'solar panels'));
+    await store.search('solar', 1);
+    // The index as version 5 wrote page 1: its words as written.
+    db.db.prepare('DELETE FROM pages_fts WHERE rowid = (SELECT url_id FROM pages WHERE url = ?)').run('http://a.test/1');
+    db.db.prepare("INSERT INTO pages_fts(rowid, title, text) SELECT url_id, ' 網路 路 設定 定 ', ' 網路 路伺 伺服 服器 器 ' FROM pages WHERE url = ?").run('http://a.test/1');
+    db.setMetaNow('schema_version', '5');
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  assert.equal(db.getMeta('schema_version'), '6');
+  const store = new SqliteStore(db);
+  for (const q of ['网络', '網路', '服务器', 'solar']) {
+    assert.deepEqual((await store.search(q, 10)).map((h) => h.url), [q === 'solar' ? 'http://a.test/2' : 'http://a.test/1'], q);
+  }
+  assert.equal(db.db.prepare(`SELECT count(*) FROM pages_fts WHERE pages_fts MATCH '"網路"'`).pluck().get(), 0, 'the old form is gone from the index');
+  await db.close();
+});
