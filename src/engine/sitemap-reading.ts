@@ -9,6 +9,7 @@ import { xmlText } from '../parse/xml-text.js';
 import type { PageView } from '../strategies/strategy.js';
 import type { CrawlScope } from './crawl-scope.js';
 import type { CrawlStats } from './crawl-stats.js';
+import { SitemapSites } from './sitemap-sites.js';
 
 /** Limits of sitemap reading (the protocol's: 50,000 URLs and 50 MB uncompressed per file). */
 export interface SitemapOptions {
@@ -52,16 +53,11 @@ export interface SitemapCrawl {
  * `Sitemap:` lines, else /sitemap.xml), fetched through it like pages, and read into links of
  * their own kind. Per-site counts are this process's; the frontier dedups across resumes.
  */
-/** Sites whose sitemaps this process remembers offering. */
-const MAX_SITES = 50_000;
-
 export class SitemapReading {
   readonly #opts: SitemapOptions | null;
   readonly #c: SitemapCrawl;
-  /** Sites (origins) whose sitemaps were offered to the frontier in this process. */
-  readonly #sites = new Set<string>();
-  /** Sitemap files offered per site in this process (SitemapOptions.perSite). */
-  readonly #offered = new Map<string, Set<string>>();
+  /** Sites (origins) whose sitemaps were offered to the frontier in this process, with the files offered for each. */
+  readonly #sites = new SitemapSites();
 
   constructor(opts: SitemapOptions | null, crawl: SitemapCrawl) {
     this.#opts = opts;
@@ -85,14 +81,7 @@ export class SitemapReading {
       return;
     }
     if (this.#sites.has(site)) return;
-    // Bounded for crawls of many sites: a site forgotten and met again is offered again, and the
-    // frontier's seen test drops what it already holds.
-    if (this.#sites.size >= MAX_SITES) {
-      const oldest = this.#sites.values().next().value!;
-      this.#sites.delete(oldest);
-      this.#offered.delete(oldest);
-    }
-    this.#sites.add(site);
+    this.#sites.offered(site);
     const named = this.#c.robots?.sitemaps(req.url) ?? [];
     const guessed = named.length === 0;
     const urls = guessed ? [site + '/sitemap.xml'] : named;
@@ -118,7 +107,7 @@ export class SitemapReading {
         continue;
       }
       // A URL listed twice (an index naming one file 60 times) is one file against the cap.
-      const offered = this.#offered.get(site) ?? this.#offered.set(site, new Set()).get(site)!;
+      const offered = this.#sites.offered(site);
       if (offered.has(url)) continue;
       if (offered.size >= opts.perSite) {
         dropped++;

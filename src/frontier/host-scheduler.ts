@@ -23,6 +23,11 @@ export interface SpillStore {
    * `heldCount` of them may be ahead). Requests not yet written may be missing: a later call finds them.
    */
   load(host: string, limit: number, held: (url: string) => boolean, heldCount: number, better?: SpillKey): CrawlRequest[];
+  /**
+   * False while the store's row of this request is not written yet (queued for the writer): such
+   * a request stays in memory, since reading the host back would miss it or find its old row.
+   */
+  written(req: CrawlRequest): boolean;
 }
 
 export interface SpillOptions {
@@ -125,6 +130,8 @@ export class HostScheduler {
   #forgot = false;
   /** Host records held before the next look for idle ones. */
   #sweepAt = FIRST_SWEEP_AT;
+  /** Requests in memory before the next cut of every host to its share (#trim). */
+  #trimAt: number;
 
   /** Without `spill`, every waiting request stays in memory. */
   constructor(opts: Partial<PolitenessOptions> = {}, spill: SpillOptions | null = null) {
@@ -132,6 +139,7 @@ export class HostScheduler {
     this.#spill = spill?.store ?? null;
     this.#memory = spill?.memory ?? 20_000;
     this.#minPerHost = spill?.minPerHost ?? MIN_PER_HOST;
+    this.#trimAt = 2 * this.#memory + 1024;
   }
 
   /** Waiting requests held in memory (the rest, if any, are in the spill store). */
@@ -221,9 +229,11 @@ export class HostScheduler {
    * per request is constant.
    */
   #trim(): void {
-    if (!this.#spill || this.#live.size <= 2 * this.#memory + 1024) return;
+    if (!this.#spill || this.#live.size <= this.#trimAt) return;
     const share = this.#perHost();
     for (const h of this.#hosts.values()) if (h.queue.size > share) this.#evict(h);
+    // Rows not written yet stay in memory: the next cut waits until memory has grown again.
+    this.#trimAt = Math.max(2 * this.#memory + 1024, 2 * this.#live.size);
   }
 
   push(req: CrawlRequest, now: number): void {
@@ -304,8 +314,13 @@ export class HostScheduler {
       return;
     }
     live.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-    for (const r of live.slice(0, keep)) h.queue.push(r);
-    const out = live.slice(keep);
+    const out: CrawlRequest[] = [];
+    live.forEach((r, i) => {
+      // Those whose rows are not written yet stay too: a later cut moves them (see #trim).
+      if (i < keep || !this.#spill!.written(r)) h.queue.push(r);
+      else out.push(r);
+    });
+    if (!out.length) return;
     for (const r of out) this.#live.delete(r.url);
     h.spilled += out.length;
     if (better(out[0]!, h.spillBest)) h.spillBest = { priority: out[0]!.priority, id: out[0]!.id };
@@ -335,7 +350,9 @@ export class HostScheduler {
     if (h.spilled === 0) h.spillBest = NO_SPILL;
     else if (last && rows.length >= limit) h.spillBest = { priority: last.priority, id: last.id };
     else if (head) h.spillBest = { priority: head.priority, id: head.id };
-    if (!all && h.queue.size > Math.max(limit, this.#evictAbove())) this.#evict(h);
+    // With no share the row read is handed out or given back by take(); cutting back here would
+    // give it back at once when the host holds a request whose row is not written yet.
+    if (!all && this.#perHost() > 0 && h.queue.size > Math.max(limit, this.#evictAbove())) this.#evict(h);
   }
 
   /** True when `url` is queued (waiting), not handed out nor finished. */

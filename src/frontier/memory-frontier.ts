@@ -55,6 +55,7 @@ export class MemoryFrontier implements Frontier {
     return batch.map((r): Admission => {
       if (!this.seen.add(r.url)) {
         if (this.scheduler.isQueued(r.url)) {
+          this.willWrite(r.url);
           const raised = this.scheduler.raise(r, now);
           if (raised) {
             this.raised++;
@@ -156,6 +157,7 @@ export class MemoryFrontier implements Frontier {
     req.attempts++;
     this.#freeHost(req, now, notBefore);
     this.#giveBack(req, now);
+    this.willWrite(req.url);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
@@ -163,6 +165,7 @@ export class MemoryFrontier implements Frontier {
   async release(req: CrawlRequest, notBefore: number, now: number): Promise<void> {
     this.#freeHost(req, now, notBefore);
     this.#giveBack(req, now);
+    this.willWrite(req.url);
     this.scheduler.push(req, now);
     this.onRetried(req);
   }
@@ -217,6 +220,8 @@ export class MemoryFrontier implements Frontier {
 
   // Persistence hooks: SqliteFrontier records each transition; here they do nothing.
   protected onAdded(_req: CrawlRequest): void {}
+  /** A waiting URL's row is about to be written (before the scheduler may move it out of memory). */
+  protected willWrite(_url: string): void {}
   protected onDiscarded(_req: CrawlRequest, _reason: string): void {}
   protected onClaimed(_reqs: CrawlRequest[], _now: number): void {}
   protected onCompleted(_req: CrawlRequest, _outcome: Outcome): void {}

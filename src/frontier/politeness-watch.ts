@@ -21,6 +21,8 @@ interface Watched {
   heldFrom: number;
   waitedMs: number;
   dirty: boolean;
+  /** Requests claimed and not ended: a host is not forgotten while one runs. */
+  inflight: number;
 }
 
 /**
@@ -42,7 +44,7 @@ export class PolitenessWatch {
 
   #host(host: string): Watched {
     let h = this.#hosts.get(host);
-    if (!h) this.#hosts.set(host, (h = { delayMs: this.#delayMs, nextAt: 0, heldFrom: 0, waitedMs: 0, dirty: true }));
+    if (!h) this.#hosts.set(host, (h = { delayMs: this.#delayMs, nextAt: 0, heldFrom: 0, waitedMs: 0, dirty: true, inflight: 0 }));
     return h;
   }
 
@@ -52,11 +54,16 @@ export class PolitenessWatch {
     h.heldFrom = now;
     h.nextAt = Math.max(h.nextAt, now + h.delayMs);
     h.dirty = true;
+    h.inflight++;
   }
 
-  /** A request ended (done, retried or released); `notBefore` keeps the host closed longer. */
-  ended(host: string, now: number, notBefore = 0): void {
+  /**
+   * A request ended (done, retried or released); `notBefore` keeps the host closed longer.
+   * `finished` false: only the closure changes (the request's end was told before).
+   */
+  ended(host: string, now: number, notBefore = 0, finished = true): void {
     const h = this.#host(host);
+    if (finished && h.inflight > 0) h.inflight--;
     h.heldFrom = now;
     h.nextAt = Math.max(h.nextAt, now + h.delayMs, notBefore);
     h.dirty = true;
@@ -98,7 +105,7 @@ export class PolitenessWatch {
         h.waitedMs = 0;
         h.dirty = false;
       }
-      if (h.nextAt + FORGET_AFTER_MS <= now && h.delayMs === this.#delayMs) this.#hosts.delete(host);
+      if (h.inflight === 0 && h.nextAt + FORGET_AFTER_MS <= now && h.delayMs === this.#delayMs) this.#hosts.delete(host);
     }
     return out;
   }

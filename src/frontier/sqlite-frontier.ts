@@ -62,6 +62,10 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #loadHostAhead: Statement;
   /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
   readonly #claims = new Map<string, number>();
+  /** Waiting URLs whose rows are being written (added, retried, revived, raised, rescored) -> the flush that writes them. */
+  readonly #unwritten = new Map<string, number>();
+  /** Raises of URLs that wait in the file, not yet committed: a row read back before then takes them. */
+  readonly #raisedSpilled = new Map<string, { seq: number; b: NewRequest }>();
   /** The file holds fetches the scheduler has not counted (see setHostBudget). */
   #countsStale = false;
 
@@ -71,7 +75,10 @@ export class SqliteFrontier extends MemoryFrontier {
    */
   constructor(sql: SqliteDb, politeness: Partial<PolitenessOptions> = {}, seenCache = 0, spill: { memory?: number; minPerHost?: number } = {}) {
     const self: { f?: SqliteFrontier } = {};
-    const store = { load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey) => self.f!.#readBack(host, limit, held, heldCount, after) };
+    const store = {
+      load: (host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey) => self.f!.#readBack(host, limit, held, heldCount, after),
+      written: (req: CrawlRequest) => self.f!.#written(req.url),
+    };
     super(politeness, seenCache > 0 ? new LayeredSeenSet(new ClockCache(seenCache), new SqliteSeenBacking(sql)) : new FingerprintSet(), { store, ...spill }, seenCache);
     self.f = this;
     this.#sql = sql;
@@ -146,7 +153,9 @@ export class SqliteFrontier extends MemoryFrontier {
    */
   override async setHostBudget(budget: number): Promise<void> {
     if (Number.isFinite(budget) && (this.#countsStale || this.scheduler.forgotTaken)) {
-      if (this.#sql.inline && this.#sql.pending) this.#sql.flush();
+      // Every fetch recorded so far, the writer thread's queue included.
+      this.#sql.flush();
+      await this.#sql.settle();
       const counts = this.#sql.db.prepare(`SELECT host, count(*) AS n FROM urls WHERE ${fetchedSql()} GROUP BY host`).all() as { host: string; n: number }[];
       this.scheduler.restoreTaken(counts);
       this.#countsStale = false;
@@ -156,23 +165,25 @@ export class SqliteFrontier extends MemoryFrontier {
 
   /** HostScheduler's spill store: `host`'s best waiting rows that this process does not hold. */
   #readBack(host: string, limit: number, held: (url: string) => boolean, heldCount: number, after?: SpillKey): CrawlRequest[] {
+    // Rows still queued for writing are not in the file, or are there as they were. Written inline,
+    // a flush commits them at once; with a writer thread (the crawl's) they arrive at its next
+    // commit (the crawl flushes every 25 ms; flushing here on every read back flooded it with tiny
+    // transactions), and meanwhile the scheduler keeps such URLs in memory (#written) and a raise
+    // not yet committed is applied to the row read (#raisedSpilled).
+    if (this.#sql.inline && this.#sql.pending) this.#sql.flush();
     this.#pruneClaims();
     const n = limit + heldCount + this.#claims.size;
     const query = () => (after ? this.#loadHostAhead.all(host, after.priority, after.priority, after.id, n) : this.#loadHost.all(host, n)) as UrlRow[];
-    let rows = query();
-    // Rows still queued for writing are not in the file. With a writer thread they arrive at its
-    // next commit (the crawl flushes every 25 ms; flushing here on every read back flooded it with
-    // tiny transactions); written inline, a flush commits them at once.
-    if (rows.length < limit && this.#sql.inline && this.#sql.pending) {
-      this.#sql.flush();
-      // The flush committed claims too: a retried URL is no longer one this process holds.
-      this.#pruneClaims();
-      rows = query();
-    }
+    const rows = query();
     const out: CrawlRequest[] = [];
     for (const r of rows) {
       if (held(r.url) || this.#claims.has(r.url)) continue;
-      out.push(toRequest(r));
+      const req = toRequest(r);
+      const raise = this.#raisedSpilled.get(req.url);
+      if (raise && raise.seq > this.#sql.committedSeq && raise.b.priority > req.priority) {
+        Object.assign(req, { priority: raise.b.priority, depth: Math.min(req.depth, raise.b.depth), parent: raise.b.parent, anchor: raise.b.anchor, data: raise.b.data });
+      }
+      out.push(req);
       if (out.length >= limit) break;
     }
     return out;
@@ -183,17 +194,41 @@ export class SqliteFrontier extends MemoryFrontier {
     for (const [url, seq] of this.#claims) if (seq <= committed) this.#claims.delete(url);
   }
 
+  /** True when the file's row of this waiting URL is as the frontier has it (HostScheduler's spill store). */
+  #written(url: string): boolean {
+    // Written inline, every queued row is committed before a read back (#readBack).
+    if (this.#sql.inline) return true;
+    const seq = this.#unwritten.get(url);
+    if (seq === undefined) return true;
+    if (seq > this.#sql.committedSeq) return false;
+    this.#unwritten.delete(url);
+    return true;
+  }
+
+  /** Notes a waiting URL's row write; the map forgets committed ones as it grows. */
+  #writing(url: string): void {
+    if (this.#sql.inline) return;
+    if (this.#unwritten.size > 4096) {
+      const committed = this.#sql.committedSeq;
+      for (const [u, seq] of this.#unwritten) if (seq <= committed) this.#unwritten.delete(u);
+      for (const [u, r] of this.#raisedSpilled) if (r.seq <= committed) this.#raisedSpilled.delete(u);
+    }
+    this.#unwritten.set(url, this.#sql.nextFlushSeq);
+  }
+
   #insertRow(req: CrawlRequest, state: number, reason: string | null): void {
     const data = req.data ? JSON.stringify(req.data) : null;
     this.#sql.write(this.#insert, [req.id, keyToBigInt(req.key), req.url, req.host, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, state, reason, probeColumn(req)]);
   }
 
   protected override onRevived(req: CrawlRequest): void {
+    this.#writing(req.url);
     const data = req.data ? JSON.stringify(req.data) : null;
     this.#sql.write(this.#revive, [req.id, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, probeColumn(req), keyToBigInt(req.key)]);
   }
 
   protected override onAdded(req: CrawlRequest): void {
+    this.#writing(req.url);
     this.#insertRow(req, UrlState.waiting, null);
   }
 
@@ -212,6 +247,11 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onRaiseSpilled(b: NewRequest): void {
+    if (!this.#sql.inline) this.#raisedSpilled.set(b.url, { seq: this.#sql.nextFlushSeq, b });
+    if (this.#raisedSpilled.size > 4096) {
+      const committed = this.#sql.committedSeq;
+      for (const [u, r] of this.#raisedSpilled) if (r.seq <= committed) this.#raisedSpilled.delete(u);
+    }
     const fp = keyToBigInt(urlKey(b.url));
     this.#sql.write(this.#raiseByFp, [b.priority, b.depth, b.parent === null ? null : keyToBigInt(b.parent), b.anchor, b.data ? JSON.stringify(b.data) : null, fp, b.priority]);
   }
@@ -222,7 +262,12 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onRescored(req: CrawlRequest): void {
+    this.#writing(req.url);
     this.#sql.write(this.#setPriority, [req.priority, req.id]);
+  }
+
+  protected override willWrite(url: string): void {
+    this.#writing(url);
   }
 
   protected override onRaised(req: CrawlRequest): void {

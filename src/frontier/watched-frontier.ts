@@ -56,7 +56,9 @@ export class WatchedFrontier implements Frontier {
 
   /** The host's wait as the frontier sees it: it began at fetched() when that gave the slot back (then only a notBefore adds to it). */
   #ended(req: CrawlRequest, now: number, notBefore = 0): void {
-    if (!this.#freed.delete(req.key) || notBefore > 0) this.#watch.ended(req.host, now, notBefore);
+    const freed = this.#freed.delete(req.key);
+    // A slot given back at fetched() was counted then; a notBefore holds the host longer still.
+    if (!freed || notBefore > 0) this.#watch.ended(req.host, now, notBefore, !freed);
   }
 
   async complete(req: CrawlRequest, outcome: Outcome, now: number): Promise<void> {

@@ -66,8 +66,9 @@ export const topicFileSchema = z.strictObject({
     ctx.addIssue({ code: 'custom', path: ['keywords', empty[0]!], message: `keyword '${empty[0]}' gives no term (a stopword or punctuation)` });
   }
   // Pages give Chinese text as pairs of characters: a keyword's lone character is a term no page has.
+  // Read as written: a word that folds into a shorter one (隨身碟 is U盤) gives pages the same terms.
   if (t.cjk === 'bigrams') {
-    const lone = Object.keys(t.keywords).find((k) => tokenize(k, options).some((term) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u.test(term)));
+    const lone = Object.keys(t.keywords).find((k) => LONE_CJK.test(k.normalize('NFKC')));
     if (lone !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['keywords', lone], message: `keyword '${lone}' holds a single Chinese character, which no page gives (Chinese text is read as pairs of characters): use a word of two or more (光伏, not 光), or cjk: words` });
     }
@@ -98,6 +99,9 @@ export interface Topic {
   examples: string[];
   negatives: string[];
 }
+
+/** A CJK character with no other next to it. */
+const LONE_CJK = /(?<![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}](?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u;
 
 /**
  * Two words joined by '.', '_', '-', ':' or '/' with no space ("sphinx.ext", "std::sync",

@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import HKPhrasesRev from 'opencc-js/dict/HKPhrasesRev';
 import HKVariantsRev from 'opencc-js/dict/HKVariantsRev';
 import TSCharacters from 'opencc-js/dict/TSCharacters';
@@ -19,6 +20,17 @@ import TWVariantsRev from 'opencc-js/dict/TWVariantsRev';
  * 伺服器, 核心 as 内核 and 核心). Japanese kanji fold too, on pages and topics alike.
  */
 const FOLD = new Uint16Array(0x10000);
+/**
+ * The folding characters that show a text is traditional Chinese: not those GB2312 has, the
+ * character set of simplified Chinese (著 of 显著, 後, 於 and 乾 are simplified characters too).
+ */
+const TRADITIONAL = new Uint8Array(0x10000);
+
+/** True for a character of GB2312's Chinese characters (GBK's bytes B0-F7, A1-FE). */
+function inGb2312(c: string): boolean {
+  const b = iconv.encode(c, 'gbk');
+  return b.length === 2 && b[0]! >= 0xb0 && b[0]! <= 0xf7 && b[1]! >= 0xa1 && b[1]! <= 0xfe;
+}
 
 function table(dict: string): Map<string, string> {
   const m = new Map<string, string>();
@@ -43,6 +55,7 @@ function table(dict: string): Map<string, string> {
     // The CJK ranges focuscrawl reads (cjk-ranges.ts) are in the BMP.
     if (to === from || from.length !== 1 || to.length !== 1) continue;
     FOLD[from.charCodeAt(0)] = to.charCodeAt(0);
+    if (!inGb2312(from)) TRADITIONAL[from.charCodeAt(0)] = 1;
   }
 }
 
@@ -51,10 +64,12 @@ const PHRASES = new Map<string, [string, string][]>();
 {
   const all = new Map<string, string>();
   // Taiwan's words first, then Hong Kong's, then phrases whose characters fold differently together.
-  for (const dict of [TSPhrases, HKPhrasesRev, TWPhrasesRev]) for (const [from, to] of table(dict)) all.set(from, to);
+  for (const dict of [TSPhrases, HKPhrasesRev, TWPhrasesRev]) for (const [from, to] of table(dict)) all.set(from.toLowerCase(), to.toLowerCase());
   for (const [from, to] of all) {
-    // Kept when it maps to itself: 方程式 must not become 方程序 through 程式.
-    if (from.length < 2) continue;
+    // Kept when it maps to itself: 方程式 must not become 方程序 through 程式. Text is lower-cased
+    // before it is folded (隨身碟 is U盤, read as u盘); a character outside the BMP is no CJK term
+    // anywhere else (cjk-ranges.ts), so 二噁英 stays as written.
+    if (from.length < 2 || /[\ud800-\udfff]/.test(from + to)) continue;
     const list = PHRASES.get(from[0]!) ?? [];
     list.push([from, to]);
     PHRASES.set(from[0]!, list);
@@ -62,8 +77,17 @@ const PHRASES = new Map<string, [string, string][]>();
   for (const list of PHRASES.values()) list.sort((a, b) => b[0].length - a[0].length);
 }
 
-/** True when the text has a character that folds (a traditional or variant form). */
+/** True when the text has a character only traditional Chinese writes (see TRADITIONAL). */
 export function hasTraditional(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x3400 && TRADITIONAL[c]) return true;
+  }
+  return false;
+}
+
+/** True when the text has a character that folds. */
+function hasFoldable(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x3400 && FOLD[c]) return true;
@@ -73,7 +97,7 @@ export function hasTraditional(text: string): boolean {
 
 /**
  * Regional words replaced by the mainland's, longest match first. `both`: a word written alike in
- * both scripts (see foldChinese) is also given as written, after the text, so that the mainland
+ * both scripts (see foldChinese) is also given as written, before the text, so that the mainland
  * words stay next to their neighbours (a phrase search for 服务器设置 finds 伺服器設定).
  */
 function mainlandWords(text: string, both: boolean): string {
@@ -94,22 +118,25 @@ function mainlandWords(text: string, both: boolean): string {
   }
   if (from === 0) return text;
   out.push(text.slice(from));
-  if (own.length) out.push('\n', own.join(' '));
+  // First, so that PostgreSQL's positions (at most 16,383) still tell its bigrams apart on a long page.
+  if (own.length) out.unshift(own.join(' '), '\n');
   return out.join('');
 }
 
 const UTF16 = new TextDecoder('utf-16le');
 
 /**
- * The text as mainland Chinese writes it (see above); the same string when it has no traditional
- * character, unless `traditional` says it is traditional Chinese anyway (a topic's keywords:
- * 伺服器 alone does not show its script, the topic's other keywords do). `bothReadings` false
+ * The text as mainland Chinese writes it (see above): characters folded in any text, words
+ * rewritten where the text has a character only traditional Chinese writes, or where
+ * `traditional` says it is traditional Chinese anyway (a topic's keywords: 伺服器 alone does not
+ * show its script, the topic's other keywords do); the same string when nothing folds. `bothReadings` false
  * gives a word written alike in both scripts the mainland's reading only: a search query, whose
  * words are all required, asks for 服务器 where the page's index holds 服务器 and 伺服器.
  */
 export function foldChinese(text: string, traditional = hasTraditional(text), bothReadings = true): string {
-  if (!traditional) return text;
-  const words = mainlandWords(text, bothReadings);
+  if (!traditional && !hasFoldable(text)) return text;
+  // Characters fold in every text alike (显著 is read as 显着 everywhere); words only in traditional text.
+  const words = traditional ? mainlandWords(text, bothReadings) : text;
   const codes = new Uint16Array(words.length);
   for (let i = 0; i < words.length; i++) {
     const c = words.charCodeAt(i);
@@ -121,7 +148,7 @@ export function foldChinese(text: string, traditional = hasTraditional(text), bo
 
 /** Characters only, no words (the same length as the text: positions in it are the text's own). */
 export function foldChineseChars(text: string): string {
-  if (!hasTraditional(text)) return text;
+  if (!hasFoldable(text)) return text;
   const codes = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, untilWhileRunning } from '../helpers/run-cli.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { REDIS_URL, connectTestRedis } from '../helpers/test-redis.js';
 import { dropTestCrawl } from '../helpers/drop-test-crawl.js';
@@ -80,7 +80,7 @@ test('drop and rebuild --force refuse while a worker runs and keep the crawl who
     const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--delay-ms', '0', '--max-depth', '1000', '--concurrency', '2']);
     assert.equal(seeded.code, 0, seeded.stderr);
     const worker = runCli(['worker', ...shared], { onStart: (c) => (child = c) });
-    while (((await schemaPages(name)) ?? 0) < 10) await new Promise((r) => setTimeout(r, 100));
+    await untilWhileRunning(async () => ((await schemaPages(name)) ?? 0) >= 10, worker, 'worker');
 
     // rebuild clears and refills the keys the worker writes: refused even with --force.
     const rebuild = await runCli(['rebuild', ...shared, '--force']);

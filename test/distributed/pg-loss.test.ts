@@ -7,7 +7,7 @@ import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/rebuild-frontier.js';
 import { freePort } from '../helpers/free-port.js';
 import { OwnPostgres } from '../helpers/own-postgres.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, untilWhileRunning } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 
 async function pageUrls(url: string, name: string): Promise<string[]> {
@@ -32,7 +32,7 @@ test('PostgreSQL dies mid-crawl: the worker exits 2 naming PostgreSQL, nothing c
     const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--max-pages', '10000', '--max-depth', '1000', '--concurrency', '4', '--lease-ms', '3000']);
     assert.equal(seeded.code, 0, seeded.stderr);
     const worker = runCli(['worker', ...shared]);
-    while ((await pageUrls(db.url, name)).length < 40) await new Promise((r) => setTimeout(r, 100));
+    await untilWhileRunning(async () => (await pageUrls(db.url, name)).length >= 40, worker, 'worker');
     const before = new Set(await pageUrls(db.url, name));
     db.crash();
     const lost = await worker;

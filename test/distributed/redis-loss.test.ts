@@ -7,7 +7,7 @@ import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema } from '../../src/distributed/shared-crawl.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedis } from '../helpers/own-redis.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, untilWhileRunning } from '../helpers/run-cli.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestSchema } from '../helpers/drop-test-crawl.js';
 
@@ -34,7 +34,7 @@ test('Redis dies mid-crawl: the worker exits 2 naming Redis, nothing accepted is
     const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--max-pages', '10000', '--max-depth', '1000', '--concurrency', '4']);
     assert.equal(seeded.code, 0, seeded.stderr);
     const worker = runCli(['worker', ...shared]);
-    while ((await pageUrls(name)).length < 40) await new Promise((r) => setTimeout(r, 100));
+    await untilWhileRunning(async () => (await pageUrls(name)).length >= 40, worker, 'worker');
     redis.kill('SIGKILL');
     const lost = await worker;
     assert.equal(lost.code, 2, lost.stdout + lost.stderr);
@@ -73,7 +73,7 @@ test('Redis refuses writes mid-crawl (OOM under maxmemory, noeviction): the work
     const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--concurrency', '4', '--lease-ms', '3000']);
     assert.equal(seeded.code, 0, seeded.stderr);
     const worker = runCli(['worker', ...shared]);
-    while ((await pageUrls(name)).length < 30) await new Promise((r) => setTimeout(r, 100));
+    await untilWhileRunning(async () => (await pageUrls(name)).length >= 30, worker, 'worker');
     await admin.config('SET', 'maxmemory-policy', 'noeviction');
     await admin.config('SET', 'maxmemory', '1');
     const full = await worker;

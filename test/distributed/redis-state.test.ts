@@ -5,7 +5,7 @@ import pg from 'pg';
 import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, untilWhileRunning } from '../helpers/run-cli.js';
 import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestSchema } from '../helpers/drop-test-crawl.js';
@@ -47,7 +47,7 @@ test('a crawl PostgreSQL knows and Redis lost: workers and crawl refuse and name
     // During a run: the keys go while the worker crawls; it must not record the crawl as finished.
     const worker = runCli(['worker', ...shared]);
     const redis = await connectTestRedis();
-    while (Number((await redis.hget(`${redisPrefix(name)}:{0}:n`, 'done')) ?? 0) < 20) await new Promise((r) => setTimeout(r, 50));
+    await untilWhileRunning(async () => Number((await redis.hget(`${redisPrefix(name)}:{0}:n`, 'done')) ?? 0) >= 20, worker, 'worker', 50);
     await dropCrawlKeys(redis, redisPrefix(name));
     redis.disconnect();
     const during = await worker;

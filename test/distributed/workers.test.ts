@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { serveMultiHostWeb, politenessViolations } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runCli, type CliResult, untilWhileRunning } from '../helpers/run-cli.js';
 import { connectTestRedis, dropPrefix, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 
@@ -49,11 +49,10 @@ test('three workers share a crawl of 5,000 pages over 10 hosts; one is killed wi
     const worker = () => runCli(['worker', ...shared], { onStart: (c) => children.push(c) });
     const runs: Promise<CliResult>[] = [worker(), worker(), worker()];
     // Kill the first worker once the crawl is well under way, with its requests in flight.
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 200));
+    await untilWhileRunning(async () => {
       const [{ n }] = await pgRows<{ n: string }>(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`).catch(() => [{ n: '0' }]);
-      if (Number(n) >= 1500) break;
-    }
+      return Number(n) >= 1500;
+    }, Promise.race(runs), 'a worker', 200);
     children[0]!.kill('SIGKILL');
     runs.push(worker());
     const results = await Promise.all(runs);
@@ -159,13 +158,13 @@ test('while PostgreSQL holds a worker\'s commits, its pages give their request s
     const committed = async () => Number(((await locker.query(`SELECT count(*) AS n FROM ${pgSchema(name)}.pages`)).rows[0] as { n: string }).n);
     await locker.connect();
     // Once the worker is under way (its schema work done), its page writes are held.
-    while (pageRequests().length < 2) await new Promise((r) => setTimeout(r, 20));
+    await untilWhileRunning(() => pageRequests().length >= 2, run, 'worker', 20);
     await locker.query('BEGIN');
     await locker.query(`LOCK TABLE ${pgSchema(name)}.pages IN EXCLUSIVE MODE`);
     const atLock = await committed();
     // Fetched and not committed: at most the 2 slots when a page held its slot until its commit;
     // now up to twice as many pages wait for their commit (and the claims stop there).
-    while (pageRequests().length - atLock < 3) await new Promise((r) => setTimeout(r, 50));
+    await untilWhileRunning(() => pageRequests().length - atLock >= 3, run, 'worker', 50);
     assert.equal(await committed(), atLock, 'no page is committed while the lock is held');
     await locker.query('COMMIT');
     const done = await run;

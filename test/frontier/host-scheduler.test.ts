@@ -66,7 +66,7 @@ test('a crawl of many hosts forgets the idle ones: the records stay about twice 
 });
 
 test('without a budget a forgotten host\'s count is dropped, and a later budget asks for the counts (forgotTaken, restoreTaken)', () => {
-  const s = new HostScheduler({ perHost: 1, delayMs: 0 }, { store: { load: () => [] } });
+  const s = new HostScheduler({ perHost: 1, delayMs: 0 }, { store: { load: () => [], written: () => true } });
   for (let i = 0; i < 5000; i++) {
     s.push(request(`http://h${i}.test/`, i, 1), 1000);
     for (const r of s.take(1, 1000)) s.release(r.host, 1000);

@@ -37,4 +37,10 @@ test('PolitenessWatch forgets a host once reported and its closure ended a minut
   w.claimed('h7', 61_300);
   const [row] = w.drain(61_300);
   assert.deepEqual([row!.host, row!.waitedMs, row!.nextAt], ['h7', 0, 61_400], 'a forgotten host starts again with nothing owed');
+  w.drain(200_000);
+  assert.equal(w.size, 2, 'a host whose request still runs is kept, however long ago its closure ended');
+  w.ended('h7', 200_000);
+  w.drain(200_000);
+  w.drain(300_000);
+  assert.equal(w.size, 1, 'and forgotten once it ended');
 });

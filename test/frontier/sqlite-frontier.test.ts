@@ -341,3 +341,40 @@ test('SqliteFrontier: with more hosts waiting than its memory, memory holds abou
   assert.equal(await f.isFinished(), true);
   await db.close();
 });
+
+for (const writer of ['inline', 'thread'] as const) {
+  test(`SqliteFrontier holding no waiting URL in memory: a URL whose row is not written yet is still handed out first, and a raise of a URL in the file is not lost (${writer} writer)`, async () => {
+    const db = new SqliteDb(join(dir, `unwritten-${writer}.db`), { create: true, writer });
+    const f = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory: 1 });
+    let t = 1_000_000;
+    await f.add([req('http://a.test/low', 0.1), ...[1, 2, 3].map((i) => req(`http://b.test/${i}`, 0.5))], t);
+    db.flush();
+    await db.settle();
+    // Its row is still queued for the writer when a.test's turn comes.
+    await f.add([req('http://a.test/high', 0.9)], t);
+    const got: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [r] = await f.claim(1, t);
+      if (r) got.push(`${r.url} ${r.priority}`);
+      if (r) await f.complete(r, { state: 'done' }, t);
+      db.flush();
+      await db.settle();
+      t += 30;
+    }
+    assert.deepEqual(got, ['http://a.test/high 0.9', 'http://b.test/1 0.5', 'http://b.test/2 0.5', 'http://b.test/3 0.5', 'http://a.test/low 0.1']);
+
+    await f.add([req('http://c.test/x', 0.2, { depth: 3 }), req('http://d.test/y', 0.5)], t);
+    db.flush();
+    await db.settle();
+    const [y] = await f.claim(1, t);
+    assert.equal(y?.url, 'http://d.test/y');
+    await f.complete(y!, { state: 'done' }, t);
+    db.flush();
+    await db.settle();
+    // A better link to c.test/x, which waits in the file: the raise is queued for the writer when it is claimed.
+    await f.add([req('http://c.test/x', 0.9, { depth: 1, anchor: 'better link', data: { m: 42 } })], t);
+    const [x] = await f.claim(1, t);
+    assert.deepEqual([x?.url, x?.priority, x?.depth, x?.anchor, x?.data], ['http://c.test/x', 0.9, 1, 'better link', { m: 42 }]);
+    await db.close();
+  });
+}

@@ -23,3 +23,18 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     opts.onStart?.(child);
   });
 }
+
+/**
+ * Waits until `done()` holds while `run` (a runCli in progress) is still going: if the process
+ * ends first, fails at once with its output, rather than polling until the test's timeout.
+ */
+export async function untilWhileRunning(done: () => boolean | Promise<boolean>, run: Promise<CliResult>, what: string, everyMs = 100): Promise<void> {
+  let ended: CliResult | null = null;
+  void run.then((r) => (ended = r), () => {});
+  for (;;) {
+    if (await done()) return;
+    const over = ended as CliResult | null;
+    if (over) throw new Error(`${what}: the process ended (exit ${over.code ?? over.signal}) first:\n${over.stdout}${over.stderr}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

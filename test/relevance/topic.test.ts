@@ -96,6 +96,8 @@ test('a keyword that gives no term is refused, naming it; levels must not cross'
   assert.throws(load('one.yaml', 'name: t\nkeywords:\n  the: 3\n'), /one\.yaml:3: topic field 'keywords\.the': keyword 'the' gives no term \(a stopword or punctuation\)/);
   assert.throws(load('bang.yaml', 'name: t\nkeywords:\n  solar: 3\n  "!!!": 2\n'), /bang\.yaml:4: topic field 'keywords\.!!!': keyword '!!!' gives no term/);
   assert.throws(load('wide.yaml', 'name: t\nkeywords:\n  光伏: 3\n  "！！": 2\n'), /keyword '！！' gives no term/);
+  assert.throws(load('lone.yaml', 'name: t\nkeywords:\n  光伏: 3\n  A股: 2\n'), /keyword 'A股' holds a single Chinese character/);
+  assert.doesNotThrow(load('usb.yaml', 'name: t\nkeywords:\n  隨身碟: 3\n'), "a keyword is read as written: 隨身碟 folds to U盘, whose 盘 pages give as well");
   assert.throws(load('levels.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {high: 0.1, low: 0.9}\n'), /levels\.yaml:3: topic field 'levels\.high': high \(0\.1\) is below low \(0\.9\)/);
   assert.throws(load('low.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {low: 0.9}\n'), /high \(0\.68\) is below low \(0\.9\)/);
   // Chinese keywords, a stopword inside a phrase, and words of other scripts keep working.
