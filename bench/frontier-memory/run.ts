@@ -34,7 +34,8 @@ const perHost = Number(args['per-host']);
 const memory = Number(args.memory);
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-frontier-memory-'));
-const db = new SqliteDb(join(dir, 'f.db'), { create: true });
+// The crawl's writer: a thread that commits what the crawl hands it every 25 ms.
+const db = new SqliteDb(join(dir, 'f.db'), { create: true, writer: 'thread' });
 const frontier = new SqliteFrontier(db, { perHost: 1, delayMs: 0 }, 0, { memory });
 gc();
 const before = process.memoryUsage().heapUsed;
@@ -46,9 +47,13 @@ for (let i = 0; i < hosts; i++) {
   for (let j = 0; j < perHost; j++) batch.push({ url: `https://${host}/a/b/page-${j}.html`, host, depth: 2, parent: null, anchor: 'a link found on a page', priority: random(), data: null });
   await frontier.add(batch, 0);
   // The crawl commits its writes every 25 ms; what waits to be written is not the frontier's memory.
-  if (i % 1000 === 999) db.flush();
+  if (i % 1000 === 999) {
+    db.flush();
+    await db.settle();
+  }
 }
 db.flush();
+await db.settle();
 gc();
 gc();
 const grown = process.memoryUsage().heapUsed - before;
@@ -61,9 +66,13 @@ for (let done = 0; done < claims; ) {
   const got = await frontier.claim(32, 0);
   for (const r of got) await frontier.complete(r, { state: 'done' }, 0);
   done += got.length;
-  if (done % 1024 < 32) db.flush();
+  if (done % 1024 < 32) {
+    db.flush();
+    await db.settle();
+  }
 }
 db.flush();
+await db.settle();
 const claimsPerSecond = Math.round(claims / ((performance.now() - t0) / 1000));
 await db.close();
 rmSync(dir, { recursive: true, force: true });

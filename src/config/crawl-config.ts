@@ -122,7 +122,7 @@ export const crawlConfigSchema = z.strictObject({
    * Waiting URLs the frontier holds in memory, over all hosts (each host's best, an equal share;
    * none past this many hosts); the others wait in the database and are read back as their hosts'
    * turns come. Default 20,000 (a waiting URL costs 0.35 to 1 KB of heap): a crawl's memory does not
-   * grow with its frontier's URLs (each host waiting still costs about 640 bytes).
+   * grow with its frontier's URLs (each host waiting still costs about 650 bytes).
    */
   frontierMemory: z.number().int().positive().default(20_000),
   /**

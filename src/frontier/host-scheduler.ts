@@ -90,8 +90,12 @@ interface HeapEntry {
   token: number;
   /** wait heap: nextAt; ready heap: unused. */
   at: number;
-  /** ready heap: the host's best request, or a key no worse than it (its best may be spilled). */
-  head: SpillKey | null;
+  /**
+   * ready heap: the key of the host's best request, or a key no worse than it (its best may be
+   * spilled). Numbers, not the request: a stale entry must not keep a request the host let go.
+   */
+  priority: number;
+  id: number;
 }
 
 /**
@@ -109,7 +113,7 @@ export class HostScheduler {
    * a binary heap has no cheap decrease-key).
    */
   readonly #live = new Map<string, CrawlRequest>();
-  readonly #ready = new BinaryHeap<HeapEntry>((a, b) => better(a.head!, b.head!));
+  readonly #ready = new BinaryHeap<HeapEntry>((a, b) => better(a, b));
   readonly #wait = new BinaryHeap<HeapEntry>((a, b) => a.at < b.at);
   readonly #opts: PolitenessOptions;
   #queued = 0;
@@ -404,11 +408,11 @@ export class HostScheduler {
       const req = this.#head(h);
       if (!req) {
         // Its spilled rows are not written yet: it looks again shortly.
-        if (h.spilled > 0) this.#wait.push({ h, token: ++h.token, at: now + SPILL_RETRY_MS, head: null });
+        if (h.spilled > 0) this.#wait.push({ h, token: ++h.token, at: now + SPILL_RETRY_MS, priority: 0, id: 0 });
         continue;
       }
       const next = this.#readyTop();
-      if (next && better(next.head!, req)) {
+      if (next && better(next, req)) {
         // Placed by a key better than what it holds: it goes back in line with its real best
         // (and what was read for it goes back to the store when its share is none).
         if (this.#spill && h.queue.size > this.#perHost()) this.#evict(h);
@@ -586,8 +590,8 @@ export class HostScheduler {
     if (h.inflight >= this.#opts.perHost || h.taken >= this.#budget) return;
     const key = h.spilled > 0 && (!head || better(h.spillBest, head)) ? h.spillBest : head;
     if (!key) return;
-    if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, head: null });
-    else this.#ready.push({ h, token: h.token, at: 0, head: key });
+    if (h.nextAt > now) this.#wait.push({ h, token: h.token, at: h.nextAt, priority: 0, id: 0 });
+    else this.#ready.push({ h, token: h.token, at: 0, priority: key.priority, id: key.id });
     this.#compact();
   }
 
