@@ -212,11 +212,7 @@ export class SqliteFrontier extends MemoryFrontier {
    */
   #writing(url: string): void {
     if (this.#sql.inline) return;
-    const committed = this.#sql.committedSeq;
-    for (const [u, seq] of this.#unwritten) {
-      if (seq > committed) break;
-      this.#unwritten.delete(u);
-    }
+    forgetCommitted(this.#unwritten, (seq) => seq, this.#sql.committedSeq);
     this.#unwritten.delete(url);
     this.#unwritten.set(url, this.#sql.nextFlushSeq);
   }
@@ -254,11 +250,7 @@ export class SqliteFrontier extends MemoryFrontier {
   protected override onRaiseSpilled(b: NewRequest): void {
     if (!this.#sql.inline) {
       // In flush order, as #unwritten.
-      const committed = this.#sql.committedSeq;
-      for (const [u, r] of this.#raisedSpilled) {
-        if (r.seq > committed) break;
-        this.#raisedSpilled.delete(u);
-      }
+      forgetCommitted(this.#raisedSpilled, (r) => r.seq, this.#sql.committedSeq);
       this.#raisedSpilled.delete(b.url);
       this.#raisedSpilled.set(b.url, { seq: this.#sql.nextFlushSeq, b });
     }
@@ -286,6 +278,14 @@ export class SqliteFrontier extends MemoryFrontier {
 
   protected override onRetried(req: CrawlRequest): void {
     this.#sql.write(this.#setWaiting, [req.attempts, req.id]);
+  }
+}
+
+/** Drops the committed entries from the front of a map kept in flush order. */
+function forgetCommitted<V>(map: Map<string, V>, seqOf: (v: V) => number, committed: number): void {
+  for (const [key, v] of map) {
+    if (seqOf(v) > committed) return;
+    map.delete(key);
   }
 }
 

@@ -17,6 +17,9 @@ const MIN_KEYWORD_WEIGHT = 1e-6;
 
 const weight = z.number().min(0).max(MAX_TOPIC_WEIGHT, `at most ${MAX_TOPIC_WEIGHT} (weights are relative: scale them down)`);
 
+/** A CJK character with no other next to it. */
+const LONE_CJK = /(?<![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}](?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u;
+
 /**
  * The topic file. Its minimal form is `name:` and `keywords:`; every other field is optional
  * and documented in docs/topics.md.
@@ -100,8 +103,6 @@ export interface Topic {
   negatives: string[];
 }
 
-/** A CJK character with no other next to it. */
-const LONE_CJK = /(?<![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}](?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u;
 
 /**
  * Two words joined by '.', '_', '-', ':' or '/' with no space ("sphinx.ext", "std::sync",

@@ -21,10 +21,13 @@ import TWVariantsRev from 'opencc-js/dict/TWVariantsRev';
  */
 const FOLD = new Uint16Array(0x10000);
 /**
- * The folding characters that show a text is traditional Chinese: not those GB2312 has, the
- * character set of simplified Chinese (著 of 显著, 後, 於 and 乾 are simplified characters too).
+ * 1: a character that folds; 2: one that also shows a text is traditional Chinese, which those
+ * GB2312 has do not, GB2312 being simplified Chinese's character set (著 of 显著, 後, 於 and 乾 are
+ * simplified characters too).
  */
-const TRADITIONAL = new Uint8Array(0x10000);
+const KIND = new Uint8Array(0x10000);
+const FOLDS = 1;
+const TRADITIONAL = 2;
 
 /** True for a character of GB2312's Chinese characters (GBK's bytes B0-F7, A1-FE). */
 function inGb2312(c: string): boolean {
@@ -55,7 +58,7 @@ function table(dict: string): Map<string, string> {
     // The CJK ranges focuscrawl reads (cjk-ranges.ts) are in the BMP.
     if (to === from || from.length !== 1 || to.length !== 1) continue;
     FOLD[from.charCodeAt(0)] = to.charCodeAt(0);
-    if (!inGb2312(from)) TRADITIONAL[from.charCodeAt(0)] = 1;
+    KIND[from.charCodeAt(0)] = inGb2312(from) ? FOLDS : TRADITIONAL;
   }
 }
 
@@ -77,22 +80,22 @@ const PHRASES = new Map<string, [string, string][]>();
   for (const list of PHRASES.values()) list.sort((a, b) => b[0].length - a[0].length);
 }
 
-/** True when the text has a character only traditional Chinese writes (see TRADITIONAL). */
-export function hasTraditional(text: string): boolean {
+/** The text's kind in one pass: TRADITIONAL if a character shows it, FOLDS if one folds, else 0. */
+function kindOf(text: string): number {
+  let kind = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x3400 && TRADITIONAL[c]) return true;
+    if (c < 0x3400) continue;
+    const k = KIND[c]!;
+    if (k === TRADITIONAL) return k;
+    kind |= k;
   }
-  return false;
+  return kind;
 }
 
-/** True when the text has a character that folds. */
-function hasFoldable(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x3400 && FOLD[c]) return true;
-  }
-  return false;
+/** True when the text has a character only traditional Chinese writes (see KIND). */
+export function hasTraditional(text: string): boolean {
+  return kindOf(text) === TRADITIONAL;
 }
 
 /**
@@ -125,6 +128,16 @@ function mainlandWords(text: string, both: boolean): string {
 
 const UTF16 = new TextDecoder('utf-16le');
 
+/** Every character that folds, folded. Only BMP characters outside the surrogates change, so the code units decode back as they were. */
+function foldChars(text: string): string {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    codes[i] = (c >= 0x3400 && FOLD[c]) || c;
+  }
+  return UTF16.decode(codes);
+}
+
 /**
  * The text as mainland Chinese writes it (see above): characters folded in any text, words
  * rewritten where the text has a character only traditional Chinese writes, or where
@@ -133,26 +146,15 @@ const UTF16 = new TextDecoder('utf-16le');
  * gives a word written alike in both scripts the mainland's reading only: a search query, whose
  * words are all required, asks for 服务器 where the page's index holds 服务器 and 伺服器.
  */
-export function foldChinese(text: string, traditional = hasTraditional(text), bothReadings = true): string {
-  if (!traditional && !hasFoldable(text)) return text;
+export function foldChinese(text: string, traditional?: boolean, bothReadings = true): string {
+  const kind = kindOf(text);
+  const words = traditional ?? kind === TRADITIONAL;
+  if (!words && kind === 0) return text;
   // Characters fold in every text alike (显著 is read as 显着 everywhere); words only in traditional text.
-  const words = traditional ? mainlandWords(text, bothReadings) : text;
-  const codes = new Uint16Array(words.length);
-  for (let i = 0; i < words.length; i++) {
-    const c = words.charCodeAt(i);
-    codes[i] = (c >= 0x3400 && FOLD[c]) || c;
-  }
-  // Only BMP characters outside the surrogates change, so the code units decode back as they were.
-  return UTF16.decode(codes);
+  return foldChars(words ? mainlandWords(text, bothReadings) : text);
 }
 
 /** Characters only, no words (the same length as the text: positions in it are the text's own). */
 export function foldChineseChars(text: string): string {
-  if (!hasFoldable(text)) return text;
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    codes[i] = (c >= 0x3400 && FOLD[c]) || c;
-  }
-  return UTF16.decode(codes);
+  return kindOf(text) === 0 ? text : foldChars(text);
 }
