@@ -5,11 +5,10 @@ import type { PolitenessStore } from './politeness-store.js';
 export const pgHostPolitenessTable = (schema: string) =>
   `CREATE TABLE IF NOT EXISTS ${schema}.host_politeness (host text PRIMARY KEY, delay_ms integer NOT NULL, waited_ms bigint NOT NULL, next_at bigint NOT NULL, budget integer)`;
 
-/** A shared crawl's politeness rows, in its schema: every worker adds its waits to the same row. */
+/** A shared crawl's politeness rows, in its schema (pgSchemaSql makes the table): every worker adds its waits to the same row. */
 export class PgPolitenessStore implements PolitenessStore {
   readonly #pool: pg.Pool;
   readonly #s: string;
-  #made = false;
 
   constructor(pool: pg.Pool, schema: string) {
     this.#pool = pool;
@@ -17,7 +16,6 @@ export class PgPolitenessStore implements PolitenessStore {
   }
 
   async setBudget(budget: number | null): Promise<void> {
-    await this.#make();
     // Another worker's upsert locks rows in host order: a deadlock ends one side, which tries again.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -29,19 +27,8 @@ export class PgPolitenessStore implements PolitenessStore {
     }
   }
 
-  async #make(): Promise<void> {
-    if (!this.#made) {
-      // Two workers creating it at once: one of them gets a duplicate error for a table that now exists.
-      await this.#pool.query(pgHostPolitenessTable(this.#s)).catch((err: { code?: string }) => {
-        if (err.code !== '23505' && err.code !== '42P07') throw err;
-      });
-      this.#made = true;
-    }
-  }
-
   async record(rows: HostPoliteness[]): Promise<void> {
     if (!rows.length) return;
-    await this.#make();
     // One statement for the batch; sorted so that two workers lock shared rows in the same order.
     const sorted = [...rows].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
     await this.#pool.query(

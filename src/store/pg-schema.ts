@@ -1,3 +1,6 @@
+import { pgHostPolitenessTable } from './pg-politeness-store.js';
+import { pgLabelsTable } from './pg-label-store.js';
+
 /**
  * The PostgreSQL record of one shared crawl, in its own schema (fc_<name>): every URL the crawl
  * admitted with its state and carried state (what `rebuild` recreates the live frontier from),
@@ -12,6 +15,10 @@
  * with traditional characters get theirs again. A store opening version 1 to 4 brings it to 5 (PgStore).
  */
 export const PG_SCHEMA_VERSION = 5;
+
+// The politeness and label tables were made on first use until 2026-11-29: four workers starting
+// together raced to create host_politeness ("type already exists"). Made here, under the store's
+// lock, a crawl has them from its start; an older crawl gets them when a worker next opens it.
 
 export function pgSchemaSql(s: string): string {
   return `
@@ -96,5 +103,7 @@ CREATE TABLE IF NOT EXISTS ${s}.service_sources (
   page text NOT NULL,
   PRIMARY KEY (endpoint, type, page)
 );
+${pgHostPolitenessTable(s)};
+${pgLabelsTable(s)};
 `;
 }

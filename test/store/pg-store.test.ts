@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { PgStore } from '../../src/store/pg-store.js';
+import { PgPolitenessStore } from '../../src/store/pg-politeness-store.js';
 import { PgWriterThread } from '../../src/store/pg-writer-thread.js';
 import { pgSearchText, pgTsvector } from '../../src/store/pg-text-query.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
@@ -68,6 +69,23 @@ test('PgStore: the same page committed by two workers at once is stored once', a
   } finally {
     await other.close();
     await close();
+  }
+});
+
+test('PgStore: four workers opening a new crawl at once find its politeness and label tables made, and record their hosts together', async () => {
+  const schema = freshSchema();
+  const stores = await Promise.all([1, 2, 3, 4].map(() => PgStore.connect(PG_URL, schema)));
+  try {
+    const tables = await stores[0]!.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name IN ('host_politeness', 'labels') ORDER BY 1`, [schema]);
+    assert.deepEqual(tables.rows.map((r: { table_name: string }) => r.table_name), ['host_politeness', 'labels']);
+    // Before 2026-11-29 each worker made the table on its first record: four at once failed with "type already exists".
+    const rows = (w: number) => [{ host: 'a.test', delayMs: 100, waitedMs: w, nextAt: 1000 + w, budget: null }, { host: `w${w}.test`, delayMs: 100, waitedMs: w, nextAt: w, budget: null }];
+    await Promise.all(stores.map((s, i) => new PgPolitenessStore(s.pool, schema).record(rows(i + 1))));
+    const hosts = await stores[0]!.pool.query(`SELECT host, waited_ms FROM ${schema}.host_politeness ORDER BY host`);
+    assert.deepEqual(hosts.rows.map((r: { host: string; waited_ms: string }) => [r.host, Number(r.waited_ms)]), [['a.test', 10], ['w1.test', 1], ['w2.test', 2], ['w3.test', 3], ['w4.test', 4]]);
+  } finally {
+    for (const s of stores) await s.close();
+    await dropSchema(schema);
   }
 });
 
