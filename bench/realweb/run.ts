@@ -17,6 +17,7 @@ import { oracleOrder, reachable } from './oracle.js';
 import { recallSvg, resultsMarkdown, type RunResults, type TopicResult } from './report.js';
 import { folderPages, serveBuiltSite, type ServedSite } from './serve-sites.js';
 import { topicRanking } from './topic-ranking.js';
+import { SplitLearning } from './split-learning.js';
 
 /**
  * bench/realweb: crawl real documentation sites (Debian packages, opaque URLs, served on
@@ -38,6 +39,9 @@ const HELP = `npm run bench:realweb -- [options]
   --out DIR                results.json, results.md, recall-<topic>.svg (default bench/realweb/out/results)
   --per-host N             requests in flight on the site at once (default 1: a deterministic order; the CLI's default is 2)
   --orders                 also write order-<topic>-<strategy>.txt to --out: each fetched page's original path (* on targets), priority, relevance, anchor
+  --split-learning N[,share]
+                           N copies of each strategy, each page scored by the copy its URL's hash picks (what N shared
+                           workers' strategies learn); with ',share' every copy hears the others' evidence (Strategy.hear)
   --host-names             serve each site under the host name it has on the web (docs.djangoproject.com:PORT, resolved to
                            127.0.0.1 by the crawl's --resolve), not as 127.0.0.1:PORT: a site's name is then in its host, as on the web
   --no-record              do not write bench/realweb/RESULTS-realweb.md and docs/img/realweb-*.svg
@@ -58,6 +62,7 @@ const { values: args } = parseArgs({
     orders: { type: 'boolean', default: false },
     'host-names': { type: 'boolean', default: false },
     'per-host': { type: 'string', default: '1' },
+    'split-learning': { type: 'string' },
     'build-only': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -81,6 +86,8 @@ const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).f
 
 const perHost = Number(args['per-host']);
 if (!(Number.isInteger(perHost) && perHost >= 1)) fail(`--per-host: expected a whole number >= 1, got '${args['per-host']}'`);
+const split = args['split-learning'] ? /^(\d+)(,share)?$/.exec(args['split-learning']) : null;
+if (args['split-learning'] && !(split && Number(split[1]) >= 1)) fail(`--split-learning: expected N or N,share (N >= 1), got '${args['split-learning']}'`);
 const budgets = list(args.budgets)!.map(Number);
 if (!budgets.length || budgets.some((b) => !(b > 0 && b <= 100))) fail(`--budgets: expected percentages in (0, 100], got '${args.budgets}'`);
 if (!['tune', 'report', 'all'].includes(args.split!)) fail(`--split: expected tune, report or all, got '${args.split}'`);
@@ -202,6 +209,7 @@ try {
       // 'name@keep': the strategy with first-discovery priorities (no raise on rediscovery).
       const [strategy, mode] = entry.split('@') as [string, string | undefined];
       const c0 = performance.now();
+      const copies = split ? Array.from({ length: Number(split[1]) }, () => createStrategy(strategy, loadTopic(file), optionsFor(strategy, file))) : null;
       const crawl = await startCrawl({
         seeds: [origin + '/'],
         resolve: resolve.get(t.site)!,
@@ -221,7 +229,7 @@ try {
         // is the oracle's bound were out of every crawl's reach).
         sitemaps: false,
         db: join(tmp, `${t.id}-${entry}.db`),
-      });
+      }, copies ? { strategy: new SplitLearning(copies, split![2] !== undefined) } : {});
       let order: string[];
       let early = '';
       try {

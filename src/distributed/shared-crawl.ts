@@ -21,6 +21,7 @@ import type { Strategy } from '../strategies/strategy.js';
 import { checkSharedTarget, pgSchema, redact, redisDatabase, redisPrefix, type SharedTarget } from './shared-target.js';
 import { dropCrawlKeys } from './drop-crawl-keys.js';
 import { CreationLock } from './creation-lock.js';
+import { EvidenceExchange, type ExchangeCounts } from './evidence-exchange.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -206,6 +207,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   if (proxied) notes.push(proxied);
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
+  // What each worker's copy of a learning strategy learns, every other worker's copy hears.
+  const exchange = await EvidenceExchange.start(redis, `${redisPrefix(target.name)}:evidence`, learner);
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
   let failed = false;
   const shared: SharedCrawl = {
@@ -228,11 +231,14 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
       return [
         `Redis: ${frontier.roundTrips} round trips by this worker (${fetched ? (frontier.roundTrips / fetched).toFixed(2) : '-'} per page it fetched), ${frontier.lostLeases} leases lost to expiry`,
         `PostgreSQL: ${w.commits} commits, ${w.commits ? (w.ms / w.commits).toFixed(2) : '-'} ms each as this worker saw them, in ${pg.statements} statements (group commit, with the URLs admitted)`,
+        ...(exchange ? [exchangeLine(learner.name, exchange.counts)] : []),
       ];
     },
     async run(): Promise<CrawlSummary> {
       try {
         const summary = await crawler.run();
+        // Before the summary, which counts what was told.
+        await exchange?.flush();
         await pg.setMeta('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy, worker }));
         return summary;
       } catch (err) {
@@ -244,6 +250,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
       try {
         await (failed && guards.http.destroy ? guards.http.destroy() : guards.http.close());
       } finally {
+        await exchange?.close();
         await frontier.close();
         redis.disconnect();
         await pg.close();
@@ -252,6 +259,9 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   };
   return shared;
 }
+
+const exchangeLine = (strategy: string, c: ExchangeCounts) =>
+  `${strategy}: told the other workers what it learned from ${c.told} pages (${c.messages} messages) and heard of ${c.heard} pages they fetched`;
 
 /** Both services of a shared crawl; `join`: the crawl must exist (a worker, resume, rebuild), and nothing is created when it does not. */
 export async function connectBoth(target: SharedTarget, o: { join?: boolean } = {}): Promise<{ redis: Redis; pg: PgStore }> {

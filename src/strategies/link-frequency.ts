@@ -42,7 +42,11 @@ export class LinkFrequency {
    * inflating counts more than they must.
    */
   link(host: string, url: string): number {
-    const h = hashTerm(url);
+    return this.linkHash(host, hashTerm(url));
+  }
+
+  /** link() for a URL given by its hashTerm (another worker's page: Strategy.hear). */
+  linkHash(host: string, h: number): number {
     const slots: number[] = [];
     let min = Infinity;
     for (let r = 0; r < ROWS; r++) {

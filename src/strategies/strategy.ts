@@ -76,6 +76,15 @@ export interface Strategy {
   learnFromLabels?(labels: readonly { relevant: boolean; linkData: Record<string, unknown> | null }[]): number;
   restore?(state: unknown): void;
   /**
+   * What the strategy learned from the pages it scored since the last call, as JSON records that
+   * another copy of it can hear(): a shared crawl's workers each run their own copy and exchange
+   * these, so that each learns from every worker's pages. The first call starts the recording
+   * (an embedded crawl never calls it and keeps nothing) and returns none.
+   */
+  evidence?(): unknown[];
+  /** Records another copy's evidence() gave: learned from as if this copy had scored those pages, without scoring their links. */
+  hear?(records: readonly unknown[]): void;
+  /**
    * The pages earlier runs of a resumed crawl stored, with their relevance (the URL asked for and
    * the one fetched after redirects): what a strategy knows of every fetched page is read back from
    * the store rather than kept in its snapshot, which the crawl writes every 30 s and which must
