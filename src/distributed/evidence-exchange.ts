@@ -11,6 +11,9 @@ import type { Strategy } from '../strategies/strategy.js';
  */
 const FLUSH_MS = 50;
 
+/** Messages of another format (a worker of another focuscrawl version) or strategy are not heard. */
+const FORMAT = 1;
+
 /** What a worker's exchange has done, for its summary. */
 export interface ExchangeCounts {
   /** Records this worker's strategy gave (pages it scored), and messages published with them. */
@@ -23,7 +26,7 @@ export interface ExchangeCounts {
 /**
  * Every worker of a shared crawl runs its own copy of the strategy; a learning strategy
  * (Strategy.evidence/hear: `adaptive`) would learn from the pages its worker fetched alone, and
- * on bench/realweb four such copies lost recall against one (docs/operations.md). Each worker
+ * on bench/realweb four such copies lost recall against one (docs/benchmarks.md). Each worker
  * publishes its copy's evidence on the crawl's Redis channel every FLUSH_MS and hands what the
  * others publish to its copy. Pub/sub keeps nothing in Redis: a worker hears what is said while it
  * is subscribed, and a message lost to a dropped connection costs some learning, never a page.
@@ -69,16 +72,16 @@ export class EvidenceExchange {
     return { ...this.#counts };
   }
 
+  // Called from the subscriber's event: a throw here would be uncaught, so nothing a message holds may throw.
   #hear(message: Buffer): void {
-    let m: { w?: unknown; e?: unknown };
     try {
-      m = JSON.parse(message.toString('utf8')) as { w?: unknown; e?: unknown };
+      const m = JSON.parse(message.toString('utf8')) as { w?: unknown; s?: unknown; v?: unknown; e?: unknown } | null;
+      if (typeof m !== 'object' || m === null || m.w === this.#id || m.s !== this.#strategy.name || m.v !== FORMAT || !Array.isArray(m.e)) return;
+      this.#counts.heard += m.e.length;
+      this.#strategy.hear(m.e);
     } catch {
-      return;
+      /* a message that cannot be read teaches nothing */
     }
-    if (m.w === this.#id || !Array.isArray(m.e)) return;
-    this.#counts.heard += m.e.length;
-    this.#strategy.hear(m.e);
   }
 
   /** Publishes what the strategy learned since the last flush; the timer does not await it (a lost message costs learning only). */
@@ -87,7 +90,7 @@ export class EvidenceExchange {
     if (!e.length) return Promise.resolve();
     this.#counts.told += e.length;
     this.#counts.messages++;
-    return this.#pub.publish(this.#channel, JSON.stringify({ w: this.#id, e })).then(
+    return this.#pub.publish(this.#channel, JSON.stringify({ w: this.#id, s: this.#strategy.name, v: FORMAT, e })).then(
       () => {},
       () => {},
     );

@@ -208,7 +208,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
   // What each worker's copy of a learning strategy learns, every other worker's copy hears.
-  const exchange = await EvidenceExchange.start(redis, `${redisPrefix(target.name)}:evidence`, learner);
+  // Pub/sub ignores the database: the channel names it, or crawls of one name in two databases would hear each other.
+  const exchange = await EvidenceExchange.start(redis, `${redisPrefix(target.name)}:evidence:${redisDatabase(target.redis) ?? 0}`, learner);
   const where = `crawl '${target.name}' (Redis ${redact(target.redis)}, PostgreSQL ${redact(target.pg)})`;
   let failed = false;
   const shared: SharedCrawl = {
@@ -299,6 +300,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     await creation.release(true);
     throw err;
   }
+  let crawl: SharedCrawl | null = null;
   try {
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
@@ -318,12 +320,14 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
     await pg.setMeta('config', JSON.stringify(storableConfig(full)));
     await pg.setMeta('headerNames', JSON.stringify(Object.keys(config.headers)));
     await creation.release(false);
-    const crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
+    crawl = await open(full, topicFile, target, redis, pg, opts.fetcher ?? (await makeFetcher(full)), notes);
     crawl.seedsAdded = await crawl.crawler.addSeeds(config.seeds);
     return crawl;
   } catch (err) {
     // Explained while the connection's state still tells a lost Redis from any other failure.
     const explained = explainFailure(err, { redis, target });
+    // Opened: its fetcher and the exchange's own Redis connection would hold the process.
+    await crawl?.close().catch(() => {});
     redis.disconnect();
     await pg.close().catch(() => {});
     await creation.release(true);

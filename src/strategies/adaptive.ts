@@ -99,16 +99,27 @@ interface HeardPage {
   r: 0 | 1;
   o: number;
   f: number[] | null;
-  /** The hashTerm of every link the page's scoring counted (LinkFrequency), as float64 in base64; absent on the page's own copy. */
+  /** The hashTerm of the links the page's scoring counted (LinkFrequency; the first MAX_TOLD_LINKS), as float64 in base64; absent on the page's own copy. */
   l?: string;
 }
+
+/**
+ * Links of a page told to the other copies at most (a page may have 200,000): the others count the
+ * first 2,000 of a larger page's links, not all, in its host's navigation.
+ */
+const MAX_TOLD_LINKS = 2_000;
+const MAX_TOLD_LINKS_BASE64 = Math.ceil((MAX_TOLD_LINKS * 8) / 3) * 4;
+
+/** Records kept for evidence() between calls: a caller that stopped asking (a strategy object used again) loses the oldest, not memory. */
+const MAX_SAID = 10_000;
 
 const isHeardPage = (x: unknown): x is HeardPage => {
   const p = x as HeardPage;
   return (
     typeof p === 'object' && p !== null && typeof p.u === 'string' && (p.p === null || typeof p.p === 'string') && typeof p.h === 'string' &&
-    typeof p.k === 'string' && Number.isFinite(p.d) && Number.isFinite(p.q) && typeof p.t === 'string' && (p.r === 0 || p.r === 1) &&
-    Number.isFinite(p.o) && (p.f === null || (Array.isArray(p.f) && p.f.every((v) => Number.isInteger(v)))) && (p.l === undefined || typeof p.l === 'string')
+    typeof p.k === 'string' && Number.isInteger(p.d) && p.d >= 0 && Number.isFinite(p.q) && p.q >= 0 && typeof p.t === 'string' && (p.r === 0 || p.r === 1) &&
+    Number.isFinite(p.o) && p.o >= 0 && p.o <= 1 && (p.f === null || (Array.isArray(p.f) && p.f.every((v) => Number.isInteger(v) && v >= 0))) &&
+    (p.l === undefined || (typeof p.l === 'string' && p.l.length <= MAX_TOLD_LINKS_BASE64))
   );
 };
 
@@ -264,8 +275,9 @@ export class AdaptiveStrategy implements Strategy {
       f: Array.isArray(carried) ? (carried as number[]) : null,
     };
     if (this.#said) {
-      const hashes = new Float64Array(links.length);
-      links.forEach((l, i) => (hashes[i] = hashTerm(l.url)));
+      const hashes = new Float64Array(Math.min(links.length, MAX_TOLD_LINKS));
+      for (let i = 0; i < hashes.length; i++) hashes[i] = hashTerm(links[i]!.url);
+      if (this.#said.length >= MAX_SAID) this.#said.shift();
       this.#said.push({ ...heard, l: Buffer.from(hashes.buffer).toString('base64') });
     }
     this.#learnFrom(heard);
@@ -314,7 +326,7 @@ export class AdaptiveStrategy implements Strategy {
 
   hear(records: readonly unknown[]): void {
     for (const x of records) {
-      if (!isHeardPage(x)) continue;
+      if (!isHeardPage(x) || (x.f && x.f.some((v) => v >= this.#stats.slots))) continue;
       this.#observeTitle(x.h, x.t);
       this.#learnFrom(x);
       this.#freq.page(x.h);

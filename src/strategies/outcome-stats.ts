@@ -27,6 +27,11 @@ export class OutcomeStats {
     return (Math.imul(lo ^ Math.imul(hi ^ kind, 0x27d4eb2d), 0x9e3779b1) >>> 0) & this.#mask;
   }
 
+  /** Slots there are: a feature is a slot number below it. */
+  get slots(): number {
+    return this.#mask + 1;
+  }
+
   /** The page a link with these features led to was fetched: `label` 1 if relevant, else 0. */
   learn(features: readonly number[], label: number): void {
     this.#total++;

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openSharedWorker, pgSchema, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
+import { openSharedWorker, pgSchema, redisPrefix, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
+import { redisDatabase } from '../../src/distributed/shared-target.js';
 import { serveSite } from '../../src/bench/site-server.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
 import { AdaptiveStrategy } from '../../src/strategies/adaptive.js';
@@ -31,6 +32,12 @@ test("a shared crawl's workers hear what the others' adaptive learned: every pag
     const listener = new Listening(loadTopic(DEMO_TOPIC));
     const second = await openSharedWorker(target, { strategy: listener });
     try {
+      // What no worker of this version says: unreadable, another format, another strategy. None may stop a worker.
+      const channel = `${redisPrefix(target.name)}:evidence:${redisDatabase(REDIS_URL) ?? 0}`;
+      const stranger = { u: `${site.origin}/stranger`, p: null, h: '127.0.0.1', k: '0', d: 0, q: 1, t: '', r: 1, o: 1, f: null };
+      for (const m of ['null', '{', '7', JSON.stringify({ w: 'x', s: 'adaptive', v: 1, e: null }), JSON.stringify({ w: 'x', s: 'adaptive', v: 2, e: [stranger] }), JSON.stringify({ w: 'x', s: 'bfs', v: 1, e: [stranger] })]) {
+        await first.redis.publish(channel, m);
+      }
       let told = 0;
       try {
         const summary = await first.run();

@@ -72,6 +72,10 @@ test('adaptive records nothing until asked, and hears malformed records as nothi
   assert.deepEqual(s.evidence(), []);
   const fresh = new AdaptiveStrategy(topic);
   const before = last(new AdaptiveStrategy(topic));
-  fresh.hear([null, 'x', 7, {}, { u: 1 }, { ...said[0], r: 2 }, { ...said[0], f: ['a'] }, { ...said[0], l: 5 }]);
+  fresh.hear([
+    null, 'x', 7, {}, { u: 1 }, { ...said[0], r: 2 }, { ...said[0], f: ['a'] }, { ...said[0], l: 5 },
+    // Values no copy gives: an outcome past 1 would spoil the crawl's mean for every family.
+    { ...said[0], o: 1e6 }, { ...said[0], o: -1 }, { ...said[0], d: -1 }, { ...said[0], q: -5 }, { ...said[0], f: [2 ** 30] }, { ...said[0], l: 'A'.repeat(30_000) },
+  ]);
   assert.deepEqual(last(fresh), before);
 });
