@@ -51,10 +51,29 @@ export interface LinkFeatures {
  *
  * Going beyond ACHE: no batch retraining and no frontier rescans; a link is scored when found (and
  * again when a page rediscovers it while it waits). The model lives in memory: a resumed crawl
- * learns again.
+ * learns again. In a shared crawl each worker's copy hears every other's pages (evidence/hear).
  */
 /** Hosts whose fetch counts are kept (about 80 bytes each). */
 const MAX_HOSTS = 100_000;
+
+/** Records kept for evidence() between calls (a caller that stopped asking loses the oldest). */
+const MAX_SAID = 10_000;
+
+/** What one fetched page teaches another worker's copy (Strategy.evidence): its host, the features of the link that led to it, its label. */
+interface Told {
+  h: string;
+  f: LinkFeatures | null;
+  y: 0 | 1;
+}
+
+/** Features a link of this crawl carries; with `slots`, sparse indices within the model (another worker's record). */
+function isFeatures(f: unknown, slots = Infinity): f is LinkFeatures {
+  const x = f as LinkFeatures | undefined;
+  return (
+    typeof x === 'object' && x !== null && Array.isArray(x.sparse) && Array.isArray(x.dense) &&
+    (slots === Infinity || (x.sparse.every((i) => Number.isInteger(i) && i >= 0 && i < slots) && x.dense.length === 3 && x.dense.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)))
+  );
+}
 
 export class LearnedStrategy implements Strategy {
   readonly name = 'learned';
@@ -65,6 +84,8 @@ export class LearnedStrategy implements Strategy {
   readonly #w: Float64Array;
   readonly #mask: number;
   readonly #hostFetches = new Map<string, number>();
+  /** Pages fetched since the last evidence() call, once a caller asked for them (null: nobody did). */
+  #said: Told[] | null = null;
   #bias = DENSE_START.bias;
   readonly #dense = [DENSE_START.parent, DENSE_START.anchor, DENSE_START.context];
 
@@ -115,6 +136,30 @@ export class LearnedStrategy implements Strategy {
     this.#bias += g * 0.1;
   }
 
+  /** What a fetched page teaches, here or in another worker's copy: its link's features and label, and its host's fetch count. */
+  #learnFrom(t: Told): void {
+    if (t.f) this.learn(t.f, t.y);
+    const n = (this.#hostFetches.get(t.h) ?? 0) + 1;
+    // Most recently fetched last; past the bound the host fetched longest ago is forgotten and earns the exploration bonus again.
+    this.#hostFetches.delete(t.h);
+    if (this.#hostFetches.size >= MAX_HOSTS) this.#hostFetches.delete(this.#hostFetches.keys().next().value!);
+    this.#hostFetches.set(t.h, n);
+  }
+
+  evidence(): unknown[] {
+    const out = this.#said ?? [];
+    this.#said = [];
+    return out;
+  }
+
+  hear(records: readonly unknown[]): void {
+    for (const r of records) {
+      const t = r as Told;
+      if (typeof t !== 'object' || t === null || typeof t.h !== 'string' || (t.y !== 0 && t.y !== 1) || !(t.f === null || isFeatures(t.f, this.#w.length))) continue;
+      this.#learnFrom(t);
+    }
+  }
+
   /**
    * A person's label outweighs one computed relevance: each labelled link's features take
    * LABEL_STEPS SGD steps towards the label. Returns the labels it could use (those whose link
@@ -124,7 +169,7 @@ export class LearnedStrategy implements Strategy {
     let used = 0;
     for (const l of labels) {
       const f = l.linkData?.f as LinkFeatures | undefined;
-      if (!f || !Array.isArray(f.sparse) || !Array.isArray(f.dense)) continue;
+      if (!isFeatures(f)) continue;
       for (let i = 0; i < LABEL_STEPS; i++) this.learn(f, l.relevant ? 1 : 0);
       used++;
     }
@@ -134,13 +179,12 @@ export class LearnedStrategy implements Strategy {
   scoreLinks(view: PageView, links: readonly Link[]): LinkDecision[] {
     const relevance = view.relevance ?? 0;
     const f = view.request.data?.f as LinkFeatures | undefined;
-    if (f && Array.isArray(f.sparse) && Array.isArray(f.dense)) this.learn(f, relevance >= this.topic.threshold ? 1 : 0);
-    const host = view.request.host;
-    const n = (this.#hostFetches.get(host) ?? 0) + 1;
-    // Most recently fetched last; past the bound the host fetched longest ago is forgotten and earns the exploration bonus again.
-    this.#hostFetches.delete(host);
-    if (this.#hostFetches.size >= MAX_HOSTS) this.#hostFetches.delete(this.#hostFetches.keys().next().value!);
-    this.#hostFetches.set(host, n);
+    const told: Told = { h: view.request.host, f: isFeatures(f) ? f : null, y: relevance >= this.topic.threshold ? 1 : 0 };
+    if (this.#said) {
+      if (this.#said.length >= MAX_SAID) this.#said.shift();
+      this.#said.push(told);
+    }
+    this.#learnFrom(told);
     return links.map((l) => {
       const features = this.features(l, relevance, view.request.depth + 1);
       const tried = this.#hostFetches.get(hostOf(l.url)) ?? 0;

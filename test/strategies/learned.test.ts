@@ -43,3 +43,34 @@ test('exploration favours hosts the crawl has not fetched from yet', () => {
   const [busy, fresh] = s.scoreLinks({ request: request('busy.test', null), page, relevance: 0 }, [link('http://busy.test/x', 'news'), link('http://fresh.test/x', 'news')]);
   assert.ok(fresh!.priority - busy!.priority > 0.1, `${fresh!.priority} vs ${busy!.priority}`);
 });
+
+test('two copies of learned that hear each other score links as one copy that fetched every page', () => {
+  const one = new LearnedStrategy(topic);
+  const a = new LearnedStrategy(topic);
+  const b = new LearnedStrategy(topic);
+  a.evidence();
+  b.evidence();
+  const good = one.features(link('http://a.test/reviews/1', 'inverter reviews'), 0.5, 2);
+  const bad = one.features(link('http://b.test/sport/1', 'match report'), 0.5, 2);
+  for (let i = 0; i < 6; i++) {
+    const view = { request: request(i % 2 ? 'b.test' : 'a.test', { f: i % 2 ? bad : good }), page, relevance: i % 2 ? 0 : 0.9 };
+    one.scoreLinks(view, []);
+    // Pages alternate between the copies, each hearing the other's right after.
+    const [own, other] = i % 3 ? [a, b] : [b, a];
+    own.scoreLinks(view, []);
+    other.hear(own.evidence());
+  }
+  const links = [link('http://a.test/reviews/9', 'inverter reviews'), link('http://b.test/sport/9', 'match report'), link('http://c.test/x', 'solar')];
+  const last = (s: LearnedStrategy) => s.scoreLinks({ request: request('c.test', null), page, relevance: 0.5 }, links);
+  const want = last(one);
+  assert.deepEqual(last(a), want);
+  assert.deepEqual(last(b), want);
+  // Records no copy of this version gives are not heard.
+  const c = new LearnedStrategy(topic);
+  c.hear([null, { h: 'a.test', y: 1, f: { sparse: [-1], dense: [0, 0, 0] } }, { h: 'a.test', y: 1, f: { sparse: [1], dense: [0, 0, 9] } }, { h: 'a.test', y: 3, f: null }]);
+  assert.deepEqual(last(c), last(new LearnedStrategy(topic)));
+  // Without hearing, a copy knows only its own pages.
+  const d = new LearnedStrategy(topic);
+  d.scoreLinks({ request: request('a.test', { f: good }), page, relevance: 0.9 }, []);
+  assert.notDeepEqual(last(d), want);
+});
