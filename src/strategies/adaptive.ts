@@ -15,6 +15,7 @@ import { LinkFrequency } from './link-frequency.js';
 import { OutcomeStats } from './outcome-stats.js';
 import type { LinkDecision, PageView, Reoffer, Strategy } from './strategy.js';
 import { isHeardPage, MAX_TOLD_LINKS, type HeardPage } from './heard-page.js';
+import { EvidenceLog } from './evidence-log.js';
 
 export const adaptiveOptions = z.strictObject({
   /** How much of a page's inherited score its links keep through an off-topic page (as shark's d). */
@@ -81,9 +82,6 @@ const LABEL_WEIGHT = 5;
 /** Feature kinds, mixed into the learned statistics' hash slots. */
 const F = { anchorWord: 1, directory: 2, host: 3, navBucket: 4, parentBucket: 5 } as const;
 
-/** Records kept for evidence() between calls: a caller that stopped asking (a strategy object used again) loses the oldest, not memory. */
-const MAX_SAID = 10_000;
-
 /** Why a link got its priority (focuscrawl score prints these). */
 export interface AdaptiveExplanation {
   priority: number;
@@ -135,8 +133,8 @@ export class AdaptiveStrategy implements Strategy {
   readonly options: AdaptiveOptions;
   readonly linkContext: number;
   readonly #freq = new LinkFrequency();
-  /** Pages scored since the last evidence() call, once a caller asked for them (null: nobody did). */
-  #said: HeardPage[] | null = null;
+  /** Pages scored since the last evidence() call, once a caller asked for them. */
+  readonly #said = new EvidenceLog<HeardPage>();
   readonly #stats = new OutcomeStats();
   readonly #siteTerms: SiteTerms;
   readonly #siblings: SiblingFamilies;
@@ -235,18 +233,16 @@ export class AdaptiveStrategy implements Strategy {
       o: Math.min(1, relevance / (this.options.parentScale * (this.topic.threshold > 0 ? this.topic.threshold : 0.2))),
       f: Array.isArray(carried) ? (carried as number[]) : null,
     };
-    if (this.#said) {
-      const hashes = new Float64Array(Math.min(links.length, MAX_TOLD_LINKS));
-      for (let i = 0; i < hashes.length; i++) hashes[i] = hashTerm(links[i]!.url);
-      if (this.#said.length >= MAX_SAID) this.#said.shift();
-      this.#said.push({ ...heard, l: Buffer.from(hashes.buffer).toString('base64') });
-    }
     this.#learnFrom(heard);
     this.#freq.page(host);
     const family: Parameters<SiblingFamilies['add']>[2] = [];
     const hubs: Parameters<StallHubs['fetched']>[6] = [];
-    const decisions = links.map((l) => {
-      const navigation = this.#freq.link(host, l.url);
+    // The links' hashes, for the other workers' navigation reading (heard-page.ts): computed once, for both.
+    const told = this.#said.recording ? new Float64Array(Math.min(links.length, MAX_TOLD_LINKS)) : null;
+    const decisions = links.map((l, i) => {
+      const h = hashTerm(l.url);
+      if (told && i < told.length) told[i] = h;
+      const navigation = this.#freq.linkHash(host, h);
       const e = this.#explain(view, l, navigation, relevance);
       const d = { priority: e.priority, data: { i: e.inherited, f: e.features } };
       // Navigation repeats on most pages: it makes no family, or every page would be every page's sibling.
@@ -257,6 +253,7 @@ export class AdaptiveStrategy implements Strategy {
     });
     if (this.options.siblings > 1) this.#siblings.add(view.request.key, view.request.depth, family);
     this.#hubs.fetched(host, r.url, r.key, r.depth, r.priority, heard.r === 1, hubs);
+    if (told) this.#said.push({ ...heard, l: Buffer.from(told.buffer).toString('base64') });
     return decisions;
   }
 
@@ -276,13 +273,7 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   evidence(): unknown[] {
-    if (!this.#said) {
-      this.#said = [];
-      return [];
-    }
-    const out = this.#said;
-    this.#said = [];
-    return out;
+    return this.#said.drain();
   }
 
   hear(records: readonly unknown[]): void {

@@ -4,6 +4,7 @@ import { anchorScore, contextScore } from '../relevance/link-scorers.js';
 import type { Topic } from '../relevance/topic.js';
 import { hashTerm, forEachTermHash } from '../text/term-hasher.js';
 import { hostOf } from '../parse/normalize-url.js';
+import { EvidenceLog } from './evidence-log.js';
 import type { LinkDecision, PageView, Strategy } from './strategy.js';
 
 export const learnedOptions = z.strictObject({
@@ -56,9 +57,6 @@ export interface LinkFeatures {
 /** Hosts whose fetch counts are kept (about 80 bytes each). */
 const MAX_HOSTS = 100_000;
 
-/** Records kept for evidence() between calls (a caller that stopped asking loses the oldest). */
-const MAX_SAID = 10_000;
-
 /** What one fetched page teaches another worker's copy (Strategy.evidence): its host, the features of the link that led to it, its label. */
 interface Told {
   h: string;
@@ -84,8 +82,8 @@ export class LearnedStrategy implements Strategy {
   readonly #w: Float64Array;
   readonly #mask: number;
   readonly #hostFetches = new Map<string, number>();
-  /** Pages fetched since the last evidence() call, once a caller asked for them (null: nobody did). */
-  #said: Told[] | null = null;
+  /** Pages fetched since the last evidence() call, once a caller asked for them. */
+  readonly #said = new EvidenceLog<Told>();
   #bias = DENSE_START.bias;
   readonly #dense = [DENSE_START.parent, DENSE_START.anchor, DENSE_START.context];
 
@@ -147,9 +145,7 @@ export class LearnedStrategy implements Strategy {
   }
 
   evidence(): unknown[] {
-    const out = this.#said ?? [];
-    this.#said = [];
-    return out;
+    return this.#said.drain();
   }
 
   hear(records: readonly unknown[]): void {
@@ -180,10 +176,7 @@ export class LearnedStrategy implements Strategy {
     const relevance = view.relevance ?? 0;
     const f = view.request.data?.f as LinkFeatures | undefined;
     const told: Told = { h: view.request.host, f: isFeatures(f) ? f : null, y: relevance >= this.topic.threshold ? 1 : 0 };
-    if (this.#said) {
-      if (this.#said.length >= MAX_SAID) this.#said.shift();
-      this.#said.push(told);
-    }
+    this.#said.push(told);
     this.#learnFrom(told);
     return links.map((l) => {
       const features = this.features(l, relevance, view.request.depth + 1);
