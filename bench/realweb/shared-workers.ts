@@ -27,6 +27,13 @@ import { folderPages, serveBuiltSite } from './serve-sites.js';
  * - embedded, `workers` requests at once on the site (one strategy sees every page);
  * - shared: `workers` worker processes' worth of workers (in this process) on Redis and PostgreSQL,
  *   one request each, the same per-site limit, so only the split of the evidence differs.
+ * With --rejoin, instead: one shared worker at one request, stopped once it fetched 10% of the
+ * site and replaced by a new worker that crawls the rest, against the embedded crawl one request
+ * at a time (which one uninterrupted shared worker matches page for page): what the replacement
+ * restores of what the first learned decides how close it stays.
+ *
+ *   node dist/bench/realweb/shared-workers.js --rejoin [--topics a,b] [--split tune|report|all]
+ *
  * Needs Redis and PostgreSQL (FOCUSCRAWL_TEST_REDIS, FOCUSCRAWL_TEST_PG, or their local defaults)
  * and the sites built by `npm run bench:realweb -- --build-only`.
  */
@@ -43,6 +50,7 @@ const { values: args } = parseArgs({
     strategy: { type: 'string', default: 'adaptive' },
     workers: { type: 'string', default: '2' },
     'skip-large': { type: 'boolean', default: true },
+    rejoin: { type: 'boolean', default: false },
   },
 });
 const fail = (msg: string): never => {
@@ -50,7 +58,7 @@ const fail = (msg: string): never => {
   process.exit(2);
 };
 const workers = Number(args.workers);
-if (!(Number.isInteger(workers) && workers >= 2)) fail(`--workers: expected a whole number >= 2, got '${args.workers}'`);
+if (!args.rejoin && !(Number.isInteger(workers) && workers >= 2)) fail(`--workers: expected a whole number >= 2, got '${args.workers}'`);
 const wanted = args.topics?.split(',').map((s) => s.trim());
 for (const t of wanted ?? []) if (!TOPICS.some((x) => x.id === t)) fail(`unknown topic '${t}'`);
 const topics = TOPICS.filter((t) => (wanted ? wanted.includes(t.id) : args.split === 'all' || t.split === args.split));
@@ -66,6 +74,40 @@ async function sharedOrder(seed: string, topic: string, maxPages: number): Promi
       await Promise.all([first, ...others].map((w) => w.run()));
     } finally {
       for (const w of [first, ...others]) await w.close();
+    }
+    const db = new pg.Client(PG);
+    await db.connect();
+    try {
+      const r = await db.query(`SELECT url FROM ${pgSchema(target.name)}.crawl_log WHERE state IN ('done', 'error') ORDER BY seq`);
+      return r.rows.map((x: { url: string }) => x.url);
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await dropCrawl(target, { force: true });
+  }
+}
+
+/** One worker that stops after `handOver` pages, then a new worker that crawls on to `maxPages`. */
+async function rejoinedOrder(seed: string, topic: string, maxPages: number, handOver: number): Promise<string[]> {
+  const target = { redis: REDIS, pg: PG, name: `rw${randomBytes(5).toString('hex')}` };
+  const config = { seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: 1, perHost: 1, delayMs: 0, scope: 'host' as const, maxDepth: 1_000_000, sitemaps: false };
+  try {
+    const first = await startSharedCrawl(config, target);
+    try {
+      let fetched = 0;
+      first.crawler.events.on('fetched', () => {
+        if (++fetched === handOver) first.crawler.stop({ finishInFlight: true });
+      });
+      await first.run();
+    } finally {
+      await first.close();
+    }
+    const next = await openSharedWorker(target, { concurrency: 1 });
+    try {
+      await next.run();
+    } finally {
+      await next.close();
     }
     const db = new pg.Client(PG);
     await db.connect();
@@ -109,7 +151,10 @@ try {
       const maxPages = Math.max(...Object.values(budgetPages));
       const file = join(benchDir, topicFile(t));
       const seed = origin + '/';
-      const modes: [string, () => Promise<string[]>][] = [
+      const modes: [string, () => Promise<string[]>][] = args.rejoin ? [
+        ['embedded, 1 at a time', () => embeddedOrder(seed, file, maxPages, 1, join(tmp, `${t.id}-1.db`))],
+        ['shared, 1 worker replaced at 10%', () => rejoinedOrder(seed, file, maxPages, budgetPages['10']!)],
+      ] : [
         ['embedded, 1 at a time', () => embeddedOrder(seed, file, maxPages, 1, join(tmp, `${t.id}-1.db`))],
         [`embedded, ${workers} at a time`, () => embeddedOrder(seed, file, maxPages, workers, join(tmp, `${t.id}-n.db`))],
         [`shared, ${workers} workers x 1`, () => sharedOrder(seed, file, maxPages)],

@@ -22,6 +22,7 @@ import { checkSharedTarget, pgSchema, redact, redisDatabase, redisPrefix, type S
 import { dropCrawlKeys } from './drop-crawl-keys.js';
 import { CreationLock } from './creation-lock.js';
 import { EvidenceExchange, type ExchangeCounts } from './evidence-exchange.js';
+import { StrategyCheckpoint } from './strategy-checkpoint.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -196,8 +197,10 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   // What the fetcher has to say (a replayed recording read only in part), as the embedded crawl says it.
   notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
-  // Every worker feeds the labels to its own strategy: each learns all of them.
   const learner = planned.strategy;
+  // What the crawl learned so far, as a resume of the embedded crawl restores it; the rest is heard (EvidenceExchange).
+  const checkpoint = await StrategyCheckpoint.open(pg, learner, notes);
+  // Every worker feeds the labels to its own strategy: each learns all of them.
   const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
@@ -206,7 +209,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
   const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
-  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness });
+  const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness, checkpoint: checkpoint ? () => checkpoint.save() : undefined });
   // What each worker's copy of a learning strategy learns, every other worker's copy hears.
   // Pub/sub ignores the database: the channel names it, or crawls of one name in two databases would hear each other.
   const exchange = await EvidenceExchange.start(redis, `${redisPrefix(target.name)}:evidence:${redisDatabase(target.redis) ?? 0}`, learner);
@@ -238,6 +241,8 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
     async run(): Promise<CrawlSummary> {
       try {
         const summary = await crawler.run();
+        // The run's last checkpoint (Crawler.run saves one as it ends).
+        await checkpoint?.settle();
         // Before the summary, which counts what was told.
         await exchange?.flush();
         await pg.setMeta('lastRun', JSON.stringify({ reason: summary.reason, endedAt: new Date().toISOString(), fetched: summary.stats.fetched, discardedBy: summary.stats.discardedBy, worker }));
