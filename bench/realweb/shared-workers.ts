@@ -64,6 +64,9 @@ for (const t of wanted ?? []) if (!TOPICS.some((x) => x.id === t)) fail(`unknown
 const topics = TOPICS.filter((t) => (wanted ? wanted.includes(t.id) : args.split === 'all' || t.split === args.split));
 const BUDGETS = [10, 20, 50];
 
+/** The crawl log's URLs in the order the pages were fetched (`fetched_at`, then the commit order): workers commit in batches, so the log's own order is not the fetch order. */
+const FETCH_ORDER = "SELECT url FROM %s.crawl_log WHERE state IN ('done', 'error') ORDER BY fetched_at, seq";
+
 async function sharedOrder(seed: string, topic: string, maxPages: number): Promise<string[]> {
   const target = { redis: REDIS, pg: PG, name: `rw${randomBytes(5).toString('hex')}` };
   const config = { seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: 1, perHost: workers, delayMs: 0, scope: 'host' as const, maxDepth: 1_000_000, sitemaps: false };
@@ -78,7 +81,7 @@ async function sharedOrder(seed: string, topic: string, maxPages: number): Promi
     const db = new pg.Client(PG);
     await db.connect();
     try {
-      const r = await db.query(`SELECT url FROM ${pgSchema(target.name)}.crawl_log WHERE state IN ('done', 'error') ORDER BY seq`);
+      const r = await db.query(FETCH_ORDER.replace('%s', pgSchema(target.name)));
       return r.rows.map((x: { url: string }) => x.url);
     } finally {
       await db.end();
@@ -112,7 +115,7 @@ async function rejoinedOrder(seed: string, topic: string, maxPages: number, hand
     const db = new pg.Client(PG);
     await db.connect();
     try {
-      const r = await db.query(`SELECT url FROM ${pgSchema(target.name)}.crawl_log WHERE state IN ('done', 'error') ORDER BY seq`);
+      const r = await db.query(FETCH_ORDER.replace('%s', pgSchema(target.name)));
       return r.rows.map((x: { url: string }) => x.url);
     } finally {
       await db.end();
