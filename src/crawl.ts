@@ -29,6 +29,7 @@ import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 import { normalizeUrl } from './parse/normalize-url.js';
+import { restoreStrategyState, STRATEGY_STATE, strategyStateJson, topicKey } from './strategies/strategy-state.js';
 
 export type { ResumeOverrides } from './config/library-arguments.js';
 
@@ -75,9 +76,9 @@ function resolveTopic(topic: CrawlConfig['topic']): TopicFile | null {
 }
 
 /** Stores what a learning strategy learned, through the writer: a resumed crawl restores it. */
-function strategyCheckpoint(db: SqliteDb, strategy: Strategy): () => void {
+function strategyCheckpoint(db: SqliteDb, strategy: Strategy, topic: string, labels: LabelFeed | undefined): () => void {
   const save = db.prepareWrite('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-  return () => db.write(save, ['strategyState', JSON.stringify(strategy.snapshot!())]);
+  return () => db.write(save, [STRATEGY_STATE, strategyStateJson(strategy, topic, labels)]);
 }
 
 /**
@@ -97,12 +98,15 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const { http } = guards;
   restoreEarlierRuns(db, guards.traps);
   const { strategy } = planned;
-  const learned = strategy.restore ? db.getMeta('strategyState') : null;
-  if (learned && strategy.restore) strategy.restore(JSON.parse(learned));
+  const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
+  const topic = topicKey(config.topic);
+  // What the strategy learned in earlier runs, with the labels it learned from (not fed again).
+  const learned = strategy.restore ? db.getMeta(STRATEGY_STATE) : null;
+  const unrestored = learned === null ? null : restoreStrategyState(learned, strategy, topic, labels);
+  if (unrestored) notes.push(unrestored);
   // What the strategy knows of every fetched page (two-step: their relevance), read back from the log.
   if (strategy.restorePages) for await (const pages of new SqliteCrawlReader(db).fetchedRelevance()) strategy.restorePages(pages);
   // Labels given so far train the strategy now; those given while it runs, at the next poll.
-  const labels = strategy.learnFromLabels ? new LabelFeed(new SqliteCrawlReader(db), strategy) : undefined;
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${strategy.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
   const proxied = proxyNote(config.proxy);
@@ -115,7 +119,7 @@ async function build(config: CrawlConfig, planned: ReturnType<typeof plan>, db: 
   const crawler = makeCrawler(config, planned, {
     frontier, store, services, guards, labels,
     politeness: new SqlitePolitenessStore(db),
-    checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy) : undefined,
+    checkpoint: strategy.snapshot ? strategyCheckpoint(db, strategy, topic, labels) : undefined,
   });
   let failed = false;
   let running: Promise<CrawlSummary> | null = null;

@@ -23,6 +23,7 @@ import { dropCrawlKeys } from './drop-crawl-keys.js';
 import { CreationLock } from './creation-lock.js';
 import { EvidenceExchange, type ExchangeCounts } from './evidence-exchange.js';
 import { StrategyCheckpoint } from './strategy-checkpoint.js';
+import { topicKey } from '../strategies/strategy-state.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
 export interface SharedCrawl extends RunnableCrawl {
@@ -198,10 +199,10 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   notes.push(...(network.notes ?? []));
   const guards = crawlGuards(config, network);
   const learner = planned.strategy;
-  // What the crawl learned so far, as a resume of the embedded crawl restores it; the rest is heard (EvidenceExchange).
-  const checkpoint = await StrategyCheckpoint.open(pg, learner, notes);
   // Every worker feeds the labels to its own strategy: each learns all of them.
   const labels = learner.learnFromLabels ? new LabelFeed(pg.reader(), learner) : undefined;
+  // What the crawl learned so far (the labels in it not fed again), as a resume of the embedded crawl restores it; the rest is heard (EvidenceExchange).
+  const checkpoint = await StrategyCheckpoint.open(pg, learner, topicKey(topicFile), labels, notes);
   const fromLabels = labels ? await labels.poll() : 0;
   if (fromLabels) notes.push(`the ${learner.name} strategy learned from ${fromLabels} ${fromLabels === 1 ? 'page' : 'pages'} labelled in the dashboard`);
   // What the strategy knows of every fetched page (two-step: their relevance), from the record, as a resume reads it.
@@ -259,6 +260,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
         await exchange?.close();
         await frontier.close();
         redis.disconnect();
+        await checkpoint?.close();
         await pg.close();
       }
     },

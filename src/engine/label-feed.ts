@@ -1,5 +1,6 @@
 import type { CrawlReader } from '../store/crawl-reader.js';
 import type { Strategy } from '../strategies/strategy.js';
+import type { FedLabels } from '../strategies/strategy-state.js';
 
 /**
  * Feeds the dashboard's labels to a learning strategy (Strategy.learnFromLabels) while a crawl
@@ -8,7 +9,7 @@ import type { Strategy } from '../strategies/strategy.js';
  * has its own strategy, which must learn every label. A label of a page not stored yet waits
  * until the page is (the strategy learns from the link that led to it).
  */
-export class LabelFeed {
+export class LabelFeed implements FedLabels {
   readonly #reader: Pick<CrawlReader, 'labels' | 'labelledPages'>;
   readonly #strategy: Strategy;
   /** URL -> the label last fed (relevant or not). */
@@ -23,6 +24,14 @@ export class LabelFeed {
   /** Labels fed so far (a label changed and fed again counts again). */
   get fed(): number {
     return this.#pages;
+  }
+
+  fedLabels(): [string, boolean][] {
+    return [...this.#fed];
+  }
+
+  assumeFed(labels: Iterable<[string, boolean]>): void {
+    for (const [url, relevant] of labels) this.#fed.set(url, relevant);
   }
 
   /** Feeds the new and changed labels; returns what the strategy said it learned from (0 for a strategy that does not learn). */

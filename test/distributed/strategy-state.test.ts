@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { openSharedWorker, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
+import { openSharedWorker, pgSchema, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
+import { PgLabelStore } from '../../src/store/pg-label-store.js';
 import { STRATEGY_STATE } from '../../src/distributed/strategy-checkpoint.js';
 import { serveSite } from '../../src/bench/site-server.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
@@ -26,8 +27,9 @@ test('a shared crawl stores what adaptive learned in PostgreSQL, and a worker th
       await first.close();
     }
     assert.ok(stored, 'the run ended with a checkpoint of the strategy');
-    const state = JSON.parse(stored) as { stats?: unknown; freq?: unknown };
-    assert.ok(state.stats && state.freq, `adaptive's snapshot: ${stored.slice(0, 80)}`);
+    const state = (JSON.parse(stored) as { strategy: string; snapshot: { stats?: unknown; freq?: unknown } });
+    assert.equal(state.strategy, 'adaptive');
+    assert.ok(state.snapshot.stats && state.snapshot.freq, `adaptive's snapshot: ${stored.slice(0, 80)}`);
 
     const copy = createStrategy('adaptive', loadTopic(DEMO_TOPIC));
     let given: unknown = null;
@@ -38,9 +40,10 @@ test('a shared crawl stores what adaptive learned in PostgreSQL, and a worker th
     };
     const joined = await openSharedWorker(target, { strategy: copy });
     try {
-      assert.deepEqual(given, state, 'the joining worker restored the stored snapshot');
+      assert.deepEqual(given, state.snapshot, 'the joining worker restored the stored snapshot');
       // Restored, the copy knows what the first worker's copy knew: it snapshots the same state.
-      assert.deepEqual(JSON.parse(JSON.stringify(copy.snapshot!())), state);
+      assert.deepEqual(JSON.parse(JSON.stringify(copy.snapshot!())), state.snapshot);
+      assert.ok(!joined.notes.some((n) => /did not restore/.test(n)), joined.notes.join('\n'));
     } finally {
       await joined.close();
     }
@@ -62,14 +65,48 @@ test("a stored strategy snapshot that does not parse is not the crawl's record: 
     }
     const joined = await openSharedWorker(target);
     try {
-      assert.ok(joined.notes.some((n) => /adaptive strategy could not restore what the crawl had learned .*starts afresh/.test(n)), joined.notes.join('\n'));
+      assert.ok(joined.notes.some((n) => /adaptive strategy did not restore what the crawl had learned \(.*\): it starts afresh/.test(n)), joined.notes.join('\n'));
       const summary = await joined.run();
       assert.equal(summary.reason, 'max-pages');
-      const again = JSON.parse((await joined.pg.getMeta(STRATEGY_STATE))!) as { stats?: unknown };
-      assert.ok(again.stats, 'the run stored a good snapshot over the bad one');
+      const again = JSON.parse((await joined.pg.getMeta(STRATEGY_STATE))!) as { snapshot?: { stats?: unknown } };
+      assert.ok(again.snapshot?.stats, 'the run stored a good snapshot over the bad one');
     } finally {
       await joined.close();
     }
+  } finally {
+    await site.close();
+    await dropTestCrawl(target.name);
+  }
+});
+
+test('labels the stored snapshot learned from are not fed again when a worker opens the crawl: what it learned stays the same', { timeout: 120_000 }, async () => {
+  const site = await serveSite({ pages: 40, seed: 4, words: [80, 160], links: [4, 8] });
+  const target = { redis: REDIS_URL, pg: PG_URL, name: `t${randomBytes(5).toString('hex')}` };
+  try {
+    const first = await startSharedCrawl({ seeds: [`${site.origin}/`], topic: DEMO_TOPIC, strategy: 'adaptive', maxPages: 8, ...CRAWL }, target);
+    try {
+      await first.run();
+      const r = await first.pg.pool.query(`SELECT p.url FROM ${pgSchema(target.name)}.pages p JOIN ${pgSchema(target.name)}.urls u ON u.fp = p.fp WHERE u.data IS NOT NULL LIMIT 3`);
+      assert.ok(r.rows.length > 0, 'pages reached through a link');
+      const labels = new PgLabelStore(first.pg.pool, pgSchema(target.name));
+      for (const row of r.rows as { url: string }[]) await labels.label(row.url, true);
+    } finally {
+      await first.close();
+    }
+    const totals: number[] = [];
+    const learnedNotes: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      const w = await openSharedWorker(target);
+      try {
+        learnedNotes.push(w.notes.some((n) => /labelled in the dashboard/.test(n)));
+        await w.run();
+        totals.push((JSON.parse((await w.pg.getMeta(STRATEGY_STATE))!) as { snapshot: { stats: { total: number } } }).snapshot.stats.total);
+      } finally {
+        await w.close();
+      }
+    }
+    assert.deepEqual(learnedNotes, [true, false, false], 'the labels are learned by the first worker to open the crawl after they were given, once');
+    assert.equal(new Set(totals).size, 1, `nothing fetched, yet the stored statistics moved: ${totals.join(', ')}`);
   } finally {
     await site.close();
     await dropTestCrawl(target.name);
