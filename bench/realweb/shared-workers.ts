@@ -8,6 +8,8 @@ import pg from 'pg';
 import { startCrawl } from '../../src/crawl.js';
 import { dropCrawl } from '../../src/distributed/drop-crawl.js';
 import { openSharedWorker, pgSchema, startSharedCrawl } from '../../src/distributed/shared-crawl.js';
+import type { SharedTarget } from '../../src/distributed/shared-target.js';
+import type { CrawlConfigInput } from '../../src/config/crawl-config.js';
 import { pagesDir, readBuiltSite } from './built-site.js';
 import { grade } from './grade.js';
 import { labelTargets } from './labels.js';
@@ -64,24 +66,20 @@ for (const t of wanted ?? []) if (!TOPICS.some((x) => x.id === t)) fail(`unknown
 const topics = TOPICS.filter((t) => (wanted ? wanted.includes(t.id) : args.split === 'all' || t.split === args.split));
 const BUDGETS = [10, 20, 50];
 
-/** The crawl log's URLs in the order the pages were fetched (`fetched_at`, then the commit order): workers commit in batches, so the log's own order is not the fetch order. */
-const FETCH_ORDER = "SELECT url FROM %s.crawl_log WHERE state IN ('done', 'error') ORDER BY fetched_at, seq";
-
-async function sharedOrder(seed: string, topic: string, maxPages: number): Promise<string[]> {
+/**
+ * Runs `crawl` on a new shared crawl of `perHost` requests at once on the site, then returns its
+ * log's URLs in the order the pages were fetched (`fetched_at`, then the commit order): workers
+ * commit in batches, so the log's own order is not the fetch order. The crawl is dropped after.
+ */
+async function sharedCrawlOrder(seed: string, topic: string, maxPages: number, perHost: number, crawl: (config: CrawlConfigInput, target: SharedTarget) => Promise<void>): Promise<string[]> {
   const target = { redis: REDIS, pg: PG, name: `rw${randomBytes(5).toString('hex')}` };
-  const config = { seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: 1, perHost: workers, delayMs: 0, scope: 'host' as const, maxDepth: 1_000_000, sitemaps: false };
+  const config = { seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: 1, perHost, delayMs: 0, scope: 'host' as const, maxDepth: 1_000_000, sitemaps: false };
   try {
-    const first = await startSharedCrawl(config, target);
-    const others = await Promise.all(Array.from({ length: workers - 1 }, () => openSharedWorker(target, { concurrency: 1 })));
-    try {
-      await Promise.all([first, ...others].map((w) => w.run()));
-    } finally {
-      for (const w of [first, ...others]) await w.close();
-    }
+    await crawl(config, target);
     const db = new pg.Client(PG);
     await db.connect();
     try {
-      const r = await db.query(FETCH_ORDER.replace('%s', pgSchema(target.name)));
+      const r = await db.query(`SELECT url FROM ${pgSchema(target.name)}.crawl_log WHERE state IN ('done', 'error') ORDER BY fetched_at, seq`);
       return r.rows.map((x: { url: string }) => x.url);
     } finally {
       await db.end();
@@ -91,11 +89,21 @@ async function sharedOrder(seed: string, topic: string, maxPages: number): Promi
   }
 }
 
+/** `workers` workers of one request each, started together. */
+const sharedOrder = (seed: string, topic: string, maxPages: number) =>
+  sharedCrawlOrder(seed, topic, maxPages, workers, async (config, target) => {
+    const first = await startSharedCrawl(config, target);
+    const others = await Promise.all(Array.from({ length: workers - 1 }, () => openSharedWorker(target, { concurrency: 1 })));
+    try {
+      await Promise.all([first, ...others].map((w) => w.run()));
+    } finally {
+      for (const w of [first, ...others]) await w.close();
+    }
+  });
+
 /** One worker that stops after `handOver` pages, then a new worker that crawls on to `maxPages`. */
-async function rejoinedOrder(seed: string, topic: string, maxPages: number, handOver: number): Promise<string[]> {
-  const target = { redis: REDIS, pg: PG, name: `rw${randomBytes(5).toString('hex')}` };
-  const config = { seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: 1, perHost: 1, delayMs: 0, scope: 'host' as const, maxDepth: 1_000_000, sitemaps: false };
-  try {
+const rejoinedOrder = (seed: string, topic: string, maxPages: number, handOver: number) =>
+  sharedCrawlOrder(seed, topic, maxPages, 1, async (config, target) => {
     const first = await startSharedCrawl(config, target);
     try {
       let fetched = 0;
@@ -112,18 +120,7 @@ async function rejoinedOrder(seed: string, topic: string, maxPages: number, hand
     } finally {
       await next.close();
     }
-    const db = new pg.Client(PG);
-    await db.connect();
-    try {
-      const r = await db.query(FETCH_ORDER.replace('%s', pgSchema(target.name)));
-      return r.rows.map((x: { url: string }) => x.url);
-    } finally {
-      await db.end();
-    }
-  } finally {
-    await dropCrawl(target, { force: true });
-  }
-}
+  });
 
 async function embeddedOrder(seed: string, topic: string, maxPages: number, inFlight: number, dbFile: string): Promise<string[]> {
   const crawl = await startCrawl({ seeds: [seed], topic, strategy: args.strategy!, maxPages, concurrency: inFlight, perHost: inFlight, delayMs: 0, scope: 'host', maxDepth: 1_000_000, sitemaps: false, db: dbFile });
