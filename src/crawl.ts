@@ -29,6 +29,7 @@ import { SqlitePolitenessStore } from './store/sqlite-politeness-store.js';
 import { SqliteCrawlReader } from './store/sqlite-crawl-reader.js';
 import { crawlGuards, makeCrawler, makeFetcher, plan, type CrawlParts } from './crawl-parts.js';
 import { normalizeUrl } from './parse/normalize-url.js';
+import { parseStored } from './store/stored-json.js';
 import { restoreStrategyState, STRATEGY_STATE, strategyStateJson, topicKey } from './strategies/strategy-state.js';
 
 export type { ResumeOverrides } from './config/library-arguments.js';
@@ -241,7 +242,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
     if (existed) checkIntact(config.db);
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
-    const previous = stored ? (JSON.parse(stored) as Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[] }) : null;
+    const previous = stored ? parseStored<Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[] }>(stored, 'config', config.db) : null;
     const notes = previous ? topicChange(config.db, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false, command: opts.command }) : [];
     const given = config.seeds;
     // Starting again takes the options given now, the budget included, and adds the seeds to the
@@ -333,7 +334,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     if (object && !opts.strategy && overrides.strategy === undefined) {
       throw new FocusCrawlError('CONFIG', `${dbPath} was crawled with the strategy object '${object}' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy)`);
     }
-    const previous = JSON.parse(stored) as { topic?: TopicFile | null; maxPages?: number };
+    const previous = parseStored<{ topic?: TopicFile | null; maxPages?: number }>(stored, 'config', dbPath);
     // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.
     if (overrides.maxPages !== undefined && typeof previous.maxPages === 'number' && overrides.maxPages < previous.maxPages) {
       throw new FocusCrawlError('CONFIG', `--max-pages ${overrides.maxPages} is below the crawl's budget of ${previous.maxPages}: resume raises the budget`);
@@ -355,7 +356,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
       }
       throw err;
     }
-    const headersNote = missingHeadersNote(JSON.parse(db.getMeta('headerNames') ?? '[]') as string[], overrides.headers);
+    const headersNote = missingHeadersNote(parseStored<string[]>(db.getMeta('headerNames') ?? '[]', 'headerNames', dbPath), overrides.headers);
     if (headersNote) notes.push(headersNote);
     else if (overrides.headers) db.setMetaNow('headerNames', JSON.stringify(Object.keys(config.headers)));
     db.setMetaNow('config', JSON.stringify(storableConfig(config)));

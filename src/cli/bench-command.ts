@@ -26,6 +26,15 @@ function policiesList(value: string): Policy[] {
   });
 }
 
+/** Writes a result file, or fails in one line naming it (a folder, a missing folder, no permission). */
+function writeOut(file: string, data: string): void {
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    throw new FocusCrawlError('IO', `cannot write ${file}: ${fileError(err, 'write')}`);
+  }
+}
+
 /** Reads a trace file (one URL per line) into fingerprint keys. */
 export async function readTrace(file: string): Promise<Float64Array> {
   let keys = new Float64Array(1 << 20);
@@ -108,8 +117,8 @@ export function registerBench(program: Command): void {
           o.policies.map((p) => ({ name: p, points: o.sizes.map((s) => [s, results.find((r) => r.policy === p && r.size === s)!.missRate] as [number, number]) })),
           { title: `URL-seen cache miss rate (${trace.length.toLocaleString('en')} links)`, xLabel: 'cache entries', yLabel: 'miss rate', log2X: true },
         );
-        writeFileSync(o.plot, svg);
+        writeOut(o.plot, svg);
       }
-      if (o.json) writeFileSync(o.json, JSON.stringify({ trace: o.trace, links: trace.length, distinct, results }, null, 2));
+      if (o.json) writeOut(o.json, JSON.stringify({ trace: o.trace, links: trace.length, distinct, results }, null, 2));
     });
 }

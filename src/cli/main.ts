@@ -6,7 +6,9 @@ const program = new Command('focuscrawl')
   .description('a focused web crawler: find the pages about one topic while fetching few others')
   .version('0.1.0')
   .exitOverride()
-  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? 'focuscrawl: ' + str : str) })
+  // Commander quotes the argument it refused: one with a line break ('X: a\r\nY: b') made two
+  // lines, now shown escaped; its own "(Did you mean …?)" goes on the same line.
+  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? `focuscrawl: ${oneLine(str.replace(/\n$/, '').replace(/\n\(Did you mean/g, ' (Did you mean'))}\n` : str) })
   // Our descriptions say their defaults in words ("default 8470; 0 picks a free one"): commander's
   // own "(default: 8470)" after them would say it twice.
   .configureHelp({

@@ -28,6 +28,16 @@ function describe(issue: Issue, base: string[]): OptionIssue {
     const meant = issue.errors.find((branch) => branch.length && !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0));
     // Within it, an unknown key first: `keyword:` for `keywords:` leaves keywords missing too.
     if (meant) return describe(meant.find((i) => i.code === 'unrecognized_keys') ?? meant[0]!, path);
+    // No branch was meant (`topic: 5`): say what the value may be, from the branches' own types.
+    const types = issue.errors.map((branch) => branch[0]).filter((i): i is Issue & { expected: string } => i?.code === 'invalid_type' && 'expected' in i);
+    const words = [...new Set(types.map((i) => EXPECTED[String(i.expected)] ?? String(i.expected)))];
+    const got = /received (\w+)$/.exec(types[0]?.message ?? '')?.[1];
+    if (words.length === issue.errors.length) return { path, message: `must be ${words.join(' or ')}${got ? `, not ${RECEIVED[got] ?? got}` : ''}` };
+  }
+  // A map's key that breaks its rule (`keywords: {"": 3}`): zod says only "Invalid key in record".
+  if (issue.code === 'invalid_key' && 'issues' in issue && issue.issues.length) {
+    const key = path[path.length - 1] ?? '';
+    return { path: path.slice(0, -1), message: `has the key '${key}': ${describe(issue.issues[0]!, []).message}` };
   }
   if (issue.code === 'unrecognized_keys' && issue.keys.length) {
     return { path: [...path, issue.keys[0]!], message: 'unknown', unknownKey: issue.keys[0]! };

@@ -3,6 +3,15 @@ import { isHttpUrl } from '../parse/normalize-url.js';
 import { readBounded } from './read-bounded.js';
 
 /**
+ * A line of a URL list that is not text: a byte that is not UTF-8 (read as U+FFFD) or a control
+ * character, as in a binary file given by mistake; the line is not echoed, it is no one's URL.
+ */
+export function notTextLine(line: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return line.includes('\uFFFD') || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(line);
+}
+
+/**
  * Why `s` is not a seed URL, or null: one check for seeds given as arguments, in --seeds-file and
  * in a config file. A space is refused: two URLs on one line would become one URL with %20 in it;
  * a line break would be dropped by the URL parser, joining two URLs silently.
@@ -39,7 +48,7 @@ export function readSeedsFile(file: string, maxBytes = MAX_SEEDS_FILE_BYTES): st
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
     // A byte that is not UTF-8 (a Latin-1 "café") would become U+FFFD and a seed of another URL.
-    if (line.includes('\uFFFD')) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: bytes that are not UTF-8; save the seeds file as UTF-8`);
+    if (notTextLine(line)) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: bytes that are not UTF-8 text; save the seeds file as UTF-8`);
     const problem = seedProblem(line);
     if (problem) throw new FocusCrawlError('USAGE', `${file}:${i + 1}: '${line}' ${problem}`);
     seeds.push(line);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { normalizeUrl } from '../parse/normalize-url.js';
-import { quotedSeed, seedProblem } from '../config/seeds.js';
+import { notTextLine, quotedSeed, seedProblem } from '../config/seeds.js';
 
 /** A ground-truth list: the pages a benchmark counts as relevant, normalised as the crawl normalises URLs. */
 export interface TruthList {
@@ -24,6 +24,7 @@ export function loadTruth(file: string, flag = '--truth'): TruthList {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
+    if (notTextLine(line)) throw new FocusCrawlError('USAGE', `${flag} ${file}:${i + 1}: bytes that are not UTF-8 text; save the file as UTF-8, one URL a line`);
     // A seed's rule: "URL relevant", "URL<TAB>1", "URL # note" read as one URL were pages never found.
     const problem = seedProblem(line);
     const url = problem === null ? normalizeUrl(line) : null;

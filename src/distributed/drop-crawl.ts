@@ -48,7 +48,13 @@ export async function dropCrawl(target: SharedTarget, o: { force?: boolean; swee
     let leaseMs = DEFAULT_LEASE_MS;
     if (inPg) {
       const row = (await pool.query(`SELECT value FROM ${schema}.meta WHERE key = 'config'`)).rows[0] as { value: string } | undefined;
-      const stored = row ? (JSON.parse(row.value) as { leaseMs?: unknown }).leaseMs : undefined;
+      // A damaged config is no reason to keep a crawl one wants gone: the default lease then.
+      let stored: unknown;
+      try {
+        stored = row ? (JSON.parse(row.value) as { leaseMs?: unknown } | null)?.leaseMs : undefined;
+      } catch {
+        stored = undefined;
+      }
       if (typeof stored === 'number') leaseMs = stored;
     }
     const frontier = new RedisFrontier(redis, { prefix, worker: `drop-${process.pid}` });

@@ -1,4 +1,6 @@
 import { FocusCrawlError } from '../errors.js';
+import { parseStored } from '../store/stored-json.js';
+import { optionMessage } from '../config/option-issue.js';
 import { heartbeatWindowMs } from '../frontier/lease-timing.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
 import { count } from '../text/count.js';
@@ -32,7 +34,9 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
   try {
     const stored = await pg.getMeta('config');
     if (!stored) throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}`);
-    const config = crawlConfigSchema.parse(JSON.parse(stored));
+    const checked = crawlConfigSchema.safeParse(parseStored(stored, 'config', `crawl '${target.name}'`));
+    if (!checked.success) throw new FocusCrawlError('STORE', `crawl '${target.name}' holds a crawl config this focuscrawl cannot use: ${optionMessage('field', checked.error)}`);
+    const config = checked.data;
     const frontier = sharedFrontier(redis, config, target.name, `rebuild-${process.pid}`, null);
     const live = await frontier.counts();
     const held = live.waiting + live.fetching + live.done + live.error + live.discarded;

@@ -23,6 +23,7 @@ import { dropCrawlKeys } from './drop-crawl-keys.js';
 import { CreationLock } from './creation-lock.js';
 import { EvidenceExchange, type ExchangeCounts } from './evidence-exchange.js';
 import { StrategyCheckpoint } from './strategy-checkpoint.js';
+import { parseStored } from '../store/stored-json.js';
 import { topicKey } from '../strategies/strategy-state.js';
 
 /** A shared crawl opened by this process: a worker, or the command that created and seeded it. */
@@ -311,7 +312,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   try {
     const stored = await pg.getMeta('config');
     const label = `crawl '${target.name}'`;
-    const previous = stored ? (JSON.parse(stored) as Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[]; seenBucketBits?: number | null }) : null;
+    const previous = stored ? parseStored<Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[]; seenBucketBits?: number | null }>(stored, 'config', label) : null;
     const notes = previous ? topicChange(label, previous.topic ?? null, topicFile, { force: opts.force === true, resume: false }) : [];
     // The bucket count of a crawl never changes: every worker must place a fingerprint alike.
     // Seeds join the stored ones: the earlier seeds' hosts stay in scope and their private addresses allowed.
@@ -368,14 +369,14 @@ export async function openSharedWorker(target: SharedTarget, options: WorkerOpti
     if (!stored) {
       throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}: start it with focuscrawl crawl --redis URL --pg URL --name ${target.name} --seeds URL...`);
     }
-    const raw = JSON.parse(stored) as CrawlConfigInput;
+    const raw = parseStored<CrawlConfigInput>(stored, 'config', `crawl '${target.name}'`);
     if (opts.maxPages !== undefined && typeof raw.maxPages === 'number' && opts.maxPages < raw.maxPages) {
       throw new FocusCrawlError('USAGE', `--max-pages ${opts.maxPages} is below the budget of crawl '${target.name}', ${raw.maxPages}: resume raises the budget`);
     }
     if (opts.maxPages !== undefined) raw.maxPages = opts.maxPages;
     const config = parseConfig({ ...raw, ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.proxy !== undefined ? { proxy: opts.proxy } : {}), ...(opts.headers !== undefined ? { headers: opts.headers } : {}) }, `crawl '${target.name}'`);
     const topicFile = config.topic as TopicFile | null;
-    const headersNote = missingHeadersNote(JSON.parse((await pg.getMeta('headerNames')) ?? '[]') as string[], opts.headers);
+    const headersNote = missingHeadersNote(parseStored<string[]>((await pg.getMeta('headerNames')) ?? '[]', 'headerNames', `crawl '${target.name}'`), opts.headers);
     await checkRedisAgrees(redis, config, target, true, false, []);
     // Stored once Redis agrees: a refused worker changes nothing.
     if (opts.maxPages !== undefined) await pg.setMeta('config', JSON.stringify(raw));

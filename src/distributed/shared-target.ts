@@ -71,6 +71,15 @@ function checkUrl(url: string, what: string, flag: string, schemes: string[]): s
 function checkRedisUrl(url: string, flag = '--redis'): string {
   checkUrl(url, 'Redis', flag, ['redis:', 'rediss:']);
   redisDatabase(url, flag);
+  // ioredis decodes the user name and password itself, and a bad escape (a '%' not followed by two hex digits) throws from deep inside it.
+  const u = new URL(url);
+  for (const [part, value] of [['user name', u.username], ['password', u.password]] as const) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      throw new FocusCrawlError('USAGE', `${flag}: the ${part} in '${redact(url)}' has a '%' that is no valid escape of UTF-8 (a '%' and two hex digits): write a '%' in it as %25`);
+    }
+  }
   return url;
 }
 

@@ -1,4 +1,5 @@
 import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
+import { parseStored } from '../store/stored-json.js';
 import type { CrawlRequest } from '../types.js';
 import { UrlState } from '../types.js';
 import { fingerprintFromBigInt, keyToBigInt, urlKey } from '../seen/fingerprint.js';
@@ -293,7 +294,7 @@ function forgetCommitted<V>(map: Map<string, V>, seqOf: (v: V) => number, commit
 const probeColumn = kindJson;
 
 function toRequest(r: UrlRow): CrawlRequest {
-  const { probe, sitemap, redirected } = requestKind(r.probe ? (JSON.parse(r.probe) as RequestKind) : null);
+  const { probe, sitemap, redirected } = requestKind(r.probe ? parseStored<RequestKind>(r.probe, `kind of ${r.url}`, 'the crawl database') : null);
   return {
     key: r.key,
     id: r.id,
@@ -303,7 +304,7 @@ function toRequest(r: UrlRow): CrawlRequest {
     parent: r.parent_key,
     anchor: r.anchor,
     priority: r.priority,
-    data: r.data ? (JSON.parse(r.data) as CrawlRequest['data']) : null,
+    data: r.data ? parseStored<CrawlRequest['data']>(r.data, `carried state of ${r.url}`, 'the crawl database') : null,
     attempts: r.attempts,
     probe,
     sitemap,

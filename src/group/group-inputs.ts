@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { notTextLine } from '../config/seeds.js';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
 
@@ -24,10 +25,13 @@ function lines(file: string, what: string): { text: string; n: number }[] {
   } catch (err) {
     throw new FocusCrawlError('IO', `cannot read ${what} file ${file}: ${fileError(err)}`);
   }
-  return text
+  const kept = text
     .split(/\r?\n/)
     .map((t, i) => ({ text: t.trim(), n: i + 1 }))
     .filter((l) => l.text && !l.text.startsWith('#'));
+  const bad = kept.find((l) => notTextLine(l.text));
+  if (bad) throw new FocusCrawlError('USAGE', `${file}:${bad.n}: bytes that are not UTF-8 text; save the ${what} file as UTF-8`);
+  return kept;
 }
 
 function httpUrl(raw: string, where: string, what: string): string {

@@ -63,7 +63,15 @@ function checkOwnSchema(path: string, db: Database.Database): void {
     const some = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
     throw new FocusCrawlError('STORE', `${path} is a SQLite database of another program (tables: ${some}), not a crawl database: it was left unchanged; pass another --db`);
   }
+  // Every schema version since the first has these; opening would create a missing one empty, and
+  // the reading commands would then report no log or no search hits for a crawl that has them.
+  const versioned = db.prepare("SELECT 1 FROM meta WHERE key = 'schema_version'").get() !== undefined;
+  const missing = versioned ? EVERY_VERSION_TABLES.filter((t) => !tables.includes(t)) : [];
+  if (missing.length) throw damagedError(path, missing.length === 1 ? `its ${missing[0]} table is missing` : `its tables ${missing.join(', ')} are missing`);
 }
+
+/** The tables of the first versioned schema (1), which every later version keeps. */
+const EVERY_VERSION_TABLES = ['meta', 'urls', 'crawl_log', 'pages', 'pages_fts'];
 
 /** An error opening the file that is not damage (a read-only folder, no permission) as one line naming it. */
 function cannotOpen(path: string, err: unknown): unknown {

@@ -2,6 +2,7 @@ import { FocusCrawlError } from '../errors.js';
 import { pageKindSql } from '../frontier/request-kind.js';
 import { checkCrawlName, pgSchema, redact } from '../distributed/shared-target.js';
 import { connectPg } from './pg-connect.js';
+import { parseStored } from './stored-json.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
 import type pg from 'pg';
 import type { FrontierCounts } from '../frontier/frontier.js';
@@ -63,7 +64,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async config(): Promise<StoredConfig | null> {
     const v = await this.#meta('config');
-    return v ? (JSON.parse(v) as StoredConfig) : null;
+    return v ? parseStored<StoredConfig>(v, 'config', `crawl schema ${this.#s}`) : null;
   }
 
   /** A shared crawl is never a group crawl (group is embedded only). */
@@ -73,7 +74,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async lastRun(): Promise<LastRun | null> {
     const v = await this.#meta('lastRun');
-    return v ? (JSON.parse(v) as LastRun) : null;
+    return v ? parseStored<LastRun>(v, 'lastRun', `crawl schema ${this.#s}`) : null;
   }
 
   async unendedRunStart(): Promise<string | null> {

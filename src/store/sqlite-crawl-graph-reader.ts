@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { parseStored } from './stored-json.js';
 import { STATE_NAMES, type CrawlGraphReader, type DiscoveredUrl, type StoredText } from './crawl-graph-reader.js';
 
 /** The embedded repository as a graph: URL ids follow discovery, so id order puts parents first. */
@@ -27,6 +28,6 @@ export class SqliteCrawlGraphReader implements CrawlGraphReader {
 
 /** The stored outlinks ([url, anchor] or [url, anchor, 1] for nofollow) as [url, anchor]. */
 export function outlinkPairs(json: string | null | unknown[]): [string, string][] {
-  const list = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as [string, string, number?][];
+  const list = (typeof json === 'string' ? parseStored(json, 'outlinks', 'the crawl database') : (json ?? [])) as [string, string, number?][];
   return list.map(([url, anchor]) => [url, anchor]);
 }

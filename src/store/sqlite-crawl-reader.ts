@@ -1,3 +1,4 @@
+import { parseStored } from './stored-json.js';
 import { FocusCrawlError } from '../errors.js';
 import { pageKindSql } from '../frontier/request-kind.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
@@ -53,7 +54,7 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async config(): Promise<StoredConfig | null> {
     const v = this.#sql.getMeta('config');
-    return v ? (JSON.parse(v) as StoredConfig) : null;
+    return v ? parseStored<StoredConfig>(v, 'config', this.#sql.path) : null;
   }
 
   async strategy(): Promise<CrawlStrategy | null> {
@@ -62,7 +63,7 @@ export class SqliteCrawlReader implements CrawlReader {
 
   async lastRun(): Promise<LastRun | null> {
     const v = this.#sql.getMeta('lastRun');
-    return v ? (JSON.parse(v) as LastRun) : null;
+    return v ? parseStored<LastRun>(v, 'lastRun', this.#sql.path) : null;
   }
 
   async unendedRunStart(): Promise<string | null> {
@@ -271,7 +272,7 @@ export class SqliteCrawlReader implements CrawlReader {
        FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id
        ${urls ? 'WHERE l.url IN (SELECT value FROM json_each(?))' : ''} ORDER BY l.url`,
       ...(urls ? [JSON.stringify(urls)] : []),
-    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? (JSON.parse(data) as Record<string, unknown>) : null }));
+    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? parseStored<Record<string, unknown>>(data, `carried state of ${l.url}`, this.#sql.path) : null }));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ServiceEntry, ServiceRegistry } from '../services/service-registry.js';
+import { parseStored } from './stored-json.js';
 import type { ServiceLayer, ServiceRecord, ServiceStatus, ServiceType } from '../services/service-record.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 
@@ -104,22 +105,23 @@ export class SqliteServiceRegistry implements ServiceRegistry {
          FROM services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
       )
       .all() as Row[];
+    const json = <T>(v: string, column: string): T => parseStored<T>(v, `${column} of a service`, this.#sql.path);
     return rows.map((r) => ({
       endpoint: r.endpoint,
       type: r.type,
       status: r.status,
       reason: r.reason,
       version: r.version,
-      versions: JSON.parse(r.versions) as string[],
+      versions: json<string[]>(r.versions, 'versions'),
       title: r.title,
       abstract: r.abstract,
-      keywords: JSON.parse(r.keywords) as string[],
+      keywords: json<string[]>(r.keywords, 'keywords'),
       provider: r.provider,
-      layers: JSON.parse(r.layers) as ServiceRecord['layers'],
-      conformance: JSON.parse(r.conformance) as string[],
+      layers: json<ServiceRecord['layers']>(r.layers, 'layers'),
+      conformance: json<string[]>(r.conformance, 'conformance'),
       probedUrl: r.probed_url,
       checkedAt: r.checked_at,
-      foundOn: JSON.parse(r.found_on ?? '[]') as string[],
+      foundOn: json<string[]>(r.found_on ?? '[]', 'found_on'),
     }));
   }
 

@@ -1,4 +1,5 @@
 import { cjkQueryTerm } from '../text/cjk-bigrams.js';
+import { parseStored } from './stored-json.js';
 import { foldLatinDiacritics } from '../text/fold-latin-diacritics.js';
 import type { SqliteDb, WriteStatement } from './sqlite-db.js';
 import type { LogEntry, NewLogEntry, PageRecord, SearchHit, Store, UrlCommit } from './store.js';
@@ -177,7 +178,9 @@ export class SqliteStore implements Store {
          WHERE pages_fts MATCH ? ORDER BY f.rank LIMIT ?`,
       )
       .all(ftsQuery(query), limit) as { url: string; title: string | null; text: string | null; relevance: number | null }[];
-    return rows.map((r) => ({ url: r.url, title: r.title ?? '', snippet: snippet(r.text ?? '', query), relevance: r.relevance }));
+    // SQLite keeps any type in any column: a blob put there by hand is no text to show.
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    return rows.map((r) => ({ url: r.url, title: str(r.title), snippet: snippet(str(r.text), query), relevance: r.relevance }));
   }
 
   /** Stored pages not yet in the full-text index. */
@@ -197,7 +200,7 @@ export class SqliteStore implements Store {
       `SELECT p.url AS src, p.outlinks FROM crawl_log l JOIN pages p ON p.url_id = l.url_id WHERE l.state = 'done' ORDER BY l.seq`,
     );
     for (const row of stmt.iterate() as Iterable<{ src: string; outlinks: string | null }>) {
-      for (const [url, anchor] of JSON.parse(row.outlinks ?? '[]') as [string, string][]) yield { src: row.src, url, anchor };
+      for (const [url, anchor] of parseStored<[string, string][]>(row.outlinks ?? '[]', `outlinks of ${row.src}`, this.#sql.path)) yield { src: row.src, url, anchor };
     }
   }
 

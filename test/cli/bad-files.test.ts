@@ -36,7 +36,7 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   writeFileSync(join(dir, 'lone.yaml'), 'name: t\nkeywords:\n  solar: 2\n  光: 1\n');
   await fails(['crawl', seed, '--topic', join(dir, 'lone.yaml')], /lone\.yaml:4: topic field 'keywords\.光': keyword '光' holds a single Chinese character, which no page gives/);
   writeFileSync(join(dir, 'blank.yaml'), 'name: t\nkeywords:\n  "   ": 2\n  solar: 1\n');
-  await fails(['crawl', seed, '--topic', join(dir, 'blank.yaml')], /blank\.yaml:3: topic field 'keywords\. {3}'/);
+  await fails(['crawl', seed, '--topic', join(dir, 'blank.yaml')], /blank\.yaml:3: topic field 'keywords': has the key ' {3}': a keyword needs a word, not only spaces/);
   writeFileSync(join(dir, 'hosts.yaml'), 'hosts: ["not a host!!"]\n');
   await fails(['crawl', seed, '--config', join(dir, 'hosts.yaml')], /hosts\.yaml:1: config field 'hosts\.0': not a host name/);
   writeFileSync(join(dir, 'strategy.yaml'), 'strategy: nonsense\n');

@@ -81,3 +81,28 @@ test('a crawl whose options fail validation leaves no database behind', async ()
     assert.deepEqual(readdirSync(dir).sort(), before, `no file created by crawl ${args.join(' ')}`);
   }
 });
+
+test('a database missing one of its tables, or with a stored value that is not JSON, is named as damaged by the reading commands and left unchanged', async () => {
+  const READERS = [['status'], ['search', 'solar'], ['export']];
+  const cases: [string, (sql: Database.Database) => void, RegExp, string[][]][] = [
+    ['no-log', (sql) => sql.exec('DROP TABLE crawl_log'), /no-log\.db is damaged \(its crawl_log table is missing\) and was left unchanged/, READERS],
+    ['no-index', (sql) => sql.exec('DROP TABLE pages_fts'), /no-index\.db is damaged \(its pages_fts table is missing\) and was left unchanged/, READERS],
+    // Read by the commands that show or use the crawl's settings.
+    ['bad-config', (sql) => sql.prepare("UPDATE meta SET value = '{not json' WHERE key = 'config'").run(), /bad-config\.db is damaged: its stored 'config' is not JSON \(.+\); restore it from a backup/, [['status'], ['resume']]],
+  ];
+  for (const [name, damage, message, commands] of cases) {
+    const db = join(dir, `${name}.db`);
+    copyFileSync(healthy, db);
+    const sql = new Database(db);
+    damage(sql);
+    sql.close();
+    const before = sha(db);
+    for (const args of commands) {
+      const r = await runCli([...args, '--db', db]);
+      assert.equal(r.code, 2, `${name} ${args[0]}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(sha(db), before, `${args[0]} left ${name}.db unchanged`);
+    }
+  }
+});

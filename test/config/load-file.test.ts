@@ -66,6 +66,10 @@ test("a config file's inline topic is named at the field at fault, not as the un
   const threshold = file('inline-threshold.yaml', 'topic:\n  name: solar\n  keywords: {solar: 1}\n  threshold: 2\n');
   refuses(() => loadCrawlConfigFile(threshold), /^.*inline-threshold\.yaml:4: config field 'topic\.threshold': must be at most 1$/);
   refuses(() => loadTopicFile(file('no-name.yaml', 'keywords: {solar: 1}\n')), /^.*no-name\.yaml:1: topic field 'name': is missing$/);
+  // Neither branch of the union was meant: what the field may be, not zod's "Invalid input".
+  refuses(() => loadCrawlConfigFile(file('topic-number.yaml', 'topic: 5\n')), /^.*topic-number\.yaml:1: config field 'topic': must be text or a map of keys, not a number$/);
+  // A map's key that breaks its rule, not "Invalid key in record".
+  refuses(() => loadTopicFile(file('blank-keyword.yaml', 'name: solar\nkeywords:\n  "  ": 3\n  solar: 1\n')), /^.*blank-keyword\.yaml:\d+: topic field 'keywords': has the key '  ': a keyword needs a word, not only spaces$/);
 });
 
 test('a config file that is no YAML or JSON map, or that names where a crawl runs, is refused with what it should be', () => {

@@ -28,7 +28,7 @@ test('a seeds file in UTF-16 is named as such, with or without its byte order ma
   writeFileSync(join(dir, 'bom8.txt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
   assert.deepEqual(readSeedsFile(join(dir, 'bom8.txt')), ['http://a.example/', 'http://b.example/']);
   writeFileSync(join(dir, 'latin1.txt'), Buffer.from('http://a.example/\nhttp://b.example/caf\xe9\n', 'latin1'));
-  refuses(() => readSeedsFile(join(dir, 'latin1.txt')), /latin1\.txt:2: bytes that are not UTF-8; save the seeds file as UTF-8/);
+  refuses(() => readSeedsFile(join(dir, 'latin1.txt')), /latin1\.txt:2: bytes that are not UTF-8 text; save the seeds file as UTF-8/);
 });
 
 test('a seeds file is read within its limit: devices refused, a larger file refused by its size', () => {

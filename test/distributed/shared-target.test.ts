@@ -18,6 +18,10 @@ test('shared target: flags, the environment, and what is missing is named', () =
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: '127.0.0.1' }), /FOCUSCRAWL_REDIS: '127\.0\.0\.1' is not a Redis URL/);
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_PG: 'db.example' }), /FOCUSCRAWL_PG: 'db\.example' is not a PostgreSQL URL/);
   assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: 'redis://h/x' }), /FOCUSCRAWL_REDIS: database 'x'/);
+  // ioredis would throw URIError from its URL parser: named here, the password not shown.
+  assert.throws(() => sharedTarget({ name: 'docs', redis: 'redis://:p%zz@h:6379' }, env), (e: Error) => /^--redis: the password in 'redis:\/\/:\*\*\*@h:6379' has a '%' that is no valid escape of UTF-8 \(a '%' and two hex digits\): write a '%' in it as %25$/.test(e.message) && !e.message.includes('zz'));
+  assert.throws(() => sharedTarget({ name: 'docs' }, { ...env, FOCUSCRAWL_REDIS: 'redis://u%g:pw@h' }), /FOCUSCRAWL_REDIS: the user name in /);
+  assert.equal(sharedTarget({ name: 'docs', redis: 'redis://:p%25x@h' }, env)?.redis, 'redis://:p%25x@h', 'a good escape passes');
 });
 
 test('a library target is checked as the CLI checks its flags, before anything connects', async () => {

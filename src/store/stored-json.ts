@@ -1,0 +1,14 @@
+import { FocusCrawlError } from '../errors.js';
+
+/**
+ * A JSON value the crawl stored (its config, its last run, ...), read back: one that does not
+ * parse was damaged outside focuscrawl, and is named in one line rather than failing with
+ * JSON.parse's own error from deep inside a command. `where`: the database file or shared crawl.
+ */
+export function parseStored<T>(value: string, key: string, where: string): T {
+  try {
+    return JSON.parse(value) as T;
+  } catch (err) {
+    throw new FocusCrawlError('STORE', `${where} is damaged: its stored '${key}' is not JSON (${(err as Error).message.split('\n')[0]}); restore it from a backup, or crawl again into a new one`);
+  }
+}
