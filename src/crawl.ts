@@ -3,7 +3,7 @@ import { pageKindSql } from './frontier/request-kind.js';
 import { isWarcFile } from './fetch/is-warc-file.js';
 import { dirname, resolve } from 'node:path';
 import { FocusCrawlError } from './errors.js';
-import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
+import { checkSeedLengths, checkNewSettings, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from './config/crawl-config.js';
 import { fetchedSql } from './fetch/made-no-request.js';
 import { applyPreset } from './config/presets.js';
 import { optionMessage } from './config/option-issue.js';
@@ -231,6 +231,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   const config = parsed.data;
   if (!config.seeds.length) throw noSeeds();
   checkSeedLengths(config);
+  checkNewSettings(config);
   if (config.stopWhenStalled > 0 && config.topic === null) throw new FocusCrawlError('CONFIG', '--stop-when-stalled needs a topic: pass --topic FILE (the stopWhenStalled and topic options)');
   const topicFile = resolveTopic(config.topic);
   let planned = plan({ ...config, topic: topicFile }, topicFile, opts);

@@ -286,6 +286,19 @@ export function checkSeedLengths(config: Pick<CrawlConfig, 'seeds' | 'maxUrlLeng
   if (long) throw new FocusCrawlError('USAGE', `seed '${long.slice(0, 60)}…' is ${long.length} characters, longer than maxUrlLength (${config.maxUrlLength}; --max-url-length)`);
 }
 
+/** Retries past this are refused when a crawl starts: each waits twice the last, so the hundredth would wait for ever. */
+export const MAX_RETRIES = 100;
+
+/**
+ * Settings a crawl may not start with, though a stored crawl that holds them still resumes (they
+ * were accepted before these checks, and a resume cannot change them): an empty User-Agent, which
+ * many sites refuse or take for a script gone wrong, and retries without end.
+ */
+export function checkNewSettings(config: Pick<CrawlConfig, 'userAgent' | 'retries'>): void {
+  if (!/\S/.test(config.userAgent)) throw new FocusCrawlError('CONFIG', "crawl option 'userAgent' (--user-agent): is empty or only spaces: a crawler names itself, and how to reach whoever runs it");
+  if (config.retries > MAX_RETRIES) throw new FocusCrawlError('CONFIG', `crawl option 'retries': must be at most ${MAX_RETRIES} (each retry waits twice as long as the last)`);
+}
+
 export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;
 

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { FocusCrawlError } from '../errors.js';
-import { checkSeedLengths, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
+import { checkSeedLengths, checkNewSettings, crawlConfigSchema, missingHeadersNote, proxyNote, storableConfig, type CrawlConfig, type CrawlConfigInput } from '../config/crawl-config.js';
 import { applyPreset } from '../config/presets.js';
 import { optionMessage } from '../config/option-issue.js';
 import { checkInlineTopic, checkParts, checkStrategyPart, CRAWL_OPTION_NAMES, givenOnly, noSeeds } from '../config/library-arguments.js';
@@ -296,6 +296,7 @@ export async function startSharedCrawl(input: CrawlConfigInput, target: SharedTa
   const config = parseConfig(input, `crawl '${target.name}'`);
   if (!config.seeds.length) throw noSeeds();
   checkSeedLengths(config);
+  checkNewSettings(config);
   if (config.replay || config.record) throw new FocusCrawlError('USAGE', '--record and --replay are for the embedded crawl: a shared crawl fetches from the network');
   const topicFile = typeof config.topic === 'string' ? loadTopicFile(config.topic) : config.topic;
   plan({ ...config, topic: topicFile }, topicFile, {}); // every option is checked before anything is written

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadTruth } from '../../src/dashboard/truth-file.js';
 import { readSitesFile } from '../../src/group/group-inputs.js';
 import { runCli } from '../helpers/run-cli.js';
+import { resumeCrawl, startCrawl } from '../../src/crawl.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-binary-inputs-'));
 // Bytes of a compressed file: no line of it is text, and none may be echoed to the terminal.
@@ -38,4 +39,31 @@ test("an argument commander refuses is quoted on one line, its line breaks shown
   const typo = await runCli(['crawl', 'http://127.0.0.1:9/', '--max-pagez', '3']);
   assert.equal(typo.code, 2, typo.stderr);
   assert.equal(typo.stderr, "focuscrawl: error: unknown option '--max-pagez' (Did you mean --max-pages?)\n");
+});
+
+test('a crawl does not start with an empty User-Agent or retries without end, but a stored crawl that holds them still resumes', async () => {
+  const { default: Database } = await import('better-sqlite3');
+  const blank = await runCli(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'ua.db'), '--user-agent', '  ']);
+  assert.equal(blank.code, 2, blank.stderr);
+  assert.equal(blank.stderr, "focuscrawl: crawl option 'userAgent' (--user-agent): is empty or only spaces: a crawler names itself, and how to reach whoever runs it\n");
+  const config = join(dir, 'retries.yaml');
+  writeFileSync(config, 'retries: 1000\n');
+  const many = await runCli(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'r.db'), '--config', config]);
+  assert.equal(many.code, 2, many.stderr);
+  assert.match(many.stderr, /^focuscrawl: crawl option 'retries': must be at most 100 \(each retry waits twice as long as the last\)\n$/);
+  // A crawl stored with them (accepted before these checks) resumes as it was.
+  const db = join(dir, 'stored.db');
+  await (await startCrawl({ seeds: ['http://127.0.0.1:9/'], db })).close();
+  const sql = new Database(db);
+  const stored = JSON.parse(sql.prepare("SELECT value FROM meta WHERE key = 'config'").pluck().get() as string) as Record<string, unknown>;
+  sql.prepare("UPDATE meta SET value = ? WHERE key = 'config'").run(JSON.stringify({ ...stored, retries: 1000, userAgent: '' }));
+  sql.close();
+  const resumed = await runCli(['status', '--db', db]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const again = await resumeCrawl(db);
+  try {
+    assert.equal(again.config.retries, 1000);
+  } finally {
+    await again.close();
+  }
 });
