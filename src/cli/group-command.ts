@@ -114,7 +114,7 @@ export function registerGroup(program: Command): void {
           pathSearchPages: o.pathSearch ?? GROUP_DEFAULTS.pathSearchPages,
           addPerRound: GROUP_DEFAULTS.addPerRound,
           db: o.db, concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots,
-          ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+          ...(o.userAgent !== undefined ? { userAgent: o.userAgent } : {}),
           log,
           signal: stop.signal,
         });

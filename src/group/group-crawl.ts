@@ -157,7 +157,7 @@ export async function runGroupCrawl(o: GroupCrawlOptions): Promise<GroupReport> 
 function crawlConfig(o: GroupCrawlOptions, seeds: string[]) {
   return {
     seeds, hosts: o.sites.map((s) => s.host), scope: 'host' as const, db: o.db, maxPages: 1_000_000_000, maxDepth: 20,
-    concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots, ...(o.sitemaps === false ? { sitemaps: false } : {}), ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+    concurrency: o.concurrency, perHost: o.perHost, delayMs: o.delayMs, robots: o.robots, ...(o.sitemaps === false ? { sitemaps: false } : {}), ...(o.userAgent !== undefined ? { userAgent: o.userAgent } : {}),
   };
 }
 

@@ -46,6 +46,14 @@ test('a crawl does not start with an empty User-Agent or retries without end, bu
   const blank = await runCli(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'ua.db'), '--user-agent', '  ']);
   assert.equal(blank.code, 2, blank.stderr);
   assert.equal(blank.stderr, "focuscrawl: crawl option 'userAgent' (--user-agent): is empty or only spaces: a crawler names itself, and how to reach whoever runs it\n");
+  // The group crawler took an empty one for none and used the default.
+  const sites = join(dir, 'sites.txt');
+  const examples = join(dir, 'examples.txt');
+  writeFileSync(sites, 'http://127.0.0.1:9/\n');
+  writeFileSync(examples, 'http://127.0.0.1:9/\thttp://127.0.0.1:9/faq.html\n');
+  const group = await runCli(['group', '--sites', sites, '--examples', examples, '--db', join(dir, 'g.db'), '--user-agent', '']);
+  assert.equal(group.code, 2, group.stderr);
+  assert.match(group.stderr, /^focuscrawl: crawl option 'userAgent' \(--user-agent\): is empty or only spaces/);
   const config = join(dir, 'retries.yaml');
   writeFileSync(config, 'retries: 1000\n');
   const many = await runCli(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'r.db'), '--config', config]);
