@@ -1,4 +1,5 @@
 import { createReadStream, createWriteStream, writeFileSync } from 'node:fs';
+import { notTextLine } from '../config/seeds.js';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -44,9 +45,13 @@ export async function readTrace(file: string): Promise<Float64Array> {
     throw new FocusCrawlError('IO', `cannot read trace ${file}: ${fileError(err)}`);
   });
   const read = (async () => {
+    let lineNo = 0;
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      lineNo++;
       const url = line.trim();
       if (!url) continue;
+      // A binary file read as lines would be simulated as a trace of nonsense URLs.
+      if (notTextLine(url)) throw new FocusCrawlError('USAGE', `${file}:${lineNo}: bytes that are not UTF-8 text; a trace is a text file of URLs, one a line`);
       if (n === keys.length) {
         const bigger = new Float64Array(keys.length * 2);
         bigger.set(keys);

@@ -19,6 +19,15 @@ test('a binary file given as a list of URLs (truth, sites) is named as not UTF-8
   assert.throws(() => readSitesFile(file), (e: Error) => /c6\.yaml:1: bytes that are not UTF-8 text; save the sites file as UTF-8$/.test(e.message));
 });
 
+test('bench seen refuses a binary file as its trace, in one line naming the file (exit 2)', async () => {
+  const file = join(dir, 'trace.bin');
+  writeFileSync(file, BINARY);
+  const r = await runCli(['bench', 'seen', '--trace', file, '--sizes', '2']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^focuscrawl: .*trace\.bin:1: bytes that are not UTF-8 text; a trace is a text file of URLs, one a line\n$/);
+  assert.equal(r.stdout, '', 'no table of a nonsense trace');
+});
+
 test('bench seen --plot or --json naming a folder fails in one line naming it (exit 2)', async () => {
   const trace = join(dir, 'trace.txt');
   writeFileSync(trace, 'http://a.example/1\nhttp://a.example/2\nhttp://a.example/1\n');
