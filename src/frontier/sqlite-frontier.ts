@@ -294,7 +294,7 @@ function forgetCommitted<V>(map: Map<string, V>, seqOf: (v: V) => number, commit
 const probeColumn = kindJson;
 
 function toRequest(r: UrlRow): CrawlRequest {
-  const { probe, sitemap, redirected } = requestKind(r.probe ? parseStored<RequestKind>(r.probe, `kind of ${r.url}`, 'the crawl database') : null);
+  const { probe, sitemap, redirected } = requestKind(r.probe ? parseStored<RequestKind>(r.probe, () => `kind of ${r.url}`, 'the crawl database') : null);
   return {
     key: r.key,
     id: r.id,
@@ -304,7 +304,7 @@ function toRequest(r: UrlRow): CrawlRequest {
     parent: r.parent_key,
     anchor: r.anchor,
     priority: r.priority,
-    data: r.data ? parseStored<CrawlRequest['data']>(r.data, `carried state of ${r.url}`, 'the crawl database') : null,
+    data: r.data ? parseStored<CrawlRequest['data']>(r.data, () => `carried state of ${r.url}`, 'the crawl database') : null,
     attempts: r.attempts,
     probe,
     sitemap,

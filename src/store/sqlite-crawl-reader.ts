@@ -272,7 +272,7 @@ export class SqliteCrawlReader implements CrawlReader {
        FROM labels l JOIN pages p ON p.url = l.url JOIN urls u ON u.id = p.url_id
        ${urls ? 'WHERE l.url IN (SELECT value FROM json_each(?))' : ''} ORDER BY l.url`,
       ...(urls ? [JSON.stringify(urls)] : []),
-    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? parseStored<Record<string, unknown>>(data, `carried state of ${l.url}`, this.#sql.path) : null }));
+    ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? parseStored<Record<string, unknown>>(data, () => `carried state of ${l.url}`, this.#sql.path) : null }));
   }
 
   async close(): Promise<void> {

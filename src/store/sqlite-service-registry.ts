@@ -105,7 +105,7 @@ export class SqliteServiceRegistry implements ServiceRegistry {
          FROM services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
       )
       .all() as Row[];
-    const json = <T>(v: string, column: string): T => parseStored<T>(v, `${column} of a service`, this.#sql.path);
+    const json = <T>(v: string, column: string): T => parseStored<T>(v, () => `${column} of a service`, this.#sql.path);
     return rows.map((r) => ({
       endpoint: r.endpoint,
       type: r.type,

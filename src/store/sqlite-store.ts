@@ -200,7 +200,7 @@ export class SqliteStore implements Store {
       `SELECT p.url AS src, p.outlinks FROM crawl_log l JOIN pages p ON p.url_id = l.url_id WHERE l.state = 'done' ORDER BY l.seq`,
     );
     for (const row of stmt.iterate() as Iterable<{ src: string; outlinks: string | null }>) {
-      for (const [url, anchor] of parseStored<[string, string][]>(row.outlinks ?? '[]', `outlinks of ${row.src}`, this.#sql.path)) yield { src: row.src, url, anchor };
+      for (const [url, anchor] of parseStored<[string, string][]>(row.outlinks ?? '[]', () => `outlinks of ${row.src}`, this.#sql.path)) yield { src: row.src, url, anchor };
     }
   }
 
