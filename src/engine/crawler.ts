@@ -1,5 +1,5 @@
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
-import { DEFAULT_LEASE_MS, type Frontier, type Outcome } from '../frontier/frontier.js';
+import { DEFAULT_LEASE_MS, THROUGH_REDIRECT, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
 import { CrawlEventBus } from './crawl-events.js';
 import { RedirectGuard } from './redirect-guard.js';
@@ -442,9 +442,12 @@ export class Crawler {
     if (res.finalUrl !== req.url) {
       // Store a redirect target once: under the first URL that led to it.
       const target = { url: res.finalUrl, host: hostOf(res.finalUrl), depth: req.depth, parent: req.key, anchor: req.anchor, priority: req.priority, data: null };
-      const [fresh] = await this.#o.frontier.discard([target], `fetched through a redirect from ${req.url}`);
+      const reason = `${THROUGH_REDIRECT} from ${req.url}`;
+      // A target refused before as too deep or by the strategy (revivable) is this page now: found by a shorter or better path.
+      const [fresh] = await this.#o.frontier.discard([target], reason);
       if (!fresh) return this.#ending.finish(req, { state: 'done' }, res, { note: 'redirect target already seen' });
-      await this.#links.logDiscards([{ req: target, reason: `fetched through a redirect from ${req.url}` }], null);
+      if (fresh === 'revived') this.stats.revived++;
+      await this.#links.logDiscards([{ req: target, reason }], null);
     }
     if (!res.body || !isHtmlType(res.contentType) || (res.contentType === '' && isBinaryBody(res.body))) return this.#ending.finish(req, { state: 'done' }, res);
 

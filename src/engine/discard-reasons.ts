@@ -1,4 +1,4 @@
-import { isTooDeep } from '../frontier/frontier.js';
+import { isTooDeep, THROUGH_REDIRECT } from '../frontier/frontier.js';
 
 /**
  * The kind of a discard reason, for counting: reasons name URLs and numbers ("fetched through a
@@ -6,7 +6,7 @@ import { isTooDeep } from '../frontier/frontier.js';
  * of kinds however many URLs it discards.
  */
 export function discardKind(reason: string): string {
-  if (reason.startsWith('fetched through a redirect')) return 'redirect target (stored under the first URL)';
+  if (reason.startsWith(THROUGH_REDIRECT)) return 'redirect target (stored under the first URL)';
   if (isTooDeep(reason)) return 'deeper than max depth';
   if (reason.startsWith('out of scope') || reason.startsWith('discarded by strategy') || reason.startsWith('disallowed by robots')) return reason;
   const colon = reason.indexOf(':');

@@ -51,6 +51,16 @@ export const BY_STRATEGY = 'discarded by strategy';
  */
 export const isRevivable = (reason: string | null): boolean => reason !== null && (reason.startsWith(TOO_DEEP) || reason.startsWith(BY_STRATEGY));
 
+/** The start of the reason a redirect's target is recorded with: `fetched through a redirect from URL`. */
+export const THROUGH_REDIRECT = 'fetched through a redirect';
+
+/**
+ * Whether a discard takes the place of a revivable one: a redirect's target, whose page is in
+ * hand, was found by a path the depth limit or the strategy refused before. Any other discard
+ * leaves a revivable one as it was (another path may still revive it).
+ */
+export const takesRevivable = (reason: string | null): boolean => reason !== null && reason.startsWith(THROUGH_REDIRECT);
+
 /** add()'s answer for one URL: true new, 'revived' (a revivable discard before: isRevivable), false a duplicate. */
 export type Admission = boolean | 'revived';
 
@@ -83,9 +93,11 @@ export interface Frontier {
   /**
    * Records URLs that will not be fetched (out of scope, too deep) as discarded; same return as
    * add(). Revivable ones (too deep, by the strategy: isRevivable) stay revivable by add(), so
-   * settled() and knownSeen() answer false for them.
+   * settled() and knownSeen() answer false for them. A URL discarded revivably before keeps that
+   * discard, answered false, unless this reason takes its place (takesRevivable: a redirect's
+   * target, fetched now): then it is final with this reason, answered 'revived'.
    */
-  discard(batch: NewRequest[], reason: string): Promise<boolean[]>;
+  discard(batch: NewRequest[], reason: string): Promise<Admission[]>;
   /**
    * A cheap local answer: true means the URL is certainly seen and no longer waiting (leased or
    * final), so offering it again can change nothing; false means new, waiting (a rediscovery may

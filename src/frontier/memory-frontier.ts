@@ -3,7 +3,7 @@ import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { CrawlRequest, NewRequest } from '../types.js';
 import { FingerprintSet } from '../seen/fingerprint-set.js';
 import type { SeenCounters, SeenSet } from '../seen/seen-set.js';
-import { isRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { isRevivable, takesRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { HostScheduler, type PolitenessOptions, type SpillOptions } from './host-scheduler.js';
 import { hostOf } from '../parse/normalize-url.js';
 import { urlKey } from '../seen/fingerprint.js';
@@ -82,9 +82,15 @@ export class MemoryFrontier implements Frontier {
     });
   }
 
-  async discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
-    return batch.map((r) => {
-      if (!this.seen.add(r.url)) return false;
+  async discard(batch: NewRequest[], reason: string): Promise<Admission[]> {
+    const takes = takesRevivable(reason);
+    return batch.map((r): Admission => {
+      if (!this.seen.add(r.url)) {
+        if (!takes || this.revivable.size === 0 || !this.revivable.delete(r.url)) return false;
+        // Discarded still, for this reason now (tally unchanged), and final.
+        this.onRediscarded(toRequest(r, this.nextId++), reason);
+        return 'revived';
+      }
       const req = toRequest(r, this.nextId++);
       if (isRevivable(reason)) this.revivable.add(r.url);
       this.tally.discarded++;
@@ -231,6 +237,8 @@ export class MemoryFrontier implements Frontier {
   protected onRaiseSpilled(_better: NewRequest): void {}
   /** A URL discarded as too deep or by the strategy is waiting again, as `req` (a new id: discovered now). */
   protected onRevived(_req: CrawlRequest): void {}
+  /** A URL discarded as too deep or by the strategy is discarded for good, for `reason` (takesRevivable), as `req`. */
+  protected onRediscarded(_req: CrawlRequest, _reason: string): void {}
 }
 
 /**

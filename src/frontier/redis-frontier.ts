@@ -4,7 +4,7 @@ import type { CrawlRequest, NewRequest } from '../types.js';
 import { fingerprint, fingerprintHex, type Fingerprint } from '../seen/fingerprint.js';
 import type { SeenCounters } from '../seen/seen-set.js';
 import { SeenPriorityCache } from '../seen/seen-priority-cache.js';
-import { DEFAULT_LEASE_MS, isRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
+import { DEFAULT_LEASE_MS, isRevivable, takesRevivable, type Admission, type Frontier, type FrontierCounts, type Outcome } from './frontier.js';
 import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
@@ -195,8 +195,8 @@ export class RedisFrontier implements Frontier {
     return this.#offer(batch, now, null);
   }
 
-  async discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
-    return (await this.#offer(batch, Date.now(), reason)).map(Boolean);
+  async discard(batch: NewRequest[], reason: string): Promise<Admission[]> {
+    return this.#offer(batch, Date.now(), reason);
   }
 
   /**
@@ -207,6 +207,7 @@ export class RedisFrontier implements Frontier {
     this.#readyHint = null;
     const discard = discardReason !== null;
     const deep = isRevivable(discardReason);
+    const takes = takesRevivable(discardReason);
     const out = new Array<Admission>(batch.length).fill(false);
     const groups = new Map<number, { at: number[]; fps: Fingerprint[]; args: ScriptArg[] }>();
     const sent: CrawlRequest[] = [];
@@ -216,7 +217,8 @@ export class RedisFrontier implements Frontier {
       const fp = fingerprint(r.url);
       const ck = cacheKey(fp);
       const best = this.#cache.get(ck);
-      if (this.#leased.has(ck) || (best !== undefined && (discard || !(r.priority > best)))) {
+      // A discard is answered here, unless it may take the place of a revivable one (Redis decides).
+      if (this.#leased.has(ck) || (best !== undefined && (discard ? !(takes && best === REVIVABLE) : !(r.priority > best)))) {
         this.#counters.cacheHits++;
         continue;
       }
@@ -237,7 +239,7 @@ export class RedisFrontier implements Frontier {
     const raised: CrawlRequest[] = [];
     await Promise.all(
       [...groups].map(async ([shard, g]) => {
-        const codes = (await this.#adds.push(shard, [this.#perHost, deep ? '2' : discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
+        const codes = (await this.#adds.push(shard, [this.#perHost, deep ? '2' : takes ? '3' : discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
         g.at.forEach((i, j) => {
           const code = codes[j];
           const priority = batch[i]!.priority;
@@ -253,7 +255,7 @@ export class RedisFrontier implements Frontier {
             this.#cache.put(cacheKey(g.fps[j]!), REVIVABLE);
             return;
           }
-          const final = code === 4 || (discard && code === 1);
+          const final = code === 4 || (discard && (code === 1 || code === 6));
           this.#cache.put(cacheKey(g.fps[j]!), final ? Infinity : discard || code === 3 ? -Infinity : priority);
           if (code === 2) raised.push(toRequest(batch[i]!, fingerprintHex(g.fps[j]!)));
         });

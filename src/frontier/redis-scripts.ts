@@ -43,10 +43,11 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  */
 
 /**
- * ARGV: perHost, mode (0 add, 1 discard, 2 discard revivably: too deep or by the strategy), state buckets per shard, then
+ * ARGV: perHost, mode (0 add, 1 discard, 2 discard revivably: too deep or by the strategy, 3 discard that takes the place of
+ * a revivable one: frontier.ts takesRevivable), state buckets per shard, then
  * per URL: host, key, bucket, seen member, score, A, R, now (the offers of several pages go in
  * one call: ScriptBatcher).
- * Returns per URL: 1 new, 6 revived (it had been discarded revivably), 0 waiting and not
+ * Returns per URL: 1 new, 6 revived (it had been discarded revivably; mode 3: discarded for good now), 0 waiting and not
  * raised, 2 raised, 3 leased, 4 final (done, error, discarded), 5 discarded revivably (offered again
  * as a discard: still revivable by an add). The SADD decides: a URL is queued
  * only when it was not in the seen set, in the same script, so nothing is ever seen but not queued.
@@ -55,6 +56,7 @@ const ADD = `
 local perHost = tonumber(ARGV[1])
 local discard = ARGV[2] ~= '0'
 local deep = ARGV[2] == '2'
+local takes = ARGV[2] == '3'
 local nb = tonumber(ARGV[3])
 local out, order, touched = {}, {}, {}
 local fresh, queued, discarded = 0, 0, 0
@@ -67,7 +69,7 @@ for i = 4, #ARGV, 8 do
   local q = B .. 'q:' .. host
   local new = call('SADD', B .. 'seen:' .. bucket, member) == 1
   local v = (not new) and getU(fp, nb)
-  local revive = (not new) and (not v) and (not discard) and call('SREM', B .. 'deep:' .. bucket, member) == 1
+  local revive = (not new) and (not v) and ((not discard) or takes) and call('SREM', B .. 'deep:' .. bucket, member) == 1
   if new or revive then
     if new then fresh = fresh + 1 end
     if revive then discarded = discarded - 1 end

@@ -59,6 +59,7 @@ export class SqliteFrontier extends MemoryFrontier {
   readonly #setRaised: WriteStatement;
   readonly #raiseByFp: WriteStatement;
   readonly #revive: WriteStatement;
+  readonly #rediscard: WriteStatement;
   readonly #loadHost: Statement;
   readonly #loadHostAhead: Statement;
   /** Claimed URLs -> the flush that writes the claim; their rows say "waiting" until it commits. */
@@ -96,6 +97,7 @@ export class SqliteFrontier extends MemoryFrontier {
     this.#revive = sql.prepareWrite(
       'UPDATE urls SET id = ?, depth = ?, parent = ?, anchor = ?, priority = ?, data = ?, state = 0, attempts = 0, reason = NULL, probe = ? WHERE fp = ? AND state = 4',
     );
+    this.#rediscard = sql.prepareWrite('UPDATE urls SET depth = ?, parent = ?, anchor = ?, reason = ? WHERE fp = ? AND state = 4');
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
     this.#setPriority = sql.prepareWrite('UPDATE urls SET priority = ? WHERE id = ?');
@@ -227,6 +229,10 @@ export class SqliteFrontier extends MemoryFrontier {
     this.#writing(req.url);
     const data = req.data ? JSON.stringify(req.data) : null;
     this.#sql.write(this.#revive, [req.id, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, req.priority, data, probeColumn(req), keyToBigInt(req.key)]);
+  }
+
+  protected override onRediscarded(req: CrawlRequest, reason: string): void {
+    this.#sql.write(this.#rediscard, [req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, reason, keyToBigInt(req.key)]);
   }
 
   protected override onAdded(req: CrawlRequest): void {

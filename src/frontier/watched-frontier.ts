@@ -22,7 +22,7 @@ export class WatchedFrontier implements Frontier {
     return this.#f.add(batch, now);
   }
 
-  discard(batch: NewRequest[], reason: string): Promise<boolean[]> {
+  discard(batch: NewRequest[], reason: string): Promise<Admission[]> {
     return this.#f.discard(batch, reason);
   }
 

@@ -3,7 +3,7 @@ import type { CrawlRequest } from '../types.js';
 import { keyToBigInt } from '../seen/fingerprint.js';
 import { pgQuery } from './pg-connect.js';
 import { pgTsvector } from './pg-text-query.js';
-import { BY_STRATEGY, TOO_DEEP } from '../frontier/frontier.js';
+import { BY_STRATEGY, THROUGH_REDIRECT, TOO_DEEP } from '../frontier/frontier.js';
 import { kindJson } from '../frontier/request-kind.js';
 import type { NewLogEntry, PageRecord, UrlCommit } from './store.js';
 
@@ -109,7 +109,8 @@ export async function writeRecordParams(pool: pg.Pool, s: string, params: Record
         $47::text[], $48::text[], $49::smallint[], $50::text[]) AS t(f, u, h, d, p, a, pr, dt, k, st, rs)
       ON CONFLICT (fp) DO UPDATE SET depth = excluded.depth, parent = excluded.parent, anchor = excluded.anchor, priority = excluded.priority, data = excluded.data,
         kind = excluded.kind, state = excluded.state, reason = excluded.reason
-        WHERE urls.state = ${STATE.discarded} AND (urls.reason LIKE '${TOO_DEEP}%' OR urls.reason LIKE '${BY_STRATEGY}%') AND excluded.state = ${STATE.waiting} RETURNING 1),
+        WHERE urls.state = ${STATE.discarded} AND (urls.reason LIKE '${TOO_DEEP}%' OR urls.reason LIKE '${BY_STRATEGY}%')
+          AND (excluded.state = ${STATE.waiting} OR excluded.reason LIKE '${THROUGH_REDIRECT}%') RETURNING 1),
     rz AS (UPDATE ${s}.urls AS u SET priority = t.pr, depth = LEAST(u.depth, t.d), parent = t.p, anchor = t.a, data = t.dt::jsonb
       FROM unnest($51::bigint[], $52::float8[], $53::int[], $54::bigint[], $55::text[], $56::text[]) AS t(f, pr, d, p, a, dt)
       WHERE u.fp = t.f AND u.state = 0 AND u.priority < t.pr RETURNING 1),

@@ -70,3 +70,37 @@ test('the depth limit counts the shortest path found: a URL first met too deep i
     server.close();
   }
 });
+
+test('a redirect at a shallow depth to a URL met before too deep stores that page under the redirecting URL', async () => {
+  // Depth limit 2: /a -> /b meets /t at depth 3 (too deep); /r, at depth 1, then redirects to /t.
+  const links: Record<string, [string, number][]> = { '/': [['/a', 9], ['/r', 1]], '/a': [['/b', 9]], '/b': [['/t', 9]], '/t': [] };
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    hits.push(path);
+    if (path === '/r') return void res.writeHead(301, { location: '/t' }).end();
+    const out = links[path];
+    if (!out) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>page ${path}</title><body>${out.map(([h, p]) => `<a href="${h}">${p}</a>`).join(' ')}</body>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const crawl = await startCrawl(
+      { seeds: [origin + '/'], db: join(mkdtempSync(join(tmpdir(), 'fc-depth-')), 'crawl.db'), maxDepth: 2, concurrency: 1, perHost: 1, delayMs: 0, sitemaps: false },
+      { strategy: anchorStrategy },
+    );
+    const summary = await crawl.run();
+    await crawl.db.settle();
+    const page = crawl.db.db.prepare("SELECT url, final_url, title FROM pages WHERE final_url = ?").get(origin + '/t');
+    const target = crawl.db.db.prepare('SELECT state, depth, reason FROM urls WHERE url = ?').get(origin + '/t');
+    await crawl.close();
+    assert.deepEqual(hits, ['/', '/a', '/b', '/r', '/t']);
+    assert.deepEqual({ ...(page as object) }, { url: origin + '/r', final_url: origin + '/t', title: 'page /t' }, 'the page, stored under the URL that led to it');
+    assert.deepEqual({ ...(target as object) }, { state: 4, depth: 1, reason: `fetched through a redirect from ${origin}/r` });
+    assert.equal(summary.stats.revived, 1);
+  } finally {
+    server.close();
+  }
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BY_STRATEGY, tooDeepReason, type Frontier } from '../../src/frontier/frontier.js';
+import { BY_STRATEGY, THROUGH_REDIRECT, tooDeepReason, type Frontier } from '../../src/frontier/frontier.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { NewRequest } from '../../src/types.js';
 import { urlKey } from '../../src/seen/fingerprint.js';
@@ -276,6 +276,23 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     await f.complete(got!, { state: 'done' }, T);
     assert.deepEqual(await f.discard([req(link, 0, { depth: 3 })], `${BY_STRATEGY} weighted-levels`), [false], 'fetched: its discard later is a duplicate');
     assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 1, error: 0, discarded: 0, notFetched: 0 });
+    await f.close();
+  });
+
+  test(`${name}: a redirect's target takes the place of a revivable discard, for good; other discards leave it revivable`, async () => {
+    const f = await make({ perHost: 5, delayMs: 0 });
+    const deep = 'http://a.test/landing';
+    const redirect = `${THROUGH_REDIRECT} from http://a.test/r`;
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 6 })], tooDeepReason(5)), [true]);
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 2 })], 'out of scope (host)'), [false], 'still revivable');
+    // A shared backend answers repeated discards from its cache: this one must reach the record.
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 1 })], redirect), ['revived']);
+    assert.equal(f.settled(deep), true);
+    assert.deepEqual(await f.add([req(deep, 0.9, { depth: 1 })], T), [false], 'final: no path revives it now');
+    assert.deepEqual(await f.discard([req(deep, 0, { depth: 1 })], redirect), [false], 'taken once');
+    assert.deepEqual(await f.discard([req('http://a.test/other', 0, { depth: 1 })], redirect), [true]);
+    assert.deepEqual(await f.claim(5, T), []);
+    assert.deepEqual(await f.counts(), { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 2, notFetched: 0 });
     await f.close();
   });
 

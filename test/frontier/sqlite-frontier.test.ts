@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { SqliteFrontier } from '../../src/frontier/sqlite-frontier.js';
 import { SqliteDb } from '../../src/store/sqlite-db.js';
 import { describeFrontier, req } from './describe-frontier.js';
-import { BY_STRATEGY, tooDeepReason } from '../../src/frontier/frontier.js';
+import { BY_STRATEGY, THROUGH_REDIRECT, tooDeepReason } from '../../src/frontier/frontier.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-frontier-'));
 let n = 0;
@@ -110,6 +110,23 @@ test('SqliteFrontier: a URL discarded as too deep stays revivable after reopenin
     assert.deepEqual(await g.counts(), { waiting: 0, fetching: 1, done: 0, error: 0, discarded: 1, notFetched: 0 });
     await again.close();
   }
+});
+
+test('SqliteFrontier: a redirect target that took the place of a too-deep discard stays final after reopening', async () => {
+  const path = join(dir, 'redirect-took.db');
+  {
+    const db = new SqliteDb(path, { create: true });
+    const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 }, 0);
+    await f.discard([req('http://a.test/landing', 0, { depth: 4 })], tooDeepReason(3));
+    assert.deepEqual(await f.discard([req('http://a.test/landing', 0, { depth: 1, anchor: 'moved' })], `${THROUGH_REDIRECT} from http://a.test/r`), ['revived']);
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  const row = db.db.prepare("SELECT state, depth, anchor, reason FROM urls WHERE url = 'http://a.test/landing'").get();
+  assert.deepEqual({ ...(row as object) }, { state: 4, depth: 1, anchor: 'moved', reason: `${THROUGH_REDIRECT} from http://a.test/r` });
+  const f = new SqliteFrontier(db, { perHost: 5, delayMs: 0 }, 0);
+  assert.deepEqual(await f.add([req('http://a.test/landing', 0.5, { depth: 1 })], 0), [false]);
+  await db.close();
 });
 
 test('SqliteFrontier: with a seen cache of N, only the N most recent revivable discards stay revivable (memory stays bounded), before and after reopening', async () => {

@@ -12,7 +12,7 @@ import type { CrawlRequest } from '../../src/types.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { describeStore, pageRecord, commitPage, logLine } from './describe-store.js';
 import { FocusCrawlError } from '../../src/errors.js';
-import { tooDeepReason } from '../../src/frontier/frontier.js';
+import { THROUGH_REDIRECT, tooDeepReason } from '../../src/frontier/frontier.js';
 import { describeServiceRegistry } from './describe-service-registry.js';
 
 const freshSchema = () => `fctest_${randomBytes(5).toString('hex')}`;
@@ -100,6 +100,11 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     // A redelivered admission of an out-of-scope URL changes nothing.
     await store.added([request('http://deep.test/x', { depth: 6 }), request('http://deep.test/y', { depth: 6 })], 'discarded', tooDeepReason(5));
     await store.added([request('http://deep.test/x', { depth: 2, anchor: 'short' }), request('http://out.test/x')], 'waiting', null);
+    // Too deep, then a redirect's target (its page fetched under another URL): discarded for good, for that reason.
+    // Any other discard of a too-deep URL leaves it as it was.
+    await store.added([request('http://deep.test/z', { depth: 6 })], 'discarded', tooDeepReason(5));
+    await store.added([request('http://deep.test/z', { depth: 1 })], 'discarded', `${THROUGH_REDIRECT} from http://deep.test/r`);
+    await store.added([request('http://deep.test/y', { depth: 1 })], 'discarded', 'out of scope (host)');
     await store.raised([{ ...reqs[5]!, priority: 9, anchor: 'better', data: { m: 1 }, depth: 4 }]);
     await store.retried({ ...reqs[6]!, attempts: 2 });
     await store.rescored([{ key: reqs[10]!.key, priority: 0.01 }, { key: reqs[9]!.key, priority: 0.02 }]);
@@ -122,9 +127,13 @@ test('PgStore as the frontier\'s journal: 10,000 URLs in bulk, raises, retries; 
     assert.deepEqual(byUrl.get(reqs[12]!.url)?.data, { m: 12 });
     const finals = [];
     for await (const f of store.finalRows()) finals.push(f);
-    assert.equal(finals.length, 8, '6 done and 2 discarded');
-    assert.deepEqual(finals.filter((f) => f.state === 'discarded').map((f) => [f.url, f.reason]).sort(), [['http://deep.test/y', tooDeepReason(5)], ['http://out.test/x', 'out of scope (host)']]);
-    assert.deepEqual(await store.reader().discardedByKind(), { 'out of scope (host)': 1, 'deeper than max depth': 1 });
+    assert.equal(finals.length, 9, '6 done and 3 discarded');
+    assert.deepEqual(finals.filter((f) => f.state === 'discarded').map((f) => [f.url, f.reason]).sort(), [
+      ['http://deep.test/y', tooDeepReason(5)],
+      ['http://deep.test/z', `${THROUGH_REDIRECT} from http://deep.test/r`],
+      ['http://out.test/x', 'out of scope (host)'],
+    ]);
+    assert.deepEqual(await store.reader().discardedByKind(), { 'out of scope (host)': 1, 'deeper than max depth': 1, 'redirect target (stored under the first URL)': 1 });
   } finally {
     await close();
   }
