@@ -149,7 +149,7 @@ export function registerCrawl(program: Command): void {
     .option('--detect <types>', 'probe OGC service links: comma-separated wms, wmts, wfs, wcs, csw, ogcapi, or all')
     .option('--topic <file>', 'topic file (YAML: name, keywords)')
     .option('--strategy <name>', `crawl ordering: ${strategyNames().join(', ')} (default ${defaultStrategyName(true)} with a topic, else ${defaultStrategyName(false)})`)
-    .option('--strategy-option <name=value>', 'a strategy parameter, e.g. b=0.8 (repeatable; docs/strategies.md)', keyNumber)
+    .option('--strategy-option <name=value>', 'a parameter of the chosen strategy, e.g. decay=0.3 for adaptive (repeatable; docs/strategies.md)', keyNumber)
     .option('--max-pages <n>', 'fetches over the whole crawl (default 10000)', positiveInt)
     .option('--max-pages-per-host <n>', 'fetches any one host gets over the whole crawl (default 0: no per-host budget)', nonNegativeInt)
     .option('--rediscovery <mode>', 'raise: a waiting URL found again through a better link moves up (default); keep: first discovery decides', oneOf(['raise', 'keep'] as const))

@@ -14,7 +14,7 @@ const program = new Command('focuscrawl')
   .configureHelp({
     optionDescription(this: Help, option) {
       const own = Help.prototype.optionDescription.call(this, option);
-      return /\(default [^)]*\)/.test(option.description) ? own.replace(/ \(default: [^)]*\)$/, '') : own;
+      return /\(default\b[^)]*\)/.test(option.description) ? own.replace(/ \(default: [^)]*\)$/, '') : own;
     },
   });
 
