@@ -75,6 +75,12 @@ interface HostQueue {
   /** Waiting requests moved to the spill store, and a key no worse than the best of them. */
   spilled: number;
   spillBest: SpillKey;
+  /**
+   * The queue size past which a push cuts it back again, when the last cut had to keep rows not
+   * written yet (0: the share decides). Without it every link of a page of 50,000 sorted the
+   * whole queue again, since none of their rows is written before the page ends.
+   */
+  evictAt: number;
 }
 
 /** A request's place in the order: priority, then discovery (id). */
@@ -184,7 +190,7 @@ export class HostScheduler {
     if (!h) {
       const taken = this.#takenOf.get(host) ?? 0;
       if (taken) this.#takenOf.delete(host);
-      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken, spilled: 0, spillBest: NO_SPILL };
+      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken, spilled: 0, spillBest: NO_SPILL, evictAt: 0 };
       this.#hosts.set(host, h);
     }
     return h;
@@ -248,7 +254,7 @@ export class HostScheduler {
     h.queue.push(req);
     this.#live.set(req.url, req);
     this.#queued++;
-    if (this.#spill && h.queue.size > this.#evictAbove()) this.#evict(h);
+    if (this.#overShare(h)) this.#evict(h);
     if (oldHead === undefined || h.queue.peek() !== oldHead) this.#place(h, now);
   }
 
@@ -304,11 +310,23 @@ export class HostScheduler {
     return share === 0 ? 0 : share + Math.max(2, share >> 1);
   }
 
+  /** True when a push or raise must cut the host's queue back (#evict). */
+  #overShare(h: HostQueue): boolean {
+    return this.#spill !== null && h.queue.size > Math.max(this.#evictAbove(), h.evictAt);
+  }
+
   /**
    * Drops the host's stale copies and, when more live requests than its share remain, keeps the
-   * best share in memory and forgets the rest, which the spill store holds.
+   * best share in memory and forgets the rest, which the spill store holds. What it must keep
+   * (rows not written yet) waits for the queue to double before the next cut, so a page's
+   * thousands of links cost a sort each doubling, not one each.
    */
   #evict(h: HostQueue): void {
+    this.#cut(h);
+    h.evictAt = h.queue.size > this.#evictAbove() ? 2 * h.queue.size : 0;
+  }
+
+  #cut(h: HostQueue): void {
     const live = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r);
     const keep = this.#perHost();
     h.queue = new BinaryHeap<CrawlRequest>(better);
@@ -380,7 +398,7 @@ export class HostScheduler {
     this.#live.set(req.url, req);
     h.queue.push(req);
     // Raises leave stale copies behind; cutting back also drops them.
-    if (this.#spill && h.queue.size > this.#evictAbove()) this.#evict(h);
+    if (this.#overShare(h)) this.#evict(h);
     if (h.queue.peek() !== oldHead) this.#place(h, now);
     return req;
   }

@@ -80,3 +80,25 @@ test('without a budget a forgotten host\'s count is dropped, and a later budget 
   s.push(request('http://h2.test/again', 9001, 4), 1000);
   assert.deepEqual(s.take(5, 1000).map((r) => r.url), ['http://h2.test/again'], 'the restored count holds h1 at its budget; h2 was given no count');
 });
+
+test('a page of thousands of links to one host, none written yet, is cut back once per doubling, not once per link; the rows are spilled once written', () => {
+  let written = false;
+  let asked = 0;
+  const store = {
+    load: () => [],
+    written: () => {
+      asked++;
+      return written;
+    },
+  };
+  const s = new HostScheduler({ perHost: 1, delayMs: 0 }, { store, memory: 100 });
+  const n = 5000;
+  // A page's links are admitted before its rows are written: the queue must keep them all.
+  for (let i = 0; i < n; i++) s.push(request(`http://one.test/p/${i}`, i, 0.5), 0);
+  assert.equal(s.inMemory, n, 'rows not written stay in memory');
+  // Once per link, each cut asking about every request past the share, was some 12 million questions.
+  assert.ok(asked < 10 * n, `${asked} questions of the spill store for ${n} links`);
+  written = true;
+  for (let i = n; i < 2 * n + 1; i++) s.push(request(`http://one.test/p/${i}`, i, 0.5), 0);
+  assert.ok(s.inMemory < n, `${s.inMemory} in memory once the rows are written`);
+});
