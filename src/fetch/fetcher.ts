@@ -55,6 +55,8 @@ export interface FetchOptions {
   anyStatus?: boolean;
   /** A total deadline for this request shorter than the fetcher's own (robots.txt). */
   timeoutMs?: number;
+  /** What sets `timeoutMs`, as a timeout's reason names it ("robots.txt's 4 s deadline"); without it, "the caller's deadline". */
+  timeoutName?: string;
   /**
    * Read at most this many bytes, on the wire and after Content-Encoding is undone (instead of
    * maxBytes and maxDecompressedBytes): a bigger body is cut there and FetchResult.cut is set,

@@ -10,6 +10,7 @@ import { FetchError, HAND_OFF, type Fetcher, type FetchOptions } from './fetcher
 import { isTransientStatus, parseRetryAfter } from './retry-policy.js';
 import { isPrivateAddressError, type AddressPolicy } from './address-policy.js';
 import { networkErrorWords } from './network-error-words.js';
+import { AbortLinks } from './abort-links.js';
 import type { ResolveMap } from './resolve-map.js';
 
 export interface HttpFetcherOptions {
@@ -153,6 +154,7 @@ export class HttpFetcher implements Fetcher {
   readonly #proxied: boolean;
   readonly #headers: RequestHeaders;
   readonly #cookies: CookieJars | null;
+  readonly #abortLinks = new AbortLinks();
 
   constructor(options: Partial<HttpFetcherOptions> = {}) {
     this.options = { ...defaultHttpFetcherOptions, ...options };
@@ -185,12 +187,15 @@ export class HttpFetcher implements Fetcher {
     // request state reachable from it, alive for the whole timeout after every fetch.
     const deadline = new AbortController();
     const total = Math.min(this.options.totalTimeoutMs, options.timeoutMs ?? Infinity);
-    const timer = setTimeout(() => deadline.abort(new DOMException(`timed out after ${total} ms`, 'TimeoutError')), total);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    // The setting that ran out, for the reason: a robots.txt deadline is no totalTimeoutMs.
+    const setting = total < this.options.totalTimeoutMs ? (options.timeoutName ?? "the caller's deadline") : 'totalTimeoutMs';
+    const timer = setTimeout(() => deadline.abort(new DOMException(`timed out after ${total} ms (${setting})`, 'TimeoutError')), total);
+    const unlink = options.signal ? this.#abortLinks.link(options.signal, deadline) : null;
     try {
-      return await this.#fetchWithin(url, options, signal, started, redirects, visited);
+      return await this.#fetchWithin(url, options, deadline.signal, started, redirects, visited);
     } finally {
       clearTimeout(timer);
+      unlink?.();
     }
   }
 
@@ -305,10 +310,11 @@ export class HttpFetcher implements Fetcher {
     const where = at.address ?? at.cause?.address;
     const port = at.port ?? at.cause?.port;
     const ms = /(\d+) ms/.exec(e.message ?? '')?.[1] ?? String(this.options.totalTimeoutMs);
+    const setting = /\d+ ms \(([^)]+)\)/.exec(e.message ?? '')?.[1] ?? 'totalTimeoutMs';
     const reason = plain
       ? `${plain} [${code}${typeof where === 'string' ? ` ${where}${typeof port === 'number' ? `:${port}` : ''}` : ''}]`
       : e.name === 'TimeoutError'
-        ? `the request took longer than ${ms} ms in all (totalTimeoutMs)${slowBody ? ', its body still arriving: not retried, as it would arrive as slowly again' : ''}`
+        ? `the request took longer than ${ms} ms in all (${setting})${slowBody ? ', its body still arriving: not retried, as it would arrive as slowly again' : ''}`
         : `${code}: ${e.message ?? String(err)}`;
     return new FetchError(url, reason, { transient, cause: err, status, network: status === undefined ? 'no-answer' : 'body' });
   }

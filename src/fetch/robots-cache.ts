@@ -139,7 +139,7 @@ export class RobotsCache {
     let rules: HostRules;
     try {
       // RFC 9309: at least the first 500 KiB are parsed; a larger file is read that far, not refused.
-      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, cutAt: ROBOTS_MAX_BYTES, ...(signal ? { signal } : {}) });
+      const res = await this.#fetcher.fetch(robotsUrl, { anyContentType: true, timeoutMs: this.#options.timeoutMs, timeoutName: "robots.txt's own deadline", cutAt: ROBOTS_MAX_BYTES, ...(signal ? { signal } : {}) });
       if (res.status >= 200 && res.status < 300 && res.body) {
         const text = new TextDecoder('utf-8').decode(res.body);
         const robot = robotsParser(robotsUrl, withUnreservedDecoded(text));

@@ -70,6 +70,22 @@ test('an aborted fetch ends at once, whatever the server is doing', async () => 
   assert.equal(err.transient, true);
 });
 
+test('one stop signal ends every fetch in flight under it, and a fetch begun after the stop at once', async () => {
+  const ctl = new AbortController();
+  // Finished under the signal before the stop: its link is gone, and the stop must not reach it.
+  assert.equal((await fetcher.fetch(srv.origin + '/status/404', { signal: ctl.signal })).status, 404);
+  const paths = ['/drip/stop1', '/drip/stop2', '/drip/stop3'];
+  const pending = paths.map((p) => fetcher.fetch(srv.origin + p, { signal: ctl.signal }).catch((e: unknown) => e));
+  while (!paths.every((p) => srv.hits.get(p))) await new Promise((r) => setTimeout(r, 5));
+  ctl.abort();
+  // Aborted, not ended by the low-speed rule, which would end a drip too.
+  for (const err of await Promise.all(pending)) assert.ok(err instanceof FetchError && err.transient && /aborted/.test(err.message), String(err));
+  const asked = srv.hits.get('/status/404');
+  const late = await fetcher.fetch(srv.origin + '/status/404', { signal: ctl.signal }).catch((e: unknown) => e);
+  assert.ok(late instanceof FetchError && /aborted/.test(late.message), String(late));
+  assert.equal(srv.hits.get('/status/404'), asked, 'a fetch under a stopped signal asks nothing of the server');
+});
+
 test('a redirect that adds a session id is followed under that name; the page keeps its name without it', async () => {
   const res = await fetcher.fetch(srv.origin + '/app/home');
   assert.equal(res.status, 200);

@@ -57,6 +57,20 @@ test('an unreachable host counts as unreachable, not allowed', async () => {
   assert.equal(v.kind, 'unreachable');
 });
 
+test("a robots.txt that never answers is unreachable after robots.txt's own deadline, which its reason names", async () => {
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const v = await new RobotsCache(fetcher, { timeoutMs: 300 }).check(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/x`);
+    assert.equal(v.kind, 'unreachable');
+    // Not totalTimeoutMs (2000 here), which a user would raise in vain.
+    assert.match(v.kind === 'unreachable' ? v.reason : '', /longer than 300 ms in all \(robots\.txt's own deadline\)$/);
+  } finally {
+    silent.closeAllConnections();
+    silent.close();
+  }
+});
+
 test('a network failure is not remembered: the next check asks again; a 5xx answer is', async () => {
   let calls = 0;
   const refusing = {
