@@ -44,8 +44,11 @@ interface HostState {
   silent: number;
   /** Of those, robots.txt requests. */
   robotsSilent: number;
-  /** The different URLs behind `silent` (the first two are enough to know). */
+  /** The different URLs behind `silent` (the first maxFailures, at least two, are enough to know). */
   silentUrls: string[];
+  /** The failures in a row that marked the host unreachable, and the last one's cause (its reason says them). */
+  markedAfter: number;
+  markedCause: string;
   lastFailureAt: number;
   /** Unreachable until then (0: not marked). */
   until: number;
@@ -56,10 +59,16 @@ interface HostState {
   heldUntil: number;
 }
 
+/** Hosts remembered as having served a page (a FIFO past it: a forgotten one is judged as new). */
+const MAX_SERVED_HOSTS = 65_536;
+
 /**
  * Per-host record of network failures, fed by every request (pages, robots.txt, service probes).
  * A host whose requests fail `maxFailures` times in a row without an answer, for at least two
- * different URLs, is unreachable for a while (two unanswered robots.txt requests are enough:
+ * different URLs, is unreachable for a while. A host that has served a page in this crawl needs
+ * `maxFailures` different URLs failing in a row: with two requests in flight, two pages that hang
+ * and their retries were three failures in a row, and a live site lost all its other pages as
+ * "host unreachable" before any of them was asked for (two unanswered robots.txt requests are enough:
  * `maxRobotsFailures`); once that time is over, the next request is a trial: one more failure
  * marks it again for twice as long, an answer forgets everything. One URL that hangs, retried
  * with nothing else in between, is that URL's problem and never marks its host. But once a
@@ -73,6 +82,7 @@ interface HostState {
 export class HostHealth {
   readonly options: HostHealthOptions;
   readonly #hosts = new Map<string, HostState>();
+  readonly #served = new Set<string>();
 
   constructor(options: Partial<HostHealthOptions> = {}) {
     this.options = { ...defaultHostHealthOptions, ...options };
@@ -83,14 +93,18 @@ export class HostHealth {
     return this.#hosts.size;
   }
 
-  /** The host answered (any HTTP status, a complete body) at `now`. */
-  answered(host: string, now: number): void {
+  /** The host answered (any HTTP status, a complete body) at `now`; `page`: not robots.txt. */
+  answered(host: string, now: number, page = true): void {
+    if (page && !this.#served.has(host)) {
+      this.#served.add(host);
+      if (this.#served.size > MAX_SERVED_HOSTS) this.#served.delete(this.#served.values().next().value!);
+    }
     const s = this.#hosts.get(host);
     if (!s) return;
     // A pause the host asked for (429, 503) stays in force: with two requests in flight, the
     // other one's 200 would have ended it at once. The answer forgets the failures all the same.
     // Once the pause is over the record goes: every host that ever asked for one was kept.
-    if (s.heldUntil > now) Object.assign(s, { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '' });
+    if (s.heldUntil > now) Object.assign(s, { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], markedAfter: 0, markedCause: '', lastFailureAt: 0, until: 0, downs: 0, cause: '' });
     else this.#hosts.delete(host);
   }
 
@@ -110,14 +124,19 @@ export class HostHealth {
       return;
     }
     const robots = url.endsWith('/robots.txt');
-    if (s.silentUrls.length < 2 && !s.silentUrls.includes(url)) s.silentUrls.push(url);
+    const { maxFailures } = this.options;
+    if (s.silentUrls.length < Math.max(2, maxFailures) && !s.silentUrls.includes(url)) s.silentUrls.push(url);
     s.silent++;
     if (robots) s.robotsSilent++;
-    const silentEnough = s.silent >= this.options.maxFailures && s.silentUrls.length >= Math.min(2, this.options.maxFailures);
+    const silentEnough = this.#served.has(host)
+      ? s.silentUrls.length >= maxFailures
+      : s.silent >= maxFailures && s.silentUrls.length >= Math.min(2, maxFailures);
     // A failure while already marked (a request that was in flight) does not extend the mark.
     if ((silentEnough || s.robotsSilent >= this.options.maxRobotsFailures) && s.until <= now) {
       s.until = now + Math.min(this.options.maxDownMs, this.options.downMs * 2 ** s.downs);
       s.downs++;
+      s.markedAfter = s.silent;
+      s.markedCause = cause;
     }
   }
 
@@ -156,7 +175,7 @@ export class HostHealth {
   }
 
   #fresh(host: string): HostState {
-    const s: HostState = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], lastFailureAt: 0, until: 0, downs: 0, cause: '', heldUntil: 0 };
+    const s: HostState = { strikes: 0, silent: 0, robotsSilent: 0, silentUrls: [], markedAfter: 0, markedCause: '', lastFailureAt: 0, until: 0, downs: 0, cause: '', heldUntil: 0 };
     this.#hosts.set(host, s);
     return s;
   }
@@ -165,7 +184,8 @@ export class HostHealth {
   unreachable(host: string, now: number): { until: number; reason: string } | null {
     const s = this.#hosts.get(host);
     if (!s || s.until <= now) return null;
-    return { until: s.until, reason: `${UNREACHABLE_PREFIX}${s.cause} (${s.silent} failures in a row)` };
+    // What marked it: a failed body since (an answer) restarted the count, not the mark.
+    return { until: s.until, reason: `${UNREACHABLE_PREFIX}${s.markedCause} (${s.markedAfter} ${s.markedAfter === 1 ? 'failure' : 'failures'} in a row)` };
   }
 
   /** Hosts unreachable at `now`. */
@@ -200,13 +220,13 @@ export function trackHealth(fetcher: Fetcher, health: HostHealth): Fetcher {
       const host = hostOf(url);
       try {
         const res = await fetcher.fetch(url, options);
-        health.answered(host, Date.now());
+        health.answered(host, Date.now(), !url.endsWith('/robots.txt'));
         return res;
       } catch (err) {
         if (!options?.signal?.aborted && err instanceof FetchError) {
           if (err.network) health.failed(host, url, err.message, err.network === 'body', Date.now());
           else if (err.status === 429 || err.status === 503) health.throttled(host, Date.now(), err.retryAfterMs);
-          else health.answered(host, Date.now());
+          else health.answered(host, Date.now(), !url.endsWith('/robots.txt'));
         }
         throw err;
       }

@@ -285,6 +285,12 @@ export class HttpFetcher implements Fetcher {
       const why = /\(([^)]+)\)\s*$/.exec(e.message ?? '')?.[1] ?? e.message ?? code;
       return new FetchError(url, `malformed HTTP response: ${why}`, { transient: false, cause: err, status });
     }
+    // undici's own checks of what the server sent: a status below 100 trips an assertion (whose
+    // message spans lines), and a 100 Continue nobody asked for ends the socket as a "bad response".
+    if (code === 'ERR_ASSERTION') return new FetchError(url, 'malformed HTTP response: a status line the HTTP client refuses (ERR_ASSERTION)', { transient: false, cause: err, status });
+    if (code === 'UND_ERR_SOCKET' && (e.message === 'bad response' || (e.cause as { message?: unknown } | undefined)?.message === 'bad response')) {
+      return new FetchError(url, "an interim '100 Continue' before the answer, which the HTTP client (undici) cannot read", { transient: false, cause: err, status });
+    }
     // Headers past undici's limit: the server answered, with a header block too large to take.
     // This answer's fault, as above: a host whose other pages are fine is not marked unreachable.
     if (code === 'UND_ERR_HEADERS_OVERFLOW') {

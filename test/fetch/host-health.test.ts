@@ -51,6 +51,32 @@ test('once a second URL fails silently too, retries count: two hanging URLs and 
   assert.equal(a.unreachable('a.test', T + 2), null);
 });
 
+test('a host that has served a page needs three different URLs failing in a row: two hanging pages and their retries leave it alive', () => {
+  const h = new HostHealth(opts);
+  h.answered('live.test', T, false); // robots.txt alone is no page
+  h.answered('live.test', T);
+  for (let i = 0; i < 3; i++) {
+    h.failed('live.test', 'http://live.test/hang1', 'UND_ERR_HEADERS_TIMEOUT', false, T + i * 17_000);
+    h.failed('live.test', 'http://live.test/hang2', 'UND_ERR_HEADERS_TIMEOUT', false, T + i * 17_000);
+  }
+  assert.equal(h.unreachable('live.test', T + 60_000), null);
+  // A third URL failing too: the host is down after all.
+  h.failed('live.test', 'http://live.test/3', REFUSED, false, T + 61_000);
+  assert.deepEqual(h.unreachable('live.test', T + 61_000), { until: T + 61_000 + 300_000, reason: `host unreachable: ${REFUSED} (7 failures in a row)` });
+  // Its robots.txt still counts every time.
+  const r = new HostHealth(opts);
+  r.answered('r.test', T);
+  for (let i = 0; i < 2; i++) r.failed('r.test', 'http://r.test/robots.txt', REFUSED, false, T + i);
+  assert.ok(r.unreachable('r.test', T + 2));
+});
+
+test("an unreachable host's reason keeps the failures that marked it when a failed body restarts the count", () => {
+  const h = new HostHealth(opts);
+  for (const u of ['1', '2', '3']) h.failed('d.test', `http://d.test/${u}`, REFUSED, false, T);
+  h.failed('d.test', 'http://d.test/4', 'connection closed mid-body', true, T + 10);
+  assert.equal(h.unreachable('d.test', T + 10)?.reason, `host unreachable: ${REFUSED} (3 failures in a row)`);
+});
+
 test('an answer forgets the failures; a failed body resets the count but still backs the host off', () => {
   const h = new HostHealth(opts);
   h.failed('a.test', 'http://a.test/1', REFUSED, false, T);

@@ -1,4 +1,5 @@
 import { after, before, test } from 'node:test';
+import { createServer as createRawServer, type AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
 import { HttpFetcher } from '../../src/fetch/http-fetcher.js';
 import { FetchError } from '../../src/fetch/fetcher.js';
@@ -92,4 +93,29 @@ test('a redirect that adds a session id is followed under that name; the page ke
   assert.equal(res.finalUrl, srv.origin + '/app/home');
   assert.match(res.redirects[0]!.url, /\/app\/home$/);
   assert.equal([...srv.hits.keys()].filter((k) => k.startsWith('/app/home;jsessionid=')).length, 1);
+});
+
+test('status lines the HTTP client refuses end as final errors of one line that say so', async () => {
+  const body = '<title>ok</title>';
+  const raw = createRawServer((c) => {
+    c.once('data', (d) => {
+      const path = d.toString().split(' ')[1];
+      const head = path === '/continue' ? 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK' : 'HTTP/1.1 099 X';
+      c.end(`${head}\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+  try {
+    const low = await fetcher.fetch(origin + '/099').catch((e: unknown) => e);
+    assert.ok(low instanceof FetchError);
+    assert.equal(low.message, 'malformed HTTP response: a status line the HTTP client refuses (ERR_ASSERTION)');
+    assert.equal(low.transient, false);
+    const cont = await fetcher.fetch(origin + '/continue').catch((e: unknown) => e);
+    assert.ok(cont instanceof FetchError);
+    assert.match(cont.message, /^an interim '100 Continue' before the answer/);
+    assert.equal(cont.transient, false, 'the same answer again: not retried');
+  } finally {
+    raw.close();
+  }
 });
