@@ -19,7 +19,7 @@ export interface HostHealthOptions {
   downMs: number;
   /** Longest time a host stays unreachable. Default 1 h. */
   maxDownMs: number;
-  /** Backoff after a host's first network failure, doubled with each further one in a row. Default 1 s. */
+  /** Backoff after a host's first network failure, doubled with each further one in a row (failures of requests in flight together count once). Default 1 s. */
   backoffBaseMs: number;
   /** Longest backoff. Default 60 s. */
   maxBackoffMs: number;
@@ -38,7 +38,7 @@ export { fetchedSql, madeNoRequest, madeNoRequestSql, ROBOTS_UNREACHABLE_PREFIX,
 import { madeNoRequest, ROBOTS_UNREACHABLE_PREFIX, UNREACHABLE_PREFIX } from './made-no-request.js';
 
 interface HostState {
-  /** Network failures in a row, answered or not (drives the backoff). */
+  /** Network failures in a row, answered or not, those in flight together counted once (drives the backoff). */
   strikes: number;
   /** Failures in a row with no answer at all, retries included (drives "unreachable"). */
   silent: number;
@@ -114,8 +114,7 @@ export class HostHealth {
     if (!s) {
       s = this.#fresh(host);
     }
-    s.strikes++;
-    s.lastFailureAt = now;
+    this.#strike(s, now);
     s.cause = cause;
     if (answered) {
       s.silent = 0;
@@ -150,8 +149,7 @@ export class HostHealth {
    */
   throttled(host: string, now: number, retryAfterMs: number | undefined): void {
     const s = this.#hosts.get(host) ?? this.#fresh(host);
-    s.strikes++;
-    s.lastFailureAt = now;
+    this.#strike(s, now);
     s.silent = 0;
     s.robotsSilent = 0;
     s.silentUrls = [];
@@ -172,6 +170,21 @@ export class HostHealth {
   pausedUntil(host: string, now: number): number | null {
     const until = Math.max(this.unreachable(host, now)?.until ?? 0, this.heldUntil(host, now) ?? 0);
     return until > now ? until : null;
+  }
+
+  /**
+   * One more strike, unless the host is still backing off from the last: no request starts
+   * during a backoff, so a failure within it comes from a request that was in flight beside the
+   * last one, and the two are one strike. Counted one each, four pages of one host closing
+   * mid-body together paused it 8 s, the next four 60 s.
+   */
+  #strike(s: HostState, now: number): void {
+    if (s.strikes === 0 || now >= s.lastFailureAt + this.#backoff(s.strikes)) s.strikes++;
+    s.lastFailureAt = now;
+  }
+
+  #backoff(strikes: number): number {
+    return Math.min(this.options.maxBackoffMs, this.options.backoffBaseMs * 2 ** (strikes - 1));
   }
 
   #fresh(host: string): HostState {
@@ -206,7 +219,7 @@ export class HostHealth {
     const s = this.#hosts.get(host);
     if (!s) return 0;
     if (s.until > now) return s.until;
-    return Math.max(s.heldUntil, s.lastFailureAt + Math.min(this.options.maxBackoffMs, this.options.backoffBaseMs * 2 ** (s.strikes - 1)));
+    return Math.max(s.heldUntil, s.lastFailureAt + this.#backoff(s.strikes));
   }
 }
 

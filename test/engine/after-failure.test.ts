@@ -22,10 +22,12 @@ test('retries wait for the later of the URL\'s backoff and the host\'s', () => {
   assert.deepEqual(afterFailure(req(0), refused, T, { stopped: false, health: null, retry }), { step: 'retry', notBefore: T + 1000 });
   assert.deepEqual(afterFailure(req(1), refused, T, { stopped: false, health: null, retry }), { step: 'retry', notBefore: T + 2000 });
   const h = health();
-  // Four failures of the host in a row (two answered, so it is not unreachable): its backoff is 8 s.
-  h.failed('a.test', 'http://a.test/1', 'slow', true, T);
-  h.failed('a.test', 'http://a.test/2', 'slow', true, T);
-  h.failed('a.test', 'http://a.test/3', 'ECONNREFUSED', false, T);
+  // Four failures of the host in a row, each after the last one's backoff (two answered, so it
+  // is not unreachable): its backoff is 8 s from the last.
+  const at = T - 7000;
+  h.failed('a.test', 'http://a.test/1', 'slow', true, at);
+  h.failed('a.test', 'http://a.test/2', 'slow', true, at + 1000);
+  h.failed('a.test', 'http://a.test/3', 'ECONNREFUSED', false, at + 3000);
   h.failed('a.test', 'http://a.test/4', 'ECONNREFUSED', false, T);
   assert.deepEqual(afterFailure(req(0), refused, T, { stopped: false, health: h, retry }), { step: 'retry', notBefore: T + 8000 });
   const retryAfter = new FetchError('x', 'HTTP 503', { transient: true, status: 503, retryAfterMs: 30_000 });

@@ -85,15 +85,30 @@ test('an answer forgets the failures; a failed body resets the count but still b
   h.failed('a.test', 'http://a.test/3', REFUSED, false, T);
   assert.equal(h.unreachable('a.test', T), null);
   assert.equal(h.retryAt('a.test', T), T + 1000, 'first failure in a row: 1 s');
-  h.failed('a.test', 'http://a.test/4', 'transfer slower than 500 bytes/s', true, T + 100);
-  h.failed('a.test', 'http://a.test/5', REFUSED, false, T + 200);
-  h.failed('a.test', 'http://a.test/6', REFUSED, false, T + 300);
-  assert.equal(h.unreachable('a.test', T + 300), null, 'the slow body was an answer: two silent failures since');
-  assert.equal(h.retryAt('a.test', T + 300), T + 300 + 8000, 'fourth failure in a row: 8 s');
-  for (let i = 7; i < 20; i++) h.failed('a.test', `http://a.test/${i}`, 'slow', true, T + 400);
-  assert.equal(h.retryAt('a.test', T + 400), T + 400 + 60_000, 'capped');
-  h.answered('a.test', T + 400);
-  assert.equal(h.retryAt('a.test', T + 400), 0);
+  // Each failure after the last one's backoff is a strike more: 1, 2, 4, 8 s.
+  h.failed('a.test', 'http://a.test/4', 'transfer slower than 500 bytes/s', true, T + 1000);
+  h.failed('a.test', 'http://a.test/5', REFUSED, false, T + 3000);
+  h.failed('a.test', 'http://a.test/6', REFUSED, false, T + 7000);
+  assert.equal(h.unreachable('a.test', T + 7000), null, 'the slow body was an answer: two silent failures since');
+  assert.equal(h.retryAt('a.test', T + 7000), T + 7000 + 8000, 'fourth failure in a row: 8 s');
+  let at = T + 15_000;
+  for (let i = 7; i < 20; i++, at += 60_000) h.failed('a.test', `http://a.test/${i}`, 'slow', true, at);
+  assert.equal(h.retryAt('a.test', at - 60_000), at - 60_000 + 60_000, 'capped');
+  h.answered('a.test', at);
+  assert.equal(h.retryAt('a.test', at), 0);
+});
+
+test('failures of requests in flight together are one strike: four pages failing at once back their host off 1 s, not 8', () => {
+  const h = new HostHealth(opts);
+  for (let i = 0; i < 4; i++) h.failed('b.test', `http://b.test/${i}`, 'connection closed mid-body', true, T + i * 10);
+  assert.equal(h.retryAt('b.test', T + 30), T + 30 + 1000);
+  // The next ones, started after that backoff, are the next strike.
+  for (let i = 4; i < 8; i++) h.failed('b.test', `http://b.test/${i}`, 'connection closed mid-body', true, T + 2000 + i);
+  assert.equal(h.retryAt('b.test', T + 2007), T + 2007 + 2000);
+  // 503s answered together alike.
+  const t = new HostHealth(opts);
+  for (let i = 0; i < 4; i++) t.throttled('t.test', T + i, undefined);
+  assert.equal(t.heldUntil('t.test', T + 3), T + 3 + 1000);
 });
 
 test('after its pause a host gets a trial: one more failure marks it for twice as long, up to maxDownMs', () => {
