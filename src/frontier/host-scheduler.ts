@@ -81,6 +81,8 @@ interface HostQueue {
    * whole queue again, since none of their rows is written before the page ends.
    */
   evictAt: number;
+  /** The newest request the last cut kept only because its row was not written (null: none). */
+  unwritten: CrawlRequest | null;
 }
 
 /** A request's place in the order: priority, then discovery (id). */
@@ -190,7 +192,7 @@ export class HostScheduler {
     if (!h) {
       const taken = this.#takenOf.get(host) ?? 0;
       if (taken) this.#takenOf.delete(host);
-      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken, spilled: 0, spillBest: NO_SPILL, evictAt: 0 };
+      h = { host, queue: new BinaryHeap<CrawlRequest>(better), inflight: 0, nextAt: 0, delayMs: this.#opts.delayMs, token: 0, taken, spilled: 0, spillBest: NO_SPILL, evictAt: 0, unwritten: null };
       this.#hosts.set(host, h);
     }
     return h;
@@ -312,7 +314,10 @@ export class HostScheduler {
 
   /** True when a push or raise must cut the host's queue back (#evict). */
   #overShare(h: HostQueue): boolean {
-    return this.#spill !== null && h.queue.size > Math.max(this.#evictAbove(), h.evictAt);
+    if (!this.#spill || h.queue.size <= this.#evictAbove()) return false;
+    if (h.queue.size > h.evictAt) return true;
+    // Held back by rows not written then: cut again once the newest of them is (rows are written in order).
+    return h.unwritten !== null && this.#spill.written(h.unwritten);
   }
 
   /**
@@ -322,30 +327,36 @@ export class HostScheduler {
    * thousands of links cost a sort each doubling, not one each.
    */
   #evict(h: HostQueue): void {
-    this.#cut(h);
+    h.unwritten = this.#cut(h);
     h.evictAt = h.queue.size > this.#evictAbove() ? 2 * h.queue.size : 0;
   }
 
-  #cut(h: HostQueue): void {
+  /** Returns the newest request kept only because its row is not written yet, or null. */
+  #cut(h: HostQueue): CrawlRequest | null {
     const live = [...h.queue.values()].filter((r) => this.#live.get(r.url) === r);
     const keep = this.#perHost();
     h.queue = new BinaryHeap<CrawlRequest>(better);
     if (live.length <= keep) {
       // Only stale copies (left by raises) made the queue long: compacting is enough.
       for (const r of live) h.queue.push(r);
-      return;
+      return null;
     }
     live.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
     const out: CrawlRequest[] = [];
+    let unwritten: CrawlRequest | null = null;
     live.forEach((r, i) => {
-      // Those whose rows are not written yet stay too: a later cut moves them (see #trim).
-      if (i < keep || !this.#spill!.written(r)) h.queue.push(r);
-      else out.push(r);
+      if (i < keep) h.queue.push(r);
+      else if (!this.#spill!.written(r)) {
+        // Not written yet: it stays too, and a later cut moves it (#overShare, #trim).
+        h.queue.push(r);
+        if (!unwritten || r.id > unwritten.id) unwritten = r;
+      } else out.push(r);
     });
-    if (!out.length) return;
+    if (!out.length) return unwritten;
     for (const r of out) this.#live.delete(r.url);
     h.spilled += out.length;
     if (better(out[0]!, h.spillBest)) h.spillBest = { priority: out[0]!.priority, id: out[0]!.id };
+    return unwritten;
   }
 
   /**
