@@ -40,7 +40,7 @@ export interface RedisFrontierOptions {
 
 
 /** The local cache's mark of a URL discarded revivably: below every priority, so only an add is sent on. */
-const REVIVABLE = -Number.MAX_VALUE;
+const REVIVABLE = SeenPriorityCache.MARK;
 /** The key layout of redis-scripts.ts, stored in each shard's cfg hash: 2 is the compact, binary one. */
 const LAYOUT = '2';
 

@@ -13,6 +13,8 @@ import { ClockCache } from './clock-cache.js';
  * The sweep is ClockCache's (its slots index the values here). Keys are 53-bit (fingerprintKey).
  */
 export class SeenPriorityCache {
+  /** A value below every priority that forgetPriorities keeps: a caller's mark of a state no priority says. */
+  static readonly MARK = -Number.MAX_VALUE;
   readonly capacity: number;
   /** The keys and their sweep; `#best` holds each slot's value. */
   readonly #clock: ClockCache;
@@ -55,9 +57,10 @@ export class SeenPriorityCache {
 
   /**
    * Forgets the priorities (keeps the keys as seen at -Infinity): after a rescore a URL's priority
-   * may have gone down, so no earlier offer proves a new one useless; final URLs stay final.
+   * may have gone down, so no earlier offer proves a new one useless; final URLs stay final, and
+   * a caller's MARK stays (RedisFrontier's revivable discards, which no rescore changes).
    */
   forgetPriorities(): void {
-    for (let i = 0; i < this.#clock.size; i++) if (this.#best[i] !== Infinity) this.#best[i] = -Infinity;
+    for (let i = 0; i < this.#clock.size; i++) if (this.#best[i] !== Infinity && this.#best[i] !== SeenPriorityCache.MARK) this.#best[i] = -Infinity;
   }
 }

@@ -285,6 +285,9 @@ export function describeFrontier(name: string, make: (p: Partial<PolitenessOptio
     const redirect = `${THROUGH_REDIRECT} from http://a.test/r`;
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 6 })], tooDeepReason(5)), [true]);
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 2 })], 'out of scope (host)'), [false], 'still revivable');
+    // A rescore forgets the priorities a shared backend's cache holds, not that a discard is revivable.
+    await f.rescore(() => null);
+    assert.equal(f.knownSeen(deep), false);
     // A shared backend answers repeated discards from its cache: this one must reach the record.
     assert.deepEqual(await f.discard([req(deep, 0, { depth: 1 })], redirect), ['revived']);
     assert.equal(f.settled(deep), true);
