@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CrawlRequest, FetchResult, NewRequest } from '../types.js';
 import { DEFAULT_LEASE_MS, THROUGH_REDIRECT, type Frontier, type Outcome } from '../frontier/frontier.js';
 import type { PageRecord, Store } from '../store/store.js';
@@ -127,7 +128,7 @@ export class Crawler {
   readonly #o: Required<Omit<CrawlerOptions, 'robots' | 'services' | 'sitemaps'>> & { robots: RobotsCache | null; sitemaps: SitemapOptions | null };
   readonly #probing: ServiceProbing | null;
   /** Aborts the requests in flight (stop()); one per run. */
-  #abort = new AbortController();
+  #abort = stopController();
   readonly #slots: RequestSlots;
   #finalBefore = 0;
   #stopping = false;
@@ -261,7 +262,7 @@ export class Crawler {
     this.#stopBeforeRun = false;
     this.#stalled = false;
     this.#sinceRelevant = 0;
-    this.#abort = new AbortController();
+    this.#abort = stopController();
     const f = this.#o.frontier;
     const c0 = await f.counts();
     this.stats.frontier = c0;
@@ -520,4 +521,14 @@ export class Crawler {
       this.stop({ finishInFlight: true });
     }
   }
+}
+
+/**
+ * The run's stop: every request in flight may wait on its signal (a redirect hop's delay, the
+ * fetch), far more than the 10 listeners past which Node warns of a leak.
+ */
+function stopController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
 }

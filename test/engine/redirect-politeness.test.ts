@@ -145,3 +145,34 @@ test('a chain of redirects across hosts cut by the page budget keeps its count o
     close();
   }
 });
+
+test('many redirect hops waiting at once on the run\'s stop signal raise no listener-leak warning', async () => {
+  const servers = await Promise.all(
+    Array.from({ length: 12 }, async () => {
+      const srv = createServer((q, res) => {
+        if (q.url === '/robots.txt') return void res.writeHead(404).end();
+        if (q.url === '/r') return void res.writeHead(302, { location: '/t' }).end();
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>');
+      });
+      await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+      return srv;
+    }),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'fc-redirect-hops-'));
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  try {
+    const seeds = servers.map((srv) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}/r`);
+    const crawl = await startCrawl({ seeds, db: join(dir, 'hops.db'), delayMs: 300, perHost: 1, concurrency: 16, sitemaps: false, maxDepth: 0, hosts: seeds.map((s) => new URL(s).host) });
+    const summary = await crawl.run();
+    await crawl.close();
+    assert.equal(summary.stats.done, 12);
+    // Warnings are emitted on the next tick.
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(warnings.filter((w) => /MaxListeners/.test(w)), []);
+  } finally {
+    process.off('warning', onWarning);
+    for (const srv of servers) srv.close();
+  }
+});
