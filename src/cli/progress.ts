@@ -95,7 +95,7 @@ export function summaryText(summary: CrawlSummary, db: string, relevantTotal: nu
   if (summary.reason === 'max-pages' && s.fetched === 0) lines.push('the page budget was spent before this run: focuscrawl resume --max-pages N raises it');
   if (s.discarded) lines.push(`discarded this run: ${discardSummary(s.discardedBy)}`);
   // Their discard may be this run's, an earlier run's or (shared) another worker's.
-  if (s.revived) lines.push(`found again and queued: ${count(s.revived, 'link')} discarded before as deeper than max depth (now by a shorter path) or by the strategy (now on a better page)`);
+  if (s.revived) lines.push(`found again: ${count(s.revived, 'link')} discarded before as deeper than max depth or by the strategy, then reached after all (a shorter path, a better page, or a redirect whose page was stored)`);
   if (relevantTotal !== null) {
     const rate = s.fetched ? ((100 * s.relevant) / s.fetched).toFixed(1) : '0.0';
     lines.push(`relevant: ${s.relevant} this run (harvest rate ${rate}%), ${relevantTotal} in the repository`);

@@ -97,7 +97,8 @@ export class SqliteFrontier extends MemoryFrontier {
     this.#revive = sql.prepareWrite(
       'UPDATE urls SET id = ?, depth = ?, parent = ?, anchor = ?, priority = ?, data = ?, state = 0, attempts = 0, reason = NULL, probe = ? WHERE fp = ? AND state = 4',
     );
-    this.#rediscard = sql.prepareWrite('UPDATE urls SET depth = ?, parent = ?, anchor = ?, reason = ? WHERE fp = ? AND state = 4');
+    // A new id, as a revival takes: the log leaves out the discard line of the old one (crawlLogRows).
+    this.#rediscard = sql.prepareWrite('UPDATE urls SET id = ?, depth = ?, parent = ?, anchor = ?, reason = ? WHERE fp = ? AND state = 4');
     this.#setState = sql.prepareWrite('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#setWaiting = sql.prepareWrite('UPDATE urls SET state = 0, attempts = ? WHERE id = ?');
     this.#setPriority = sql.prepareWrite('UPDATE urls SET priority = ? WHERE id = ?');
@@ -232,7 +233,7 @@ export class SqliteFrontier extends MemoryFrontier {
   }
 
   protected override onRediscarded(req: CrawlRequest, reason: string): void {
-    this.#sql.write(this.#rediscard, [req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, reason, keyToBigInt(req.key)]);
+    this.#sql.write(this.#rediscard, [req.id, req.depth, req.parent === null ? null : keyToBigInt(req.parent), req.anchor, reason, keyToBigInt(req.key)]);
   }
 
   protected override onAdded(req: CrawlRequest): void {

@@ -160,14 +160,17 @@ export class PgCrawlReader implements CrawlReader {
     }
   }
 
-  /** The crawl log after `seq`; a discard that was undone (the URL was found again and queued) is left out, as in SQLite. */
+  /**
+   * The crawl log after `seq`; a discard that was undone (the URL was found again and queued, or
+   * discarded again for another reason: a redirect's target) is left out, as in SQLite.
+   */
   async *logEntries(after = 0): AsyncIterable<LogEntry> {
     let from = after;
     for (;;) {
       const r = await this.#pool.query(
         `SELECT l.seq::float8 AS seq, l.url, l.final_url, l.state, l.status, l.depth, coalesce(l.parent, pu.url) AS parent, l.anchor, l.title, l.relevance, l.priority, l.fetched_at, l.error
          FROM ${this.#s}.crawl_log l LEFT JOIN ${this.#s}.urls u ON u.fp = l.fp LEFT JOIN ${this.#s}.urls pu ON pu.fp = u.parent
-         WHERE l.seq > $1 AND NOT (l.state = 'discarded' AND u.state IS NOT NULL AND u.state <> 4) ORDER BY l.seq LIMIT $2`,
+         WHERE l.seq > $1 AND NOT (l.state = 'discarded' AND u.state IS NOT NULL AND (u.state <> 4 OR l.error IS DISTINCT FROM u.reason)) ORDER BY l.seq LIMIT $2`,
         [from, PAGE],
       );
       const rows = r.rows as LogEntry[];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { summaryText } from '../../src/cli/progress.js';
 import { startCrawl } from '../../src/crawl.js';
+import { collect } from '../helpers/collect.js';
 import type { Strategy } from '../../src/strategies/strategy.js';
 import type { Link } from '../../src/types.js';
 
@@ -65,7 +66,7 @@ test('the depth limit counts the shortest path found: a URL first met too deep i
     assert.deepEqual([summary.stats.frontier.done, summary.stats.frontier.discarded], [8, 1], 'the frontier counts /t once, as done');
     // The run counted two depth discards (/t, /u) and says that one of them was queued after all.
     assert.deepEqual([summary.stats.discardedBy['deeper than max depth'], summary.stats.revived], [2, 1]);
-    assert.match(summaryText(summary, 'crawl.db', null), /\nfound again and queued: 1 link discarded before as deeper than max depth \(now by a shorter path\) or by the strategy \(now on a better page\)\n/);
+    assert.match(summaryText(summary, 'crawl.db', null), /\nfound again: 1 link discarded before as deeper than max depth or by the strategy, then reached after all \(a shorter path, a better page, or a redirect whose page was stored\)\n/);
   } finally {
     server.close();
   }
@@ -95,10 +96,12 @@ test('a redirect at a shallow depth to a URL met before too deep stores that pag
     await crawl.db.settle();
     const page = crawl.db.db.prepare("SELECT url, final_url, title FROM pages WHERE final_url = ?").get(origin + '/t');
     const target = crawl.db.db.prepare('SELECT state, depth, reason FROM urls WHERE url = ?').get(origin + '/t');
+    const logged = (await collect(crawl.store.logEntries())).filter((e) => e.url === origin + '/t').map((e) => [e.state, e.error]);
     await crawl.close();
     assert.deepEqual(hits, ['/', '/a', '/b', '/r', '/t']);
     assert.deepEqual({ ...(page as object) }, { url: origin + '/r', final_url: origin + '/t', title: 'page /t' }, 'the page, stored under the URL that led to it');
     assert.deepEqual({ ...(target as object) }, { state: 4, depth: 1, reason: `fetched through a redirect from ${origin}/r` });
+    assert.deepEqual(logged, [['discarded', `fetched through a redirect from ${origin}/r`]], 'the log lists it once, as it ended');
     assert.equal(summary.stats.revived, 1);
   } finally {
     server.close();
