@@ -65,18 +65,18 @@ const MAX_SERVED_HOSTS = 65_536;
 /**
  * Per-host record of network failures, fed by every request (pages, robots.txt, service probes).
  * A host whose requests fail `maxFailures` times in a row without an answer, for at least two
- * different URLs, is unreachable for a while. A host that has served a page in this crawl needs
- * `maxFailures` different URLs failing in a row: with two requests in flight, two pages that hang
- * and their retries were three failures in a row, and a live site lost all its other pages as
- * "host unreachable" before any of them was asked for (two unanswered robots.txt requests are enough:
+ * different URLs, is unreachable for a while (two unanswered robots.txt requests are enough:
  * `maxRobotsFailures`); once that time is over, the next request is a trial: one more failure
  * marks it again for twice as long, an answer forgets everything. One URL that hangs, retried
  * with nothing else in between, is that URL's problem and never marks its host. But once a
  * second URL has failed silently too, retries count like any other request: a host that answered
  * robots.txt and then hangs on every service path was held for 70 s when each URL counted once
  * (two URLs and their retries at a 15 s headers timeout before a third was tried;
- * bench/services/dead-partner). robots.txt counts every time, since a host that cannot serve it
- * cannot be crawled. Pure apart from the clock values it is given; only hosts with failures since
+ * bench/services/dead-partner). That holds until the host serves a page: from then on it takes
+ * `maxFailures` different URLs failing in a row, since with two requests in flight two pages that
+ * hang and their retries were three failures in a row, and a live site lost all its other pages
+ * as "host unreachable" before any of them was asked for. robots.txt counts every time, since a
+ * host that cannot serve it cannot be crawled. Pure apart from the clock values it is given; only hosts with failures since
  * their last answer are kept.
  */
 export class HostHealth {
@@ -173,9 +173,9 @@ export class HostHealth {
   }
 
   /**
-   * One more strike, unless the host is still backing off from the last: no request starts
-   * during a backoff, so a failure within it comes from a request that was in flight beside the
-   * last one, and the two are one strike. Counted one each, four pages of one host closing
+   * One more strike, unless the host is still backing off from the last: a failure within the
+   * backoff almost always came from a request in flight beside the last one (a retry never starts
+   * during it), and the two are one strike. Counted one each, four pages of one host closing
    * mid-body together paused it 8 s, the next four 60 s.
    */
   #strike(s: HostState, now: number): void {
@@ -231,15 +231,17 @@ export function trackHealth(fetcher: Fetcher, health: HostHealth): Fetcher {
   return {
     async fetch(url: string, options?: FetchOptions): Promise<FetchResult> {
       const host = hostOf(url);
+      // robots.txt answered says the host is up, not that it serves pages (HostHealth.answered).
+      const page = !url.endsWith('/robots.txt');
       try {
         const res = await fetcher.fetch(url, options);
-        health.answered(host, Date.now(), !url.endsWith('/robots.txt'));
+        health.answered(host, Date.now(), page);
         return res;
       } catch (err) {
         if (!options?.signal?.aborted && err instanceof FetchError) {
           if (err.network) health.failed(host, url, err.message, err.network === 'body', Date.now());
           else if (err.status === 429 || err.status === 503) health.throttled(host, Date.now(), err.retryAfterMs);
-          else health.answered(host, Date.now(), !url.endsWith('/robots.txt'));
+          else health.answered(host, Date.now(), page);
         }
         throw err;
       }

@@ -327,8 +327,11 @@ export class HostScheduler {
    * thousands of links cost a sort each doubling, not one each.
    */
   #evict(h: HostQueue): void {
-    h.unwritten = this.#cut(h);
-    h.evictAt = h.queue.size > this.#evictAbove() ? 2 * h.queue.size : 0;
+    const unwritten = this.#cut(h);
+    const over = h.queue.size > this.#evictAbove();
+    h.evictAt = over ? 2 * h.queue.size : 0;
+    // Only while it holds the host back: a request kept here would outlive its claim.
+    h.unwritten = over ? unwritten : null;
   }
 
   /** Returns the newest request kept only because its row is not written yet, or null. */
