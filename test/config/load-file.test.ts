@@ -93,3 +93,14 @@ test('a second YAML document, a value not among those allowed, and a short unkno
   refuses(() => loadCrawlConfigFile(file('short.yaml', 'a: 1\n')), /short\.yaml:1: config field 'a': unknown$/);
   refuses(() => loadCrawlConfigFile(file('near.yaml', 'maxPage: 1\n')), /config field 'maxPage': unknown \(did you mean 'maxPages'\?\)$/);
 });
+
+test("a config file gives only the keys it holds, so a preset's settings and the crawl's defaults are not read as the file's", async () => {
+  const { applyPreset } = await import('../../src/config/presets.js');
+  const cfg = loadCrawlConfigFile(file('preset-wms.yaml', 'seeds: [http://a.test/]\npreset: wms\nmaxPages: 2\n'));
+  assert.deepEqual(Object.keys(cfg).sort(), ['maxPages', 'preset', 'seeds']);
+  const filled = applyPreset(cfg);
+  assert.equal(filled.maxDepth, 5);
+  assert.equal(filled.concurrency, 5);
+  // A value the file gives is the file's, preset or not.
+  assert.equal(applyPreset(loadCrawlConfigFile(file('preset-deep.yaml', 'preset: wms\nmaxDepth: 9\n'))).maxDepth, 9);
+});
