@@ -227,7 +227,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   checkStrategyPart('startCrawl', opts.strategy);
   checkStartOptions(input);
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES));
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES, crawlConfigSchema));
   const config = parsed.data;
   if (!config.seeds.length) throw noSeeds();
   checkSeedLengths(config);
@@ -333,7 +333,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
     }
     const object = db.getMeta(STRATEGY_OBJECT);
     if (object && !opts.strategy && overrides.strategy === undefined) {
-      throw new FocusCrawlError('CONFIG', `${dbPath} was crawled with the strategy object '${object}' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy)`);
+      throw new FocusCrawlError('CONFIG', `${dbPath} was crawled with the strategy object '${object}' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy; from the command line, focuscrawl crawl SEED... --db ${dbPath} --strategy NAME)`);
     }
     const previous = parseStored<{ topic?: TopicFile | null; maxPages?: number }>(stored, 'config', dbPath);
     // --max-pages raises the budget: a lower one would end the crawl at once, or store a budget below what it fetched.

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadCrawlConfigFile, type CrawlConfigInput } from '../config/crawl-config.js';
 import { startCrawl } from '../crawl.js';
@@ -73,6 +74,13 @@ function serviceList(list: string): NonNullable<CrawlConfigInput['detect']> {
  */
 export function crawlConfigFromFlags(o: CrawlFlags): { config: CrawlConfigInput; notes: string[] } {
   const cfg: CrawlConfigInput = o.config ? { ...loadCrawlConfigFile(o.config) } : {};
+  // A file the config names and no flag replaces: a missing one is the config file's fault, said so.
+  for (const [key, flag] of [['topic', o.topic], ['replay', o.replay]] as const) {
+    const named = cfg[key];
+    if (flag === undefined && typeof named === 'string' && !existsSync(named)) {
+      throw new FocusCrawlError('CONFIG', `${o.config}: config field '${key}': no such file ${named} (a path in a config file is read from the file's folder)`);
+    }
+  }
   const notes: string[] = [];
   for (const s of o.urls ?? []) {
     const problem = seedProblem(s);

@@ -321,6 +321,9 @@ const FLAGS_ONLY: Readonly<Record<string, string>> = {
 export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
   // The strategy is checked with the file's other fields, so its error names the file and line: the crawl's own check knows only the name.
   const schema = crawlConfigSchema.partial().superRefine((c, ctx) => {
+    // checkNewSettings' two rules, at the file's line (the crawl's own check names no file).
+    if (typeof c.retries === 'number' && c.retries > MAX_RETRIES) ctx.addIssue({ code: 'custom', path: ['retries'], message: `must be at most ${MAX_RETRIES} (each retry waits twice as long as the last)` });
+    if (typeof c.userAgent === 'string' && !/\S/.test(c.userAgent)) ctx.addIssue({ code: 'custom', path: ['userAgent'], message: 'is empty or only spaces: a crawler names itself, and how to reach whoever runs it' });
     if (typeof c.strategy === 'string' && !strategyNames().includes(c.strategy)) {
       ctx.addIssue({ code: 'custom', path: ['strategy'], message: `unknown strategy '${c.strategy}'${didYouMean(c.strategy, strategyNames()) || ` (${strategyNames().join(', ')})`}` });
     } else if (typeof c.strategy === 'string' && c.strategyOptions) {

@@ -164,6 +164,6 @@ function checkJson(file: string, text: string): void {
     // V8 quotes the whole input in some messages: keep the description only.
     const what = msg.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
     const token = /^Unexpected token '(.)'/su.exec(msg);
-    fail(at ? Number(at[1]) : token ? firstOutsideStrings(text, token[1]!) : errorOffset(text, text.length), what);
+    fail(at ? errorOffset(text, Number(at[1])) : token ? firstOutsideStrings(text, token[1]!) : errorOffset(text, text.length), what);
   }
 }

@@ -131,7 +131,7 @@ export function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlE
 
 function parseConfig(input: CrawlConfigInput, where: string): CrawlConfig {
   const parsed = crawlConfigSchema.safeParse(applyPreset(input));
-  if (!parsed.success) throw new FocusCrawlError('CONFIG', `${where}: ${optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES)}`);
+  if (!parsed.success) throw new FocusCrawlError('CONFIG', `${where}: ${optionMessage('crawl option', parsed.error, CRAWL_OPTION_NAMES, crawlConfigSchema)}`);
   return parsed.data;
 }
 

@@ -45,8 +45,9 @@ export interface Strategy {
   /**
    * Decides each link of a fetched page that passed scope, depth and dedup; returns one entry per
    * link in the same order: a decision, or null to discard the link (recorded as discarded by
-   * the strategy and counted in the crawl's summary). Links of seed pages (request.depth 0) are
-   * never discarded for low priority: seeds are trusted.
+   * the strategy and counted in the crawl's summary). The built-in strategies never discard the
+   * links of seed pages (request.depth 0) for low priority: seeds are trusted. A strategy of your
+   * own should do the same; the crawl keeps whatever it decides.
    */
   scoreLinks(view: PageView, links: readonly Link[]): (LinkDecision | null)[];
   /**

@@ -46,6 +46,15 @@ test('topic and config files: too large, UTF-16, nested too deeply', async () =>
   // The file's strategy with an option it does not take: named at the option's own line.
   writeFileSync(join(dir, 'option.yaml'), 'strategy: adaptive\nstrategyOptions:\n  decay: 0.3\n  decayy: 0.3\n');
   await fails(['crawl', seed, '--config', join(dir, 'option.yaml')], /option\.yaml:4: config field 'strategyOptions\.decayy': adaptive unknown \(did you mean 'decay'\?\)$/);
+  // Rules the crawl checks when it starts, at the file's line when the file gives the value.
+  writeFileSync(join(dir, 'retries.yaml'), 'maxPages: 5\nretries: 1000\n');
+  await fails(['crawl', seed, '--config', join(dir, 'retries.yaml')], /retries\.yaml:2: config field 'retries': must be at most 100 \(each retry waits twice as long as the last\)$/);
+  writeFileSync(join(dir, 'agent.yaml'), 'userAgent: "  "\n');
+  await fails(['crawl', seed, '--config', join(dir, 'agent.yaml')], /agent\.yaml:1: config field 'userAgent': is empty or only spaces/);
+  // A topic file the config names, read from the config's folder: the config is named, and a --topic flag replaces it.
+  writeFileSync(join(dir, 'no-topic.yaml'), 'topic: missing-topic.yaml\n');
+  await fails(['crawl', seed, '--config', join(dir, 'no-topic.yaml')], /no-topic\.yaml: config field 'topic': no such file .*missing-topic\.yaml \(a path in a config file is read from the file's folder\)$/);
+  await fails(['crawl', seed, '--config', join(dir, 'no-topic.yaml'), '--topic', join(dir, 'lone.yaml')], /lone\.yaml:4: topic field 'keywords\.光'/);
   writeFileSync(join(dir, 'deep.json'), '['.repeat(100_000) + ']'.repeat(100_000));
   await fails(['crawl', seed, '--config', join(dir, 'deep.json')], /deep\.json: config file nested too deeply to read/);
 });

@@ -52,6 +52,8 @@ test('JSON files: a byte order mark is skipped, a duplicate key is named as JSON
   assert.equal(loadCrawlConfigFile(cfgBom).maxPages, 5);
   const dup = file('dup.json', '{\n  "maxPages": 5,\n  "maxPages": 6\n}\n');
   refuses(() => loadCrawlConfigFile(dup), /dup\.json:3: invalid JSON: duplicate key 'maxPages'/);
+  // An object never closed: named at its last line, not at the empty one after the final newline.
+  refuses(() => loadCrawlConfigFile(file('unclosed.json', '{\n  "maxPages": 5,\n  "delayMs": 0\n')), /unclosed\.json:3: invalid JSON: /);
   // YAML says it its own way.
   const dupYaml = file('dup.yaml', 'maxPages: 5\nmaxPages: 6\n');
   refuses(() => loadCrawlConfigFile(dupYaml), /dup\.yaml:2: invalid YAML: Map keys must be unique/);

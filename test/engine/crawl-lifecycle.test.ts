@@ -129,7 +129,9 @@ test('startCrawl names the field at fault, inside an inline topic too, with code
   const cases: [object, string][] = [
     [{ seeds, db, maxPage: 5 }, "crawl option 'maxPage': unknown (did you mean 'maxPages'?)"],
     // The unknown key explains the missing one, and is named first.
-    [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keyword': unknown"],
+    [{ seeds, db, topic: { name: 'solar', keyword: { solar: 1 } } }, "crawl option 'topic.keyword': unknown (did you mean 'keywords'?)"],
+    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, treshold: 0.3 } }, "crawl option 'topic.treshold': unknown (did you mean 'threshold'?)"],
+    [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, positions: { titel: 3 } } }, "crawl option 'topic.positions.titel': unknown (did you mean 'title'?)"],
     [{ seeds, db, topic: { name: 'solar' } }, "crawl option 'topic.keywords': is missing"],
     [{ seeds, db, topic: { name: 'solar', keywords: { solar: 1 }, threshold: 2 } }, "crawl option 'topic.threshold': must be at most 1"],
     [{ seeds, db, topic: '' }, "crawl option 'topic': is empty: give a file name"],

@@ -61,7 +61,7 @@ test('a crawl started with a strategy object resumes only with it again, or with
   await first.run();
   await first.close();
   await assert.rejects(resumeCrawl(db, { maxPages: 6 }), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG'
-    && err.message === `${db} was crawled with the strategy object 'solar-first' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy)`);
+    && err.message === `${db} was crawled with the strategy object 'solar-first' (startCrawl's strategy), which a database cannot hold: give it again, resumeCrawl(db, overrides, { strategy }), or name a strategy to go on with (overrides.strategy; from the command line, focuscrawl crawl SEED... --db ${db} --strategy NAME)`);
   const strategy = new SolarFirst();
   const again = await resumeCrawl(db, { maxPages: 6 }, { strategy });
   assert.equal(again.strategy.name, 'solar-first');
