@@ -67,7 +67,9 @@ test('a crawl does not start with an empty User-Agent or retries without end, bu
   writeFileSync(config, 'retries: 1000\n');
   const many = await runCli(['crawl', 'http://127.0.0.1:9/', '--db', join(dir, 'r.db'), '--config', config]);
   assert.equal(many.code, 2, many.stderr);
-  assert.match(many.stderr, /^focuscrawl: crawl option 'retries': must be at most 100 \(each retry waits twice as long as the last\)\n$/);
+  // Named at the file's line; given another way, the crawl's own check names the option.
+  await assert.rejects(startCrawl({ seeds: ['http://127.0.0.1:9/'], db: join(dir, 'r2.db'), retries: 1000 }), /^FocusCrawlError: crawl option 'retries': must be at most 100 /);
+  assert.match(many.stderr, /^focuscrawl: .*retries\.yaml:1: config field 'retries': must be at most 100 \(each retry waits twice as long as the last\)\n$/);
   // A crawl stored with them (accepted before these checks) resumes as it was.
   const db = join(dir, 'stored.db');
   await (await startCrawl({ seeds: ['http://127.0.0.1:9/'], db })).close();

@@ -34,7 +34,7 @@ test('startSharedCrawl names the field at fault (inside an inline topic too), su
   const target = { redis: REDIS_URL, pg: PG_URL, name };
   const seeds = ['http://127.0.0.1:9/'];
   const cases: [unknown, string][] = [
-    [{ seeds, topic: { name: 'solar', keyword: { solar: 1 } } }, `crawl '${name}': crawl option 'topic.keyword': unknown`],
+    [{ seeds, topic: { name: 'solar', keyword: { solar: 1 } } }, `crawl '${name}': crawl option 'topic.keyword': unknown (did you mean 'keywords'?)`],
     [{ seeds, topic: { name: 'solar' } }, `crawl '${name}': crawl option 'topic.keywords': is missing`],
     [{ seeds, maxPage: 5 }, `crawl '${name}': crawl option 'maxPage': unknown (did you mean 'maxPages'?)`],
     [{ seeds, topic: topicFromFile({ name: 'solar', keywords: { solar: 1 } }) }, `crawl '${name}': crawl option 'topic' is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }`],
