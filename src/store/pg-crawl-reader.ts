@@ -1,7 +1,7 @@
 import { FocusCrawlError } from '../errors.js';
 import { pageKindSql } from '../frontier/request-kind.js';
 import { checkCrawlName, pgSchema, redact } from '../distributed/shared-target.js';
-import { connectPg } from './pg-connect.js';
+import { connectPg, pgQuery } from './pg-connect.js';
 import { parseStored } from './stored-json.js';
 import { fetchedSql, madeNoRequestSql } from '../fetch/made-no-request.js';
 import type pg from 'pg';
@@ -28,6 +28,7 @@ export class PgCrawlReader implements CrawlReader {
   readonly #live: (() => Promise<FrontierCounts>) | null;
   readonly #owned: boolean;
   readonly #registry: PgServiceRegistry;
+  readonly #delays: readonly number[];
 
   /**
    * Opens the shared crawl `name` in the PostgreSQL at `url` for reading (its own pool, ended by
@@ -48,17 +49,26 @@ export class PgCrawlReader implements CrawlReader {
     return new PgCrawlReader(pool, schema, null, true);
   }
 
-  /** `owned`: close() ends the pool (a reader opened on its own, not one borrowed from a PgStore). */
-  constructor(pool: pg.Pool, schema: string, live: (() => Promise<FrontierCounts>) | null = null, owned = false) {
+  /**
+   * `owned`: close() ends the pool (a reader opened on its own, not one borrowed from a PgStore).
+   * `delays`: a lost connection is tried again after each (a worker's reads, which a restart of
+   * PostgreSQL must not end, as its writes are not ended); none: a command's read fails at once.
+   */
+  constructor(pool: pg.Pool, schema: string, live: (() => Promise<FrontierCounts>) | null = null, owned = false, delays: readonly number[] = []) {
     this.#pool = pool;
     this.#s = schema;
     this.#live = live;
     this.#owned = owned;
+    this.#delays = delays;
     this.#registry = new PgServiceRegistry(pool, schema);
   }
 
+  #query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    return this.#delays.length ? pgQuery(this.#pool, sql, params, this.#delays) : this.#pool.query(sql, params);
+  }
+
   async #meta(key: string): Promise<string | null> {
-    const r = await this.#pool.query(`SELECT value FROM ${this.#s}.meta WHERE key = $1`, [key]);
+    const r = await this.#query(`SELECT value FROM ${this.#s}.meta WHERE key = $1`, [key]);
     return r.rows[0] ? (r.rows[0] as { value: string }).value : null;
   }
 
@@ -84,7 +94,7 @@ export class PgCrawlReader implements CrawlReader {
   async urlCounts(): Promise<FrontierCounts> {
     const out: FrontierCounts = { waiting: 0, fetching: 0, done: 0, error: 0, discarded: 0, notFetched: 0 };
     const names = ['waiting', 'fetching', 'done', 'error', 'discarded'] as const;
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `SELECT state, count(*)::int AS n, count(*) FILTER (WHERE state = 3 AND ${madeNoRequestSql()})::int AS unfetched FROM ${this.#s}.urls GROUP BY state`,
     );
     for (const x of r.rows as { state: number; n: number; unfetched: number }[]) {
@@ -113,19 +123,19 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async topErrors(limit: number): Promise<{ error: string; n: number }[]> {
-    const r = await this.#pool.query(`SELECT error, count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT $1`, [ERROR_TEXTS_READ]);
+    const r = await this.#query(`SELECT error, count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' GROUP BY error ORDER BY n DESC, error LIMIT $1`, [ERROR_TEXTS_READ]);
     const top = commonErrors(r.rows as { error: string; n: number }[], limit);
     // A folded group's texts may reach past the rows read: its count, in full.
     for (const e of top) {
       const like = foldedErrorPattern(e.error);
-      if (like !== null) e.n = (await this.#pool.query(`SELECT count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' AND error LIKE $1 ESCAPE '\\'`, [like])).rows[0].n as number;
+      if (like !== null) e.n = (await this.#query(`SELECT count(*)::int AS n FROM ${this.#s}.crawl_log WHERE state = 'error' AND error LIKE $1 ESCAPE '\\'`, [like])).rows[0].n as number;
     }
     return top.sort((a, b) => b.n - a.n);
   }
 
   async discardedByKind(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    const r = await this.#pool.query(`SELECT reason, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 4 GROUP BY reason`);
+    const r = await this.#query(`SELECT reason, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 4 GROUP BY reason`);
     for (const x of r.rows as { reason: string | null; n: number }[]) {
       const k = discardKind(x.reason ?? '');
       out[k] = (out[k] ?? 0) + x.n;
@@ -149,7 +159,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async *fetchedRelevance(batch = 10_000): AsyncIterable<FetchedRelevance[]> {
     for (let after = 0; ; ) {
-      const r = await this.#pool.query(
+      const r = await this.#query(
         `SELECT seq, url, coalesce(final_url, url) AS "finalUrl", relevance FROM ${this.#s}.crawl_log WHERE seq > $1 AND state = 'done' AND relevance IS NOT NULL ORDER BY seq LIMIT $2`,
         [after, batch],
       );
@@ -167,7 +177,7 @@ export class PgCrawlReader implements CrawlReader {
   async *logEntries(after = 0): AsyncIterable<LogEntry> {
     let from = after;
     for (;;) {
-      const r = await this.#pool.query(
+      const r = await this.#query(
         `SELECT l.seq::float8 AS seq, l.url, l.final_url, l.state, l.status, l.depth, coalesce(l.parent, pu.url) AS parent, l.anchor, l.title, l.relevance, l.priority, l.fetched_at, l.error
          FROM ${this.#s}.crawl_log l LEFT JOIN ${this.#s}.urls u ON u.fp = l.fp LEFT JOIN ${this.#s}.urls pu ON pu.fp = u.parent
          WHERE l.seq > $1 AND NOT (l.state = 'discarded' AND u.state IS NOT NULL AND (u.state <> 4 OR l.error IS DISTINCT FROM u.reason)) ORDER BY l.seq LIMIT $2`,
@@ -181,7 +191,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async harvestCurve(threshold: number, points: number): Promise<HarvestPoint[]> {
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `WITH f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched, sum(CASE WHEN relevance >= $1 THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS relevant,
                     count(*) OVER () AS total
                   FROM ${this.#s}.crawl_log WHERE state IN ('done', 'error') AND fetched_at IS NOT NULL)
@@ -193,7 +203,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async hosts(limit: number, threshold: number | null): Promise<HostSummary[]> {
     const recorded = await this.#hasTable('host_politeness');
-    const r = await this.#pool.query(
+    const r = await this.#query(
       // Hosts in play (a URL not discarded, or a request recorded) before hosts known only from
       // discarded links, then the limit, as in the SQLite reader.
       `SELECT g.host, g.waiting, g.fetched, g.errors, g.relevant,
@@ -212,7 +222,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async recallCurve(urls: readonly string[], points: number): Promise<RecallPoint[]> {
     if (!urls.length) return [];
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `WITH t AS (SELECT unnest($1::text[]) AS url),
        f AS (SELECT row_number() OVER (ORDER BY seq) AS fetched,
                     sum(CASE WHEN url IN (SELECT url FROM t) OR final_url IN (SELECT url FROM t) THEN 1 ELSE 0 END) OVER (ORDER BY seq) AS found,
@@ -226,7 +236,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async search(query: string, limit: number): Promise<SearchHit[]> {
     checkSearchArguments(query, limit);
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `SELECT url, title, text, relevance FROM ${this.#s}.pages, to_tsquery('simple', $1) q WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, fp LIMIT $2`,
       [pgTextQuery(query), limit],
     );
@@ -234,12 +244,12 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async waitingByPriority(): Promise<{ band: string; n: number }[]> {
-    const rows = (await this.#pool.query(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 0 GROUP BY band`)).rows as { band: string; n: number }[];
+    const rows = (await this.#query(`SELECT ${PRIORITY_BAND_SQL} AS band, count(*)::int AS n FROM ${this.#s}.urls WHERE state = 0 GROUP BY band`)).rows as { band: string; n: number }[];
     return PRIORITY_BANDS.map((b) => ({ band: b.band, n: rows.find((r) => r.band === b.band)?.n ?? 0 }));
   }
 
   async relevantPages(threshold: number, limit: number): Promise<PageSummary[]> {
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `SELECT p.url, coalesce(p.title, '') AS title, p.relevance, u.priority, u.depth FROM ${this.#s}.pages p JOIN ${this.#s}.urls u ON u.fp = p.fp
        WHERE p.relevance >= $1 ORDER BY p.relevance DESC, p.fp LIMIT $2`,
       [threshold, limit],
@@ -252,7 +262,7 @@ export class PgCrawlReader implements CrawlReader {
     // Keyset pages of PAGE rows: a cursor would hold a transaction open for the whole export.
     let after: [string, string] | null = null;
     for (;;) {
-      const r = await this.#pool.query(
+      const r = await this.#query(
         `SELECT url, final_url, status, content_type, fetched_at, encoding, title, text, relevance, canonical, noindex FROM ${this.#s}.pages
          WHERE ($1::float8 IS NULL OR relevance >= $1) AND ($2::text IS NULL OR (fetched_at, url) > ($2, $3))
          ORDER BY fetched_at, url LIMIT $4`,
@@ -268,7 +278,7 @@ export class PgCrawlReader implements CrawlReader {
 
   async anchorPaths(urls: string[], maxSteps = 30): Promise<Record<string, PathStep[]>> {
     if (!urls.length) return {};
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `WITH RECURSIVE path(start, fp, parent, url, anchor, priority, step) AS (
          SELECT p.url, u.fp, u.parent, u.url, u.anchor, u.priority, 0 FROM ${this.#s}.pages p JOIN ${this.#s}.urls u ON u.fp = p.fp WHERE p.url = ANY($1)
          UNION ALL
@@ -282,7 +292,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async #hasTable(name: string): Promise<boolean> {
-    const r = await this.#pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.${name}`]);
+    const r = await this.#query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.${name}`]);
     return (r.rows[0] as { ok: boolean }).ok;
   }
 
@@ -292,13 +302,13 @@ export class PgCrawlReader implements CrawlReader {
 
   async labels(): Promise<PageLabel[]> {
     if (!(await this.#hasLabels())) return [];
-    const r = await this.#pool.query(`SELECT url, relevant, labelled_at AS "labelledAt" FROM ${this.#s}.labels ORDER BY labelled_at DESC, url`);
+    const r = await this.#query(`SELECT url, relevant, labelled_at AS "labelledAt" FROM ${this.#s}.labels ORDER BY labelled_at DESC, url`);
     return r.rows as PageLabel[];
   }
 
   async labelledPages(urls?: readonly string[]): Promise<LabelledPage[]> {
     if (!(await this.#hasLabels())) return [];
-    const r = await this.#pool.query(
+    const r = await this.#query(
       `SELECT l.url, l.relevant, l.labelled_at AS "labelledAt", coalesce(p.title, '') AS title, coalesce(p.text, '') AS text, u.data AS "linkData"
        FROM ${this.#s}.labels l JOIN ${this.#s}.pages p ON p.url = l.url LEFT JOIN ${this.#s}.urls u ON u.fp = p.fp
        WHERE $1::text[] IS NULL OR l.url = ANY($1) ORDER BY l.url`,
@@ -312,7 +322,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async #int(sql: string, params: unknown[] = []): Promise<number> {
-    const r = await this.#pool.query(sql, params);
+    const r = await this.#query(sql, params);
     return (r.rows[0] as { n: number }).n;
   }
 }

@@ -171,7 +171,7 @@ export class PgStore implements Store, UrlJournal {
   }
 
   reader(live?: ConstructorParameters<typeof PgCrawlReader>[2]): PgCrawlReader {
-    return new PgCrawlReader(this.pool, this.schema, live, false);
+    return new PgCrawlReader(this.pool, this.schema, live, false, this.#delays);
   }
 
   #query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {

@@ -61,3 +61,32 @@ test('PostgreSQL dies mid-crawl: the worker exits 2 naming PostgreSQL, nothing c
     redis.disconnect();
   }
 });
+
+test('PostgreSQL restarted for a few seconds mid-crawl: every write of the worker waits for it (the hosts\' politeness rows too), and the crawl finishes with every page stored once', { timeout: 180_000 }, async () => {
+  const web = await serveMultiHostWeb({ hosts: 2, pagesPerHost: 150, latencyMs: 50 });
+  const db = new OwnPostgres(await freePort());
+  await db.start();
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const shared = ['--redis', REDIS_URL, '--pg', db.url, '--name', name];
+  try {
+    const seeded = await runCli(['crawl', ...shared, '--seed-only', '--seeds', ...web.roots, '--hosts', web.hosts.join(','), '--per-host', '1', '--delay-ms', '10', '--max-pages', '10000', '--max-depth', '1000', '--concurrency', '4']);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const worker = runCli(['worker', ...shared]);
+    await untilWhileRunning(async () => (await pageUrls(db.url, name)).length >= 40, worker, 'worker');
+    db.crash();
+    // Longer than the 2 s between politeness writes, shorter than the 7.75 s a lost connection is tried for.
+    await new Promise((r) => setTimeout(r, 3000));
+    await db.start();
+    const done = await worker;
+    assert.equal(done.code, 0, done.stderr);
+    const stored = await pageUrls(db.url, name);
+    assert.equal(stored.length, 300, 'every page stored once');
+    assert.deepEqual(new Set(stored), new Set(web.pages()));
+  } finally {
+    db.stop();
+    await web.close();
+    const redis = await connectTestRedis();
+    await dropCrawlKeys(redis, redisPrefix(name));
+    redis.disconnect();
+  }
+});
