@@ -9,7 +9,7 @@ import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
-import { defineScripts, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
+import { defineScripts, LOST_MARK, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
 import { ScriptBatcher } from './script-batcher.js';
 import { decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
@@ -119,7 +119,17 @@ export class RedisFrontier implements Frontier {
     this.#worker = opts.worker;
     this.#journal = opts.journal ?? null;
     this.#promote = opts.promote ?? 100;
-    this.#scripts = defineScripts(redis, opts.traceScripts ?? false);
+    // Guarded once the crawl's layout mark is found or left (layoutMatches): before, a frontier
+    // may be one a test or rebuild fills from nothing.
+    const plain = defineScripts(redis, opts.traceScripts ?? false);
+    const guarded = defineScripts(redis, opts.traceScripts ?? false, true);
+    const lost = (err: unknown) => {
+      if (err instanceof Error && err.message.startsWith(LOST_MARK)) throw new FocusCrawlError('STORE', `${LOST_FRONTIER} (${this.#prefix}): it lost its data (restarted without persistence, or flushed)`);
+      throw err;
+    };
+    this.#scripts = Object.fromEntries(
+      (Object.keys(plain) as ScriptName[]).map((name) => [name, (key: string, ...args: ScriptArg[]) => (this.#marked ? guarded : plain)[name](key, ...args).catch(lost)]),
+    ) as Record<ScriptName, ScriptCall>;
     this.#buckets = bucketsPerShard(opts.bucketBits ?? DEFAULT_BUCKET_BITS, this.#shards);
     this.#stateBuckets = 4 * this.#buckets;
     this.#cache = new SeenPriorityCache(opts.seenCache ?? 65_536);

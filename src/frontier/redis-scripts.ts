@@ -499,9 +499,23 @@ export type ScriptArg = string | number | Buffer;
 /** A defined script: KEYS[1] (the shard's counters key) then ARGV. Replies keep binary values as Buffers. */
 export type ScriptCall = (key: string, ...args: ScriptArg[]) => Promise<unknown>;
 
-/** The full source of a script (`trace`: every command it runs is logged, for the hash-tag test). */
-export function scriptSource(name: ScriptName, trace = false): string {
-  return (trace ? TRACE_PREAMBLE : PREAMBLE) + HELPERS + BODIES[name];
+/**
+ * A guarded script refuses to run on a shard without the crawl's layout mark (cfg's `layout`,
+ * RedisFrontier.layoutMatches), before it writes anything: a Redis restarted empty, or flushed,
+ * under running workers. Unguarded, their next add and claim recreated the crawl's keys from
+ * nothing (counters and page budget at 0), so they went on crawling a frontier of a few URLs, past
+ * the page budget, and left keys that made `rebuild` refuse.
+ */
+export const LOST_MARK = 'FCLOST';
+const GUARD = `
+if not call('HGET', B .. 'cfg', 'layout') then return redis.error_reply('${LOST_MARK} the crawl has no keys here') end
+`;
+/** The scripts a running worker calls, which must not recreate a lost crawl. */
+const GUARDED: ReadonlySet<ScriptName> = new Set<ScriptName>(['add', 'claim', 'end', 'claimHost', 'reap', 'renew', 'budget', 'rescore']);
+
+/** The full source of a script (`trace`: every command it runs is logged, for the hash-tag test; `guarded`: see GUARD). */
+export function scriptSource(name: ScriptName, trace = false, guarded = false): string {
+  return (trace ? TRACE_PREAMBLE : PREAMBLE) + HELPERS + (guarded && GUARDED.has(name) ? GUARD : '') + BODIES[name];
 }
 
 /**
@@ -509,12 +523,12 @@ export function scriptSource(name: ScriptName, trace = false): string {
  * connection) and returns them as functions that answer with Buffers, since the u values
  * carry msgpack.
  */
-export function defineScripts(redis: Redis, trace = false): Record<ScriptName, ScriptCall> {
+export function defineScripts(redis: Redis, trace = false, guarded = false): Record<ScriptName, ScriptCall> {
   const out = {} as Record<ScriptName, ScriptCall>;
   for (const name of Object.keys(BODIES) as ScriptName[]) {
-    // Namespaced, and apart for traced builds, so that scripts of other code on the same client do not collide.
-    const command = `focuscrawl${trace ? 'Traced' : ''}_${name}`;
-    redis.defineCommand(command, { numberOfKeys: 1, lua: scriptSource(name, trace) });
+    // Namespaced, and apart for traced and guarded builds, so that scripts of other code on the same client do not collide.
+    const command = `focuscrawl${trace ? 'Traced' : ''}${guarded ? 'Guarded' : ''}_${name}`;
+    redis.defineCommand(command, { numberOfKeys: 1, lua: scriptSource(name, trace, guarded) });
     const fn = (redis as unknown as Record<string, ScriptCall | undefined>)[`${command}Buffer`];
     if (!fn) throw new Error(`ioredis did not define ${command}Buffer`);
     out[name] = fn.bind(redis);

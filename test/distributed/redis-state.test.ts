@@ -49,12 +49,15 @@ test('a crawl PostgreSQL knows and Redis lost: workers and crawl refuse and name
     const redis = await connectTestRedis();
     await untilWhileRunning(async () => Number((await redis.hget(`${redisPrefix(name)}:{0}:n`, 'done')) ?? 0) >= 20, worker, 'worker', 50);
     await dropCrawlKeys(redis, redisPrefix(name));
-    redis.disconnect();
     const during = await worker;
     assert.equal(during.code, 2, during.stdout + during.stderr);
-    assert.match(during.stderr, /^focuscrawl: (Redis at .* holds nothing of crawl|Redis at .* refused a command)/m, during.stderr);
+    assert.match(during.stderr, /^focuscrawl: Redis at .* holds nothing of crawl/m, during.stderr);
     assert.doesNotMatch(during.stderr, /\n\s+at /, 'no stack trace');
     assert.notEqual(await lastRunReason(name), 'exhausted', 'the crawl is not recorded as finished');
+    // It stopped at its next call instead of crawling on: no counters or page budget recreated
+    // from nothing, which would have made rebuild refuse.
+    assert.equal(await redis.exists(`${redisPrefix(name)}:{0}:n`, `${redisPrefix(name)}:{0}:cfg`, `${redisPrefix(name)}:{0}:seq`), 0, 'no key of the crawl recreated');
+    redis.disconnect();
 
     // Before a run: a worker, and crawl adding seeds, refuse at once.
     await dropKeys(name);
