@@ -187,12 +187,13 @@ export class RedisFrontier implements Frontier {
 
   /**
    * Whether Redis holds anything of this crawl: the layout mark layoutMatches() leaves on every
-   * shard when the crawl is created. A crawl PostgreSQL knows with none lost its frontier (Redis
+   * shard when the crawl is created, or the counters of any shard. A crawl PostgreSQL knows with none lost its frontier (Redis
    * restarted without persistence, or flushed, or this is another database).
    */
   async present(): Promise<boolean> {
     this.roundTrips++;
-    const found = await Promise.all(this.#shardList().map((s) => this.#redis.exists(shardBase(this.#prefix, s) + 'cfg')));
+    // The counters too: an earlier focuscrawl's layout has them and no mark, and a new crawl of its name must see them.
+    const found = await Promise.all(this.#shardList().map((s) => this.#redis.exists(shardBase(this.#prefix, s) + 'cfg', this.#key(s))));
     return found.some((n) => n > 0);
   }
 

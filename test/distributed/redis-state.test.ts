@@ -98,6 +98,23 @@ test('a new crawl whose name Redis still holds keys for (its schema dropped) is 
     assert.match(forced.stderr, /dropped the Redis keys of an earlier crawl named/);
     const status = await runCli(['status', ...shared]);
     assert.match(status.stdout, /1 URL waiting/, `the new crawl holds its one seed, not the old frontier: ${status.stdout}${status.stderr}`);
+
+    // Keys of an earlier focuscrawl's layout (counters, no layout mark) are such keys too: refused
+    // before a schema is made, which would be left behind.
+    await dropKeys(name);
+    await dropTestSchema(name);
+    const redis = await connectTestRedis();
+    await redis.hset(`${redisPrefix(name)}:{0}:n`, 'waiting', 3, 'done', 10);
+    redis.disconnect();
+    const older = await runCli(['crawl', ...shared, ...seed]);
+    assert.equal(older.code, 2, older.stdout + older.stderr);
+    assert.match(older.stderr, /holds keys of a crawl named .* give --force to drop them/);
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    const schema = await c.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${pgSchema(name)}.meta`]);
+    await c.end();
+    assert.equal((schema.rows[0] as { ok: boolean }).ok, false, 'no schema left behind');
+    assert.equal((await runCli(['crawl', ...shared, ...seed, '--force'])).code, 0);
   } finally {
     await web.close();
     await dropKeys(name);
