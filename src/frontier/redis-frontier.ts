@@ -11,7 +11,7 @@ import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
 import { defineScripts, LOST_MARK, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
 import { ScriptBatcher } from './script-batcher.js';
-import { decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
+import { CLAIMED_FIELDS, decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
 export interface RedisFrontierOptions {
   /** Key prefix of the crawl, e.g. `fc:<crawl name>` (no braces: the shard number is the hash tag). */
@@ -77,6 +77,15 @@ export class RedisFrontier implements Frontier {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #shards: number;
+  /**
+   * Keys this worker holds that a reap had put back to waiting (their earlier worker died or
+   * stalled past its lease): that worker may have offered the page's links to Redis and died
+   * before the record of them was committed, so Redis answers "seen" for links PostgreSQL never
+   * heard of. Such a page's links are sent past the cache and recorded whatever Redis answers
+   * (#offer); the record's inserts change nothing for a URL it holds. Dropped when the lease ends.
+   */
+  readonly #redelivered = new Set<string>();
+  readonly #noteRedelivered = (key: string) => void this.#redelivered.add(key);
   /** layoutMatches() found or left the layout mark: the crawl's presence in Redis can be checked. */
   #marked = false;
   /** This worker has reaped, and so left its heartbeat (close() takes it back). */
@@ -228,8 +237,9 @@ export class RedisFrontier implements Frontier {
       const fp = fingerprint(r.url);
       const ck = cacheKey(fp);
       const best = this.#cache.get(ck);
+      const again = r.parent !== null && this.#redelivered.has(r.parent);
       // A discard is answered here, unless it may take the place of a revivable one (Redis decides).
-      if (this.#leased.has(ck) || (best !== undefined && (discard ? !(takes && best === REVIVABLE) : !(r.priority > best)))) {
+      if (!again && (this.#leased.has(ck) || (best !== undefined && (discard ? !(takes && best === REVIVABLE) : !(r.priority > best))))) {
         this.#counters.cacheHits++;
         continue;
       }
@@ -248,11 +258,13 @@ export class RedisFrontier implements Frontier {
     }
     if (groups.size === 0) return out;
     const raised: CrawlRequest[] = [];
+    const codeAt = new Array<number>(batch.length);
     await Promise.all(
       [...groups].map(async ([shard, g]) => {
         const codes = (await this.#adds.push(shard, [this.#perHost, deep ? '2' : takes ? '3' : discard ? '1' : '0', this.#stateBuckets], g.args, g.at.length)) as number[];
         g.at.forEach((i, j) => {
-          const code = codes[j];
+          const code = codes[j]!;
+          codeAt[i] = code;
           const priority = batch[i]!.priority;
           out[i] = code === 1 || (code === 6 && 'revived');
           // 1 new, 6 revived, 0 waiting, 2 raised, 3 leased, 4 final, 5 too deep (see redis-scripts.ts ADD).
@@ -274,12 +286,19 @@ export class RedisFrontier implements Frontier {
     );
     this.raised += raised.length;
     // The record hears only of the URLs Redis admitted, once each: a page's repeat links cost
-    // PostgreSQL nothing. A worker killed between the two leaves a URL that Redis holds and the
-    // record does not; it is recorded when its page is committed, and only a Redis loss in that
-    // window (before the URL is fetched) could lose it.
+    // PostgreSQL nothing. A worker killed between the two leaves URLs that Redis holds and the
+    // record does not; its page's lease expires, and the worker that fetches it again records
+    // them whatever Redis answers (#redelivered): waiting ones as waiting, discards as discarded
+    // (a URL final or in flight is recorded by its own page's commit).
     const journal = this.#journal;
     if (journal) {
-      const admitted = sent.filter((_, j) => out[sentAt[j]!]);
+      const admitted = sent.filter((req, j) => {
+        const i = sentAt[j]!;
+        if (out[i]) return true;
+        if (req.parent === null || !this.#redelivered.has(req.parent)) return false;
+        const code = codeAt[i];
+        return discard ? code !== 3 : code === 0 || code === 2;
+      });
       const written = Promise.all([
         admitted.length ? journal.added(admitted, discard ? 'discarded' : 'waiting', discardReason) : null,
         raised.length ? journal.raised(raised) : null,
@@ -318,8 +337,8 @@ export class RedisFrontier implements Frontier {
       this.#nextShard = (shard + 1) % this.#shards;
       this.roundTrips++;
       const reply = (await this.#scripts.claim(this.#key(shard), now, max - out.length, now + leaseMs, this.#perHost, this.#delayMs, this.#promote, this.#worker, this.#stateBuckets)) as Buffer[];
-      out.push(...decodeClaimReply(reply));
-      if (reply.length % 4 === 1) {
+      out.push(...decodeClaimReply(reply, this.#noteRedelivered));
+      if (reply.length % CLAIMED_FIELDS === 1) {
         short++;
         const [w, fetching, cut] = reply[reply.length - 1]!.toString().split(' ');
         if (w) next = Math.min(next ?? Infinity, Math.max(now, Number(w)));
@@ -378,7 +397,10 @@ export class RedisFrontier implements Frontier {
 
   async #end(req: CrawlRequest, outcome: EndOutcome, now: number, notBefore: number): Promise<boolean> {
     this.#readyHint = null;
-    if (outcome !== 'fetched') this.#leased.delete(cacheKey(keyFingerprint(req.key)));
+    if (outcome !== 'fetched') {
+      this.#leased.delete(cacheKey(keyFingerprint(req.key)));
+      this.#redelivered.delete(req.key);
+    }
     const shard = shardOfHost(req.host, this.#shards);
     const [code] = await this.#ends.push(shard, [this.#worker, this.#perHost, this.#delayMs, this.#stateBuckets], [keyBytes(req.key), outcome, now, notBefore, outcome === 'retry' ? packKept(req) : '', req.host], 1);
     if (outcome !== 'fetched' && Number(code) !== 1) this.lostLeases++; // counted once, when the lease would have ended
@@ -389,7 +411,7 @@ export class RedisFrontier implements Frontier {
     this.#readyHint = null;
     this.roundTrips++;
     const reply = await this.#scripts.claimHost(this.#key(shardOfHost(host, this.#shards)), host, now + DEFAULT_LEASE_MS, this.#worker, this.#stateBuckets);
-    const out = decodeClaimReply(reply);
+    const out = decodeClaimReply(reply, this.#noteRedelivered);
     for (const r of out) this.#leased.add(cacheKey(keyFingerprint(r.key)));
     return out;
   }

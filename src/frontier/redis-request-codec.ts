@@ -88,10 +88,20 @@ export function decodeClaimed(key: Buffer, host: Buffer, score: Buffer, value: B
   return { key: hexKey, id, url, host: hostName, depth, parent: parentKey, anchor, priority: priority === 0 ? 0 : priority, data, attempts, probe, sitemap, redirected };
 }
 
-/** A claim or claimHost reply (flat: key, host, score, value per URL) as requests. */
-export function decodeClaimReply(reply: unknown): CrawlRequest[] {
+/** Buffers a claim or claimHost reply holds per URL. */
+export const CLAIMED_FIELDS = 5;
+
+/**
+ * A claim or claimHost reply (flat: key, host, score, value, and '1' when a reap had put the URL
+ * back to waiting, per URL) as requests; `redelivered` hears the keys of those put back.
+ */
+export function decodeClaimReply(reply: unknown, redelivered?: (key: string) => void): CrawlRequest[] {
   const flat = reply as Buffer[];
   const out: CrawlRequest[] = [];
-  for (let i = 0; i + 3 < flat.length; i += 4) out.push(decodeClaimed(flat[i]!, flat[i + 1]!, flat[i + 2]!, flat[i + 3]!));
+  for (let i = 0; i + CLAIMED_FIELDS - 1 < flat.length; i += CLAIMED_FIELDS) {
+    const req = decodeClaimed(flat[i]!, flat[i + 1]!, flat[i + 2]!, flat[i + 3]!);
+    if (flat[i + 4]!.length) redelivered?.(req.key);
+    out.push(req);
+  }
   return out;
 }

@@ -33,6 +33,8 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget: the
  *                     per-host page budget; pages: the crawl's page budget, see CLAIM)
  *   B workers   ZSET  worker name -> when it last reaped (its heartbeat; shard 0 only, a day kept)
+ *   B rd        SET   keys a reap put back to waiting, until claimed again or ended: the claim
+ *                     says so (RedisFrontier journals such a page's links in full)
  *
  * Ids wrap after 2^32 admissions in a shard; a wrapped id only orders equal priorities
  * differently (it is no identity), so nothing is lost.
@@ -188,6 +190,7 @@ while n < max do
     out[#out + 1] = host
     out[#out + 1] = head[2]
     out[#out + 1] = getU(fp, nb) or ''
+    out[#out + 1] = call('SREM', B .. 'rd', fp) == 1 and '1' or ''
   end
   if not placeKnown(host, hk, now, perHost, bud, f, t, nx, false, true, false, sets) then call('SREM', B .. 'hosts', host) end
 end
@@ -235,6 +238,7 @@ for i = 5, #ARGV, 6 do
   if v and call('ZREM', q, string.sub(v, 1, 4) .. fp) == 1 then
     host = ARGV[i + 5]
     delU(fp, nb, v)
+    call('SREM', B .. 'rd', fp)
     tally.waiting = (tally.waiting or 0) - 1
     tally[final[outcome]] = (tally[final[outcome]] or 0) + 1
     if outcome == 'unfetched' then tally.unfetched = (tally.unfetched or 0) + 1
@@ -327,6 +331,7 @@ for i = 1, #all, 2 do
   out[#out + 1] = host
   out[#out + 1] = sc
   out[#out + 1] = getU(fp, nb) or ''
+  out[#out + 1] = call('SREM', B .. 'rd', fp) == 1 and '1' or ''
 end
 local c = #all / 2
 if c > 0 then
@@ -367,6 +372,7 @@ for _, fp in ipairs(due) do
     local id, score, owner, host, freed, counted = parseLease(lv)
     call('HDEL', B .. 'lh', fp)
     call('ZADD', B .. 'q:' .. host, score, id .. fp)
+    call('SADD', B .. 'rd', fp)
     if not freed then freeSlot(B .. 'h:' .. host) end
     -- The URL waits again: its count goes back to the host's budget (it is counted when claimed again).
     if counted then

@@ -259,6 +259,40 @@ test('RedisFrontier: the journal hears of each URL Redis admitted once, and of r
   ]);
 });
 
+test("RedisFrontier: a page whose lease a reap gave back has its links journaled whatever Redis answers, since its first worker's record of them may never have been committed", async () => {
+  const prefix = await fresh('redelivered');
+  const calls: string[] = [];
+  const journal: UrlJournal = {
+    async added(reqs, state, reason) {
+      calls.push(`${state} ${reason ?? '-'} ${reqs.map((r) => r.url).join(',')}`);
+    },
+    async raised() {},
+    async retried() {},
+    async rescored() {},
+  };
+  // The first worker's journal stands for a record whose commit failed: it keeps nothing.
+  const dead = await worker(prefix, 'w1', { perHost: 4, delayMs: 0 });
+  const alive = await worker(prefix, 'w2', { perHost: 4, delayMs: 0 }, { journal });
+  await dead.add([req('http://a.test/page', 5)], T);
+  const [page] = await dead.claim(1, T, 1000);
+  const links = (parent: string) => [req('http://a.test/1', 1, { parent }), req('http://a.test/2', 1, { parent })];
+  await dead.add(links(page!.key), T);
+  await dead.discard([req('http://out.test/x', 0, { parent: page!.key })], 'out of scope');
+  // The first worker dies; its lease expires and the page is fetched again by another.
+  assert.equal(await alive.reap(T + 1001), 1);
+  const again = await alive.claim(1, T + 1001);
+  assert.equal(again[0]?.url, 'http://a.test/page');
+  await alive.add(links(again[0]!.key), T + 1001);
+  await alive.discard([req('http://out.test/x', 0, { parent: again[0]!.key })], 'out of scope');
+  assert.deepEqual(calls, ['waiting - http://a.test/1,http://a.test/2', 'discarded out of scope http://out.test/x'], 'Redis answered "seen" for each, and the record still hears of them');
+  // A page fetched for the first time repeats nothing, and neither does the page once its lease ended.
+  await alive.complete(again[0]!, { state: 'done' }, T + 1002);
+  const [first] = await alive.claim(1, T + 1002);
+  await alive.add([req('http://a.test/2', 1, { parent: first!.key })], T + 1002);
+  await alive.add(links(again[0]!.key), T + 1002);
+  assert.equal(calls.length, 2);
+});
+
 test('RedisFrontier: carried state of every size survives raise, retry and claim, and leaves no piece behind', async () => {
   const redis = await connection;
   const prefix = await fresh('pieces');
