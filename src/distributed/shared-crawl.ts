@@ -96,7 +96,7 @@ function refusedCredentials(url: string, reason: string): FocusCrawlError | null
 }
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
-function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget }): unknown {
+export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget }): unknown {
   const lost = 'the URLs this worker held return to waiting when their leases expire; start the worker again when it is back';
   if (err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER)) return lostFrontier(s.target, err);
   // A command Redis refused (OOM under maxmemory noeviction, READONLY replica, MISCONF): Redis's state, not the URL's.
@@ -111,14 +111,25 @@ function explainFailure(err: unknown, s: { redis: Redis; target: SharedTarget })
   // The store's own error after its retries names PostgreSQL; a worker adds what becomes of its URLs.
   if (err instanceof FocusCrawlError) return err.message.startsWith('lost PostgreSQL') ? new FocusCrawlError(err.code, `${err.message}; ${lost}`, { cause: err }) : err;
   const msg = (err as Error)?.message ?? String(err);
-  if (s.redis.status !== 'ready' || /max retries per request|Connection is closed|ECONNREFUSED.*6379|Redis/i.test(msg)) {
+  const redisPort = portOf(s.target.redis, '6379');
+  if (s.redis.status !== 'ready' || /max retries per request|Connection is closed|Redis/i.test(msg) || new RegExp(`ECONNREFUSED \\S+:${redisPort}\\b`).test(msg)) {
     return new FocusCrawlError('STORE', `lost Redis at ${redact(s.target.redis)}: ${msg}; ${lost}`, { cause: err });
   }
-  if (/postgres|ECONNREFUSED|terminat|Connection terminated|pg_/i.test(msg)) {
+  // Shutting down, starting up, or a connection exception (SQLSTATE 57P01-57P03, class 08): PostgreSQL's state.
+  const pgDown = typeof code === 'string' && (/^57P0[123]$/.test(code) || code.startsWith('08'));
+  if (pgDown || /postgres|ECONNREFUSED|terminat|Connection terminated|pg_|database system is/i.test(msg)) {
     return new FocusCrawlError('STORE', `lost PostgreSQL at ${redact(s.target.pg)}: ${msg}; ${lost}`, { cause: err });
   }
   return err;
 }
+
+const portOf = (url: string, fallback: string): string => {
+  try {
+    return new URL(url).port || fallback;
+  } catch {
+    return fallback;
+  }
+};
 
 /** A crawl PostgreSQL knows and Redis holds nothing of: the way back is rebuild. */
 export function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlError {
