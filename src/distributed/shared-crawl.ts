@@ -96,18 +96,19 @@ function refusedCredentials(url: string, reason: string): FocusCrawlError | null
 }
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
-export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget }): unknown {
+export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget; dropped?: boolean }): unknown {
   const lost = 'the URLs this worker held return to waiting when their leases expire; start the worker again when it is back';
-  if (err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER)) return lostFrontier(s.target, err);
+  const droppedLine = (what: string) =>
+    new FocusCrawlError('STORE', `PostgreSQL at ${redact(s.target.pg)} lacks a table of crawl '${s.target.name}' (${what}): the crawl was dropped while this worker ran (focuscrawl drop --force), or its schema was damaged; this worker stops`, { cause: err });
+  // `drop --force` deletes the keys too: the frontier is gone because the crawl is, and rebuild is no way back.
+  if (err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER)) return s.dropped ? droppedLine('its schema is gone') : lostFrontier(s.target, err);
   // A command Redis refused (OOM under maxmemory noeviction, READONLY replica, MISCONF): Redis's state, not the URL's.
   if ((err as Error)?.name === 'ReplyError') {
     return new FocusCrawlError('STORE', `Redis at ${redact(s.target.redis)} refused a command: ${(err as Error).message}; ${lost}`, { cause: err });
   }
   // undefined_table, invalid_schema_name: most likely the crawl was dropped while this worker ran; said as a likelihood.
   const code = (err as { code?: unknown })?.code;
-  if (code === '42P01' || code === '3F000') {
-    return new FocusCrawlError('STORE', `PostgreSQL at ${redact(s.target.pg)} lacks a table of crawl '${s.target.name}' (${(err as Error).message}): the crawl was dropped while this worker ran (focuscrawl drop --force), or its schema was damaged; this worker stops`, { cause: err });
-  }
+  if (code === '42P01' || code === '3F000') return droppedLine((err as Error).message);
   // The store's own error after its retries names PostgreSQL; a worker adds what becomes of its URLs.
   if (err instanceof FocusCrawlError) return err.message.startsWith('lost PostgreSQL') ? new FocusCrawlError(err.code, `${err.message}; ${lost}`, { cause: err }) : err;
   const msg = (err as Error)?.message ?? String(err);
@@ -121,6 +122,11 @@ export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; 
     return new FocusCrawlError('STORE', `lost PostgreSQL at ${redact(s.target.pg)}: ${msg}; ${lost}`, { cause: err });
   }
   return err;
+}
+
+async function schemaExists(pool: PgStore['pool'], schema: string): Promise<boolean> {
+  const r = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]);
+  return (r.rows[0] as { ok: boolean }).ok;
 }
 
 const portOf = (url: string, fallback: string): string => {
@@ -221,7 +227,7 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   if (learner.restorePages) for await (const pages of pg.reader().fetchedRelevance()) learner.restorePages(pages);
   const proxied = proxyNote(config.proxy);
   if (proxied) notes.push(proxied);
-  const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name));
+  const politeness = new PgPolitenessStore(pg.pool, pgSchema(target.name), pg.retryDelays);
   const crawler = makeCrawler(config, planned, { frontier, store: pg, services: pg.services, guards, shared: true, labels, politeness, checkpoint: checkpoint ? () => checkpoint.save() : undefined });
   // What each worker's copy of a learning strategy learns, every other worker's copy hears.
   // Pub/sub ignores the database: the channel names it, or crawls of one name in two databases would hear each other.
@@ -262,7 +268,10 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
         return summary;
       } catch (err) {
         failed = true;
-        throw explainFailure(err, shared);
+        // A frontier gone with its schema was dropped, not lost (asked only then: the answer is one query).
+        const gone = err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER);
+        const dropped = gone && !(await schemaExists(pg.pool, pgSchema(target.name)).catch(() => true));
+        throw explainFailure(err, { ...shared, dropped });
       }
     },
     async close() {

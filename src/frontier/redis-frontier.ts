@@ -297,10 +297,15 @@ export class RedisFrontier implements Frontier {
         if (out[i]) return true;
         if (req.parent === null || !this.#redelivered.has(req.parent)) return false;
         const code = codeAt[i];
-        return discard ? code !== 3 : code === 0 || code === 2;
+        // A discard of a URL final in Redis is recorded as this discard (a row the record holds
+        // stays as it is); a waiting one below, as waiting; a revivable one only by a revivable
+        // reason, or the record would hold it for good.
+        return discard ? code === 4 || (code === 5 && deep) : code === 0 || code === 2;
       });
+      const waiting = discard ? sent.filter((req, j) => codeAt[sentAt[j]!] === 0 && req.parent !== null && this.#redelivered.has(req.parent)) : [];
       const written = Promise.all([
         admitted.length ? journal.added(admitted, discard ? 'discarded' : 'waiting', discardReason) : null,
+        waiting.length ? journal.added(waiting, 'waiting', null) : null,
         raised.length ? journal.raised(raised) : null,
       ]);
       // An ordered journal fails the page's commit if these fail: waiting here would only add

@@ -33,8 +33,9 @@ import { HELPERS, PREAMBLE, TRACE_PREAMBLE } from './redis-script-library.js';
  *   B seq, B cfg      discovery order (INCR); settings shared by all workers (budget: the
  *                     per-host page budget; pages: the crawl's page budget, see CLAIM)
  *   B workers   ZSET  worker name -> when it last reaped (its heartbeat; shard 0 only, a day kept)
- *   B rd        SET   keys a reap put back to waiting, until claimed again or ended: the claim
- *                     says so (RedisFrontier journals such a page's links in full)
+ *   B rd        SET   keys a reap put back to waiting, until their URL is final (a retry or
+ *                     release keeps them): each claim says so (RedisFrontier journals such a
+ *                     page's links in full)
  *
  * Ids wrap after 2^32 admissions in a shard; a wrapped id only orders equal priorities
  * differently (it is no identity), so nothing is lost.
@@ -190,7 +191,7 @@ while n < max do
     out[#out + 1] = host
     out[#out + 1] = head[2]
     out[#out + 1] = getU(fp, nb) or ''
-    out[#out + 1] = call('SREM', B .. 'rd', fp) == 1 and '1' or ''
+    out[#out + 1] = call('SISMEMBER', B .. 'rd', fp) == 1 and '1' or ''
   end
   if not placeKnown(host, hk, now, perHost, bud, f, t, nx, false, true, false, sets) then call('SREM', B .. 'hosts', host) end
 end
@@ -276,6 +277,7 @@ for i = 5, #ARGV, 6 do
     else
       local v = getU(fp, nb)
       if v then delU(fp, nb, v) end
+      call('SREM', B .. 'rd', fp)
       if outcome == 'unfetched' then
         tally.error = (tally.error or 0) + 1
         tally.unfetched = (tally.unfetched or 0) + 1
@@ -331,7 +333,7 @@ for i = 1, #all, 2 do
   out[#out + 1] = host
   out[#out + 1] = sc
   out[#out + 1] = getU(fp, nb) or ''
-  out[#out + 1] = call('SREM', B .. 'rd', fp) == 1 and '1' or ''
+  out[#out + 1] = call('SISMEMBER', B .. 'rd', fp) == 1 and '1' or ''
 end
 local c = #all / 2
 if c > 0 then

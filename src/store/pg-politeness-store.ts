@@ -28,6 +28,8 @@ export class PgPolitenessStore implements PolitenessStore {
   async record(rows: HostPoliteness[]): Promise<void> {
     if (!rows.length) return;
     // One statement for the batch; sorted so that two workers lock shared rows in the same order.
+    // Tried again after a lost connection: should the lost attempt have committed, its waits
+    // count twice in waited_ms, a figure for readers, which is worth less than the worker.
     const sorted = [...rows].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
     await pgQuery(
       this.#pool,

@@ -45,6 +45,10 @@ export class PgStore implements Store, UrlJournal {
   readonly schema: string;
   readonly services: PgServiceRegistry;
   readonly #delays: readonly number[];
+  /** The waits before each new attempt after a lost connection (connect's retryDelaysMs), for the crawl's other writers. */
+  get retryDelays(): readonly number[] {
+    return this.#delays;
+  }
   /** The writer thread that builds and sends the group writer's statements, or null to do it on this thread. */
   readonly #thread: PgWriterThread | null;
   /**

@@ -259,8 +259,9 @@ test('RedisFrontier: the journal hears of each URL Redis admitted once, and of r
   ]);
 });
 
-test("RedisFrontier: a page whose lease a reap gave back has its links journaled whatever Redis answers, since its first worker's record of them may never have been committed", async () => {
+test("RedisFrontier: a page whose lease a reap gave back has its links journaled whatever Redis answers, until it is final, since its first worker's record of them may never have been committed", async () => {
   const prefix = await fresh('redelivered');
+  const redis = await connection;
   const calls: string[] = [];
   const journal: UrlJournal = {
     async added(reqs, state, reason) {
@@ -272,25 +273,37 @@ test("RedisFrontier: a page whose lease a reap gave back has its links journaled
   };
   // The first worker's journal stands for a record whose commit failed: it keeps nothing.
   const dead = await worker(prefix, 'w1', { perHost: 4, delayMs: 0 });
-  const alive = await worker(prefix, 'w2', { perHost: 4, delayMs: 0 }, { journal });
-  await dead.add([req('http://a.test/page', 5)], T);
+  await dead.add([req('http://a.test/page', 5), req('http://a.test/other', 4)], T);
   const [page] = await dead.claim(1, T, 1000);
   const links = (parent: string) => [req('http://a.test/1', 1, { parent }), req('http://a.test/2', 1, { parent })];
   await dead.add(links(page!.key), T);
   await dead.discard([req('http://out.test/x', 0, { parent: page!.key })], 'out of scope');
-  // The first worker dies; its lease expires and the page is fetched again by another.
-  assert.equal(await alive.reap(T + 1001), 1);
-  const again = await alive.claim(1, T + 1001);
-  assert.equal(again[0]?.url, 'http://a.test/page');
-  await alive.add(links(again[0]!.key), T + 1001);
-  await alive.discard([req('http://out.test/x', 0, { parent: again[0]!.key })], 'out of scope');
-  assert.deepEqual(calls, ['waiting - http://a.test/1,http://a.test/2', 'discarded out of scope http://out.test/x'], 'Redis answered "seen" for each, and the record still hears of them');
-  // A page fetched for the first time repeats nothing, and neither does the page once its lease ended.
-  await alive.complete(again[0]!, { state: 'done' }, T + 1002);
-  const [first] = await alive.claim(1, T + 1002);
-  await alive.add([req('http://a.test/2', 1, { parent: first!.key })], T + 1002);
-  await alive.add(links(again[0]!.key), T + 1002);
-  assert.equal(calls.length, 2);
+  // The first worker dies; its lease expires and another worker fetches the page again.
+  const second = await worker(prefix, 'w2', { perHost: 4, delayMs: 0 }, { journal });
+  assert.equal(await second.reap(T + 1001), 1);
+  const [again] = await second.claim(1, T + 1001);
+  assert.equal(again?.url, 'http://a.test/page');
+  await second.add(links(again!.key), T + 1001);
+  await second.discard([req('http://out.test/x', 0, { parent: again!.key })], 'out of scope');
+  // A link Redis holds as waiting that this worker's rules now discard is recorded as waiting, as Redis holds it.
+  await second.discard([req('http://a.test/1', 0, { parent: again!.key })], 'a trap');
+  assert.deepEqual(calls, ['waiting - http://a.test/1,http://a.test/2', 'discarded out of scope http://out.test/x', 'waiting - http://a.test/1'], 'Redis answered "seen" for each, and the record still hears of them');
+  // Released (its host paused), the page keeps its mark: a third worker, cold cache, records its links too.
+  await second.release(again!, T + 1001, T + 1001);
+  const third = await worker(prefix, 'w3', { perHost: 4, delayMs: 0 }, { journal });
+  const [thirdTime] = await third.claim(1, T + 1002);
+  assert.equal(thirdTime?.url, 'http://a.test/page');
+  await third.add(links(thirdTime!.key), T + 1002);
+  assert.equal(calls.length, 4);
+  assert.equal(calls[3], 'waiting - http://a.test/1,http://a.test/2');
+  // Final, it leaves no mark; a page fetched for the first time repeats nothing, even to a cold cache.
+  await third.complete(thirdTime!, { state: 'done' }, T + 1003);
+  assert.equal(await redis.scard(`${prefix}:{0}:rd`), 0);
+  const fourth = await worker(prefix, 'w4', { perHost: 4, delayMs: 0 }, { journal });
+  const [other] = await fourth.claim(1, T + 1003);
+  assert.equal(other?.url, 'http://a.test/other');
+  await fourth.add([req('http://a.test/2', 1, { parent: other!.key })], T + 1003);
+  assert.equal(calls.length, 4);
 });
 
 test('RedisFrontier: carried state of every size survives raise, retry and claim, and leaves no piece behind', async () => {
