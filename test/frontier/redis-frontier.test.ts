@@ -41,6 +41,9 @@ describeFrontier('RedisFrontier, 3 shards', async (p) => worker(await fresh('con
 
 const T = 1_000_000;
 
+/** A journal that records what a test gives it and ignores the rest. */
+const journalOf = (parts: Partial<UrlJournal>): UrlJournal => ({ async added() {}, async raised() {}, async retried() {}, async rescored() {}, ...parts });
+
 test('RedisFrontier: two workers on one crawl never get the same URL and hold perHost and delay jointly', async () => {
   const prefix = await fresh('two');
   const politeness = { perHost: 1, delayMs: 100 };
@@ -263,14 +266,11 @@ test("RedisFrontier: a page whose lease a reap gave back has its links journaled
   const prefix = await fresh('redelivered');
   const redis = await connection;
   const calls: string[] = [];
-  const journal: UrlJournal = {
+  const journal = journalOf({
     async added(reqs, state, reason) {
       calls.push(`${state} ${reason ?? '-'} ${reqs.map((r) => r.url).join(',')}`);
     },
-    async raised() {},
-    async retried() {},
-    async rescored() {},
-  };
+  });
   // The first worker's journal stands for a record whose commit failed: it keeps nothing.
   const dead = await worker(prefix, 'w1', { perHost: 4, delayMs: 0 });
   await dead.add([req('http://a.test/page', 5), req('http://a.test/other', 4)], T);
