@@ -78,6 +78,26 @@ export const topicFileSchema = z.strictObject({
   }
 });
 export type TopicFile = z.output<typeof topicFileSchema>;
+
+/**
+ * A topic file's keywords that read as the same terms (case, width, traditional and simplified
+ * characters fold together, as in pages): the vector keeps one weight, so the other was dropped
+ * in silence. Checked on files, not on the topics stored with crawls, which resume as they were.
+ */
+const topicFileOnDisk = topicFileSchema.superRefine((t, ctx) => {
+  const options = { stem: t.stem, cjk: t.cjk };
+  const seen = new Map<string, string>();
+  for (const k of Object.keys(t.keywords)) {
+    const terms = tokenize(k, options).join(' ');
+    const first = terms ? seen.get(terms) : undefined;
+    if (first !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['keywords', k], message: `keyword '${k}' gives the same terms as '${first}' (keywords are read as pages are: case, width and traditional or simplified characters fold together): give it once` });
+      return;
+    }
+    if (terms) seen.set(terms, k);
+  }
+});
+
 export type TopicFileInput = z.input<typeof topicFileSchema>;
 
 /** A topic ready for scoring. */
@@ -160,7 +180,7 @@ export function topicFromFile(input: TopicFileInput, baseDir: string | null = nu
 export const MAX_TOPIC_BYTES = 256 * 1024;
 
 export function loadTopicFile(file: string): TopicFile {
-  const t = loadFile(file, topicFileSchema, 'topic', MAX_TOPIC_BYTES);
+  const t = loadFile(file, topicFileOnDisk, 'topic', MAX_TOPIC_BYTES);
   // Example files are stored resolved, so a topic copied into a crawl database keeps working.
   const base = dirname(resolve(file));
   return { ...t, examples: t.examples.map((r) => resolveRef(r, base)), negatives: t.negatives.map((r) => resolveRef(r, base)) };

@@ -97,6 +97,10 @@ test('a keyword that gives no term is refused, naming it; levels must not cross'
   assert.throws(load('bang.yaml', 'name: t\nkeywords:\n  solar: 3\n  "!!!": 2\n'), /bang\.yaml:4: topic field 'keywords\.!!!': keyword '!!!' gives no term/);
   assert.throws(load('wide.yaml', 'name: t\nkeywords:\n  光伏: 3\n  "！！": 2\n'), /keyword '！！' gives no term/);
   assert.throws(load('lone.yaml', 'name: t\nkeywords:\n  光伏: 3\n  A股: 2\n'), /keyword 'A股' holds a single Chinese character/);
+  // Two keywords the crawl reads as the same terms: one weight would be dropped in silence.
+  assert.throws(load('case.yaml', 'name: t\nkeywords:\n  solar: 1\n  Solar: 2\n'), /case\.yaml:4: topic field 'keywords\.Solar': keyword 'Solar' gives the same terms as 'solar' .*give it once$/);
+  assert.throws(load('script.yaml', 'name: t\nkeywords:\n  太阳能: 1\n  太陽能: 2\n'), /keyword '太陽能' gives the same terms as '太阳能'/);
+  assert.doesNotThrow(load('phrase.yaml', 'name: t\nkeywords:\n  solar: 1\n  solar panel: 2\n'), 'a phrase that shares a word is another keyword');
   assert.doesNotThrow(load('usb.yaml', 'name: t\nkeywords:\n  隨身碟: 3\n'), "a keyword is read as written: 隨身碟 folds to U盘, whose 盘 pages give as well");
   assert.throws(load('levels.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {high: 0.1, low: 0.9}\n'), /levels\.yaml:3: topic field 'levels\.high': high \(0\.1\) is below low \(0\.9\)/);
   assert.throws(load('low.yaml', 'name: t\nkeywords: {solar: 1}\nlevels: {low: 0.9}\n'), /high \(0\.68\) is below low \(0\.9\)/);
