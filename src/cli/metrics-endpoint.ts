@@ -11,7 +11,7 @@ export interface MetricsEndpoint {
 /** `crawl --metrics-port N`: /metrics on 127.0.0.1 only (no token: the loopback is the boundary). */
 export async function metricsEndpoint(port: number): Promise<MetricsEndpoint> {
   const registry = new Registry();
-  const server = await serveMetrics(registry, port);
+  const server = await serveMetrics(registry, port, '127.0.0.1', '--metrics-port');
   let detach = () => {};
   return {
     attach(source) {

@@ -3,8 +3,11 @@ import type { Registry } from 'prom-client';
 import { listenOrExplain } from './listen.js';
 import { isLoopback } from '../dashboard/access.js';
 
-/** Serves `registry` at /metrics (and nothing else) on host:port; the crawl's --metrics-port. */
-export async function serveMetrics(registry: Registry, port: number, host = '127.0.0.1'): Promise<Server> {
+/**
+ * Serves `registry` at /metrics (and nothing else) on host:port; the crawl's --metrics-port.
+ * `what` names the port in an error: the library's argument, or the CLI's flag.
+ */
+export async function serveMetrics(registry: Registry, port: number, host = '127.0.0.1', what = "serveMetrics' port"): Promise<Server> {
   const text = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
   // Bound to loopback, the Host header must name loopback too: a web page that rebinds its own
   // name to 127.0.0.1 (DNS rebinding) cannot read the crawl's hosts and counts from a browser.
@@ -21,6 +24,6 @@ export async function serveMetrics(registry: Registry, port: number, host = '127
     );
   });
   server.setTimeout(30_000, (socket) => socket.destroy());
-  await listenOrExplain(server, port, host, '--metrics-port');
+  await listenOrExplain(server, port, host, what, "serveMetrics' host");
   return server;
 }

@@ -53,6 +53,8 @@ test('the metrics server answers GET and HEAD of /metrics, with or without a que
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
     const other = await fetch(`${base}/`);
     assert.equal(other.status, 404);
+    // A second server on the port: the library's words, not the CLI's flag.
+    await assert.rejects(serveMetrics(new Registry(), (server.address() as AddressInfo).port), /^FocusCrawlError: serveMetrics' port: cannot listen on 127\.0\.0\.1:\d+: the port is in use$/);
     assert.match(other.headers.get('content-type') ?? '', /^text\/plain/);
     // DNS rebinding: a page on evil.example whose name now points at 127.0.0.1.
     const port = (server.address() as AddressInfo).port;
