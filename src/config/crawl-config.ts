@@ -332,12 +332,12 @@ export function loadCrawlConfigFile(file: string): Partial<CrawlConfig> {
       if (problem) ctx.addIssue({ code: 'custom', path: ['strategyOptions', ...problem.option.split('.')], message: `${c.strategy} ${problem.message}` });
     }
   });
-  const cfg = loadFile(file, schema, 'config', undefined, FLAGS_ONLY) as Partial<CrawlConfig>;
+  let held: string[] = [];
+  const cfg = loadFile(file, schema, 'config', undefined, FLAGS_ONLY, (keys) => (held = keys)) as Partial<CrawlConfig>;
   // .partial() still fills in every default, and a default read as the file's own value would
   // hide what a preset sets (wms's depth 5) and what the restart note calls "not given": only
-  // the keys the file holds are kept. The file was checked above, so this second read cannot fail.
-  const held = loadFile(file, z.record(z.string(), z.unknown()), 'config');
-  for (const key of Object.keys(cfg)) if (!Object.hasOwn(held, key)) delete (cfg as Record<string, unknown>)[key];
+  // the keys the file holds are kept.
+  for (const key of Object.keys(cfg)) if (!held.includes(key)) delete (cfg as Record<string, unknown>)[key];
   // Every file a config file names is found beside it, wherever the crawl is started from.
   for (const key of ['topic', 'db', 'record', 'replay'] as const) {
     const v = cfg[key];

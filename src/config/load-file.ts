@@ -8,7 +8,8 @@ import { didYouMean, keysAt, optionIssue } from './option-issue.js';
  * Reads a YAML or JSON file (JSON is YAML) and validates it against a zod schema.
  * Every error names the file, the line and the field: `topic.yaml:4: keywords.map: expected number`.
  */
-export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES, flagsOnly: Readonly<Record<string, string>> = {}): z.output<S> {
+/** `held`, when given, hears the top-level keys the file itself holds (the schema's output has its defaults too). */
+export function loadFile<S extends z.ZodType>(file: string, schema: S, what: string, maxBytes = MAX_FILE_BYTES, flagsOnly: Readonly<Record<string, string>> = {}, held?: (keys: string[]) => void): z.output<S> {
   // Read as YAML, a TOML or INI file fails on its first line with words about YAML, or parses as
   // one string; its extension says what it is.
   const other = /\.(toml|ini|cfg|conf|properties|xml)$/i.exec(file)?.[1];
@@ -31,7 +32,7 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
   // A byte order mark is no content: YAML skips it, JSON.parse would stop at it.
   const text = decoded.replace(/^\uFEFF/, '');
   try {
-    return parseFile(file, text, schema, what, flagsOnly);
+    return parseFile(file, text, schema, what, flagsOnly, held);
   } catch (err) {
     // Nesting deep enough to overflow the parser's stack is no file a person wrote.
     if (err instanceof RangeError) throw new FocusCrawlError('CONFIG', `${file}: ${what} file nested too deeply to read`);
@@ -42,7 +43,7 @@ export function loadFile<S extends z.ZodType>(file: string, schema: S, what: str
 /** A config or topic file's largest size: either is a few KB (a long seed list belongs in --seeds-file). */
 export const MAX_FILE_BYTES = 1 << 20;
 
-function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, what: string, flagsOnly: Readonly<Record<string, string>>): z.output<S> {
+function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, what: string, flagsOnly: Readonly<Record<string, string>>, held?: (keys: string[]) => void): z.output<S> {
   const lines = new LineCounter();
   // JSON is YAML, but YAML forgives what JSON does not (a trailing comma): a .json file is held to JSON.
   if (/\.json$/i.test(file)) checkJson(file, text);
@@ -74,6 +75,7 @@ function parseFile<S extends z.ZodType>(file: string, text: string, schema: S, w
   if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
     throw new FocusCrawlError('CONFIG', `${file}: a ${what} file holds \`key: value\` lines (YAML) or one JSON object; this one is ${Array.isArray(data) ? 'a list' : `the single value '${String(data).slice(0, 40)}'`}`);
   }
+  held?.(Object.keys(data ?? {}));
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
     // An unknown key first: `keyword:` for `keywords:` also leaves `keywords` missing, and the

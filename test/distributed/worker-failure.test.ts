@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
-import { explainFailure } from '../../src/distributed/shared-crawl.js';
+import { explainFailure } from '../../src/distributed/worker-failure.js';
 import { FocusCrawlError } from '../../src/errors.js';
 
 /** Which service a worker names when a call fails: by the error's SQLSTATE or the port refused, not by a fixed port. */
