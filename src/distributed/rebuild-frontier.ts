@@ -48,15 +48,15 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
         throw new FocusCrawlError('USAGE', `crawl '${target.name}' has ${count(running.length, 'worker')} running (${running.join(', ')}): stop its workers (Ctrl-C or SIGTERM) before a rebuild; nothing was changed`);
       }
       if (!opts.force) {
-        throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} still holds crawl '${target.name}' (${live.waiting} waiting, ${live.fetching} being fetched, ${live.done} done): rebuild replaces it; stop its workers and pass --force to clear it first`);
+        const what = (await frontier.layout()) === 'rebuilding' ? 'half rebuilt, by a rebuild that was interrupted' : `${live.waiting} waiting, ${live.fetching} being fetched, ${live.done} done`;
+        throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} still holds crawl '${target.name}' (${what}): rebuild replaces it; stop its workers and pass --force to clear it first`);
       }
-      await dropCrawlKeys(redis, redisPrefix(target.name));
     }
-    // Marks the frontier with this layout; what an earlier one left (a seen set, settings) goes.
-    if (!(await frontier.layoutMatches())) {
-      await dropCrawlKeys(redis, redisPrefix(target.name));
-      await frontier.layoutMatches();
-    }
+    // Whatever is left goes (keys of an earlier layout, a seen set, settings). The mark of a
+    // rebuild under way keeps workers out until every URL is back (a worker still running since
+    // Redis lost its data would otherwise carry on against a half-rebuilt frontier).
+    await dropCrawlKeys(redis, redisPrefix(target.name));
+    await frontier.beginRebuild();
     const report: RebuildReport = { final: 0, open: 0 };
     let batch: { url: string; host: string; state: 'done' | 'error' | 'discarded'; reason: string | null }[] = [];
     for await (const row of pg.finalRows()) {
@@ -79,6 +79,7 @@ export async function rebuildFrontier(target: SharedTarget, opts: { force?: bool
       }
     }
     if (open.length) report.open += (await frontier.restoreOpen(open, now)).filter(Boolean).length;
+    await frontier.endRebuild();
     return report;
   } finally {
     redis.disconnect();

@@ -23,7 +23,7 @@ import { dropCrawlKeys } from './drop-crawl-keys.js';
 import { CreationLock } from './creation-lock.js';
 import { EvidenceExchange, type ExchangeCounts } from './evidence-exchange.js';
 import { StrategyCheckpoint } from './strategy-checkpoint.js';
-import { explainFailure, lostFrontier, runFailure } from './worker-failure.js';
+import { explainFailure, halfRebuilt, lostFrontier, runFailure } from './worker-failure.js';
 import { parseStored } from '../store/stored-json.js';
 import { topicKey } from '../strategies/strategy-state.js';
 
@@ -158,7 +158,9 @@ async function open(config: CrawlConfig, topicFile: TopicFile | null, target: Sh
   const planned = plan(config, topicFile, strategy ? { strategy } : {});
   const worker = `${hostname()}:${process.pid}`;
   const frontier = sharedFrontier(redis, config, target.name, worker, pg);
-  if (!(await frontier.layoutMatches())) {
+  const layout = await frontier.layout();
+  if (layout === 'rebuilding') throw halfRebuilt(target);
+  if (layout === 'earlier') {
     throw new FocusCrawlError('USAGE', `Redis at ${redact(target.redis)} holds crawl '${target.name}' in the layout of an earlier focuscrawl: stop its workers and run focuscrawl rebuild --name ${target.name} --force, which recreates it from PostgreSQL`);
   }
   // Every worker sets it from the stored config: the one resume --max-pages raised.

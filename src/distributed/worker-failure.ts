@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { FocusCrawlError } from '../errors.js';
-import { LOST_FRONTIER } from '../frontier/redis-frontier.js';
+import { LOST_FRONTIER, REBUILDING_FRONTIER } from '../frontier/redis-frontier.js';
 import type { PgStore } from '../store/pg-store.js';
 import { pgSchema, redact, type SharedTarget } from './shared-target.js';
 
@@ -11,6 +11,7 @@ export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; 
     new FocusCrawlError('STORE', `PostgreSQL at ${redact(s.target.pg)} lacks a table of crawl '${s.target.name}' (${what}): the crawl was dropped while this worker ran (focuscrawl drop --force), or its schema was damaged; this worker stops`, { cause: err });
   // `drop --force` deletes the keys too: the frontier is gone because the crawl is, and rebuild is no way back.
   if (err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER)) return s.dropped ? droppedLine('its schema is gone') : lostFrontier(s.target, err);
+  if (err instanceof FocusCrawlError && err.message.startsWith(REBUILDING_FRONTIER)) return halfRebuilt(s.target, err);
   // A command Redis refused (OOM under maxmemory noeviction, READONLY replica, MISCONF): Redis's state, not the URL's.
   if ((err as Error)?.name === 'ReplyError') {
     return new FocusCrawlError('STORE', `Redis at ${redact(s.target.redis)} refused a command: ${(err as Error).message}; ${lost}`, { cause: err });
@@ -61,6 +62,15 @@ export function lostFrontier(target: SharedTarget, cause?: unknown): FocusCrawlE
   return new FocusCrawlError(
     'STORE',
     `Redis at ${redact(target.redis)} holds nothing of crawl '${target.name}', which PostgreSQL has (Redis lost its data: restarted without persistence or flushed, or this is another Redis database): run focuscrawl rebuild --name ${target.name}, which recreates the frontier from PostgreSQL, then start the workers again`,
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** A crawl a rebuild is refilling, or one an interrupted rebuild left half done: no worker runs on it. */
+export function halfRebuilt(target: SharedTarget, cause?: unknown): FocusCrawlError {
+  return new FocusCrawlError(
+    'STORE',
+    `Redis at ${redact(target.redis)} holds crawl '${target.name}' half rebuilt: a focuscrawl rebuild is refilling it from PostgreSQL, or one was interrupted (then run focuscrawl rebuild --name ${target.name} --force again); start the workers once it has finished`,
     cause === undefined ? {} : { cause },
   );
 }

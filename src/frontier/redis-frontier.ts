@@ -9,7 +9,7 @@ import { madeNoRequest } from '../fetch/made-no-request.js';
 import type { PolitenessOptions } from './host-scheduler.js';
 import type { UrlJournal } from './url-journal.js';
 import { bucketsPerShard, checkPrefix, countersKey, DEFAULT_BUCKET_BITS, seenPlace, shardBase, shardOfHost } from './redis-keys.js';
-import { defineScripts, LOST_MARK, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
+import { defineScripts, LAYOUT, LOST_MARK, REBUILDING, type ScriptArg, type ScriptCall, type ScriptName } from './redis-scripts.js';
 import { ScriptBatcher } from './script-batcher.js';
 import { CLAIMED_FIELDS, decodeClaimed, decodeClaimReply, keyBytes, packKept, packRaisable, scoreOf } from './redis-request-codec.js';
 
@@ -41,8 +41,6 @@ export interface RedisFrontierOptions {
 
 /** The local cache's mark of a URL discarded revivably: below every priority, so only an add is sent on. */
 const REVIVABLE = SeenPriorityCache.MARK;
-/** The key layout of redis-scripts.ts, stored in each shard's cfg hash: 2 is the compact, binary one. */
-const LAYOUT = '2';
 
 /** Leases reaped per script call: a long reap is split so other workers get a turn. */
 const REAP_CHUNK = 1000;
@@ -63,6 +61,11 @@ type EndOutcome = Outcome['state'] | 'unfetched' | 'retry' | 'release' | 'fetche
  */
 /** How a lost frontier's error begins (shared-crawl.ts names the crawl and the way back). */
 export const LOST_FRONTIER = 'Redis no longer holds the crawl';
+/** How an error of a crawl a rebuild is refilling (or left half done) begins. */
+export const REBUILDING_FRONTIER = 'Redis holds the crawl half rebuilt';
+
+/** A crawl's layout mark in Redis (RedisFrontier.layout). */
+export type LayoutState = 'current' | 'earlier' | 'rebuilding';
 
 export class RedisFrontier implements Frontier {
   /** Redis calls made (concurrent calls to several shards count once). */
@@ -86,7 +89,7 @@ export class RedisFrontier implements Frontier {
    */
   readonly #redelivered = new Set<string>();
   readonly #noteRedelivered = (key: string) => void this.#redelivered.add(key);
-  /** layoutMatches() found or left the layout mark: the crawl's presence in Redis can be checked. */
+  /** layout() found or left the layout mark: the crawl's presence in Redis can be checked. */
   #marked = false;
   /** This worker has reaped, and so left its heartbeat (close() takes it back). */
   #announced = false;
@@ -128,11 +131,12 @@ export class RedisFrontier implements Frontier {
     this.#worker = opts.worker;
     this.#journal = opts.journal ?? null;
     this.#promote = opts.promote ?? 100;
-    // Guarded once the crawl's layout mark is found or left (layoutMatches): before, a frontier
+    // Guarded once the crawl's layout mark is found or left (layout()): before, a frontier
     // may be one a test or rebuild fills from nothing.
     const plain = defineScripts(redis, opts.traceScripts ?? false);
     const guarded = defineScripts(redis, opts.traceScripts ?? false, true);
     const lost = (err: unknown) => {
+      if (err instanceof Error && err.message.startsWith(`${LOST_MARK} ${REBUILDING}`)) throw new FocusCrawlError('STORE', `${REBUILDING_FRONTIER} (${this.#prefix})`);
       if (err instanceof Error && err.message.startsWith(LOST_MARK)) throw new FocusCrawlError('STORE', `${LOST_FRONTIER} (${this.#prefix}): it lost its data (restarted without persistence, or flushed)`);
       throw err;
     };
@@ -181,21 +185,48 @@ export class RedisFrontier implements Frontier {
   }
 
   /**
-   * Whether the crawl's keys are in this layout (redis-scripts.ts): true for an empty crawl, which
-   * is marked so, and for one marked already; false for a frontier an earlier focuscrawl wrote,
-   * which these scripts would misread (its owner recreates it with rebuild).
+   * The crawl's layout mark: `current` for one in this layout (redis-scripts.ts), and for an empty
+   * crawl, which is marked so; `earlier` for a frontier an earlier focuscrawl wrote, which these
+   * scripts would misread (its owner recreates it with rebuild); `rebuilding` while a rebuild
+   * refills it, or after one was interrupted. Only `current` lets this frontier's scripts run guarded.
    */
-  async layoutMatches(): Promise<boolean> {
+  async layout(): Promise<LayoutState> {
     this.roundTrips++;
     const found = await Promise.all(this.#shardList().map((s) => Promise.all([this.#redis.hget(shardBase(this.#prefix, s) + 'cfg', 'layout'), this.#redis.exists(this.#key(s))])));
-    if (found.every(([layout]) => layout === LAYOUT)) return (this.#marked = true);
-    if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return false;
-    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', LAYOUT)));
-    return (this.#marked = true);
+    if (found.some(([layout]) => layout === REBUILDING)) return 'rebuilding';
+    if (found.every(([layout]) => layout === LAYOUT)) return this.#mark();
+    if (found.some(([layout, used]) => layout !== LAYOUT && used > 0)) return 'earlier';
+    await this.#setMark(LAYOUT);
+    return this.#mark();
+  }
+
+  #mark(): 'current' {
+    this.#marked = true;
+    return 'current';
+  }
+
+  async #setMark(mark: string): Promise<void> {
+    await Promise.all(this.#shardList().map((s) => this.#redis.hset(shardBase(this.#prefix, s) + 'cfg', 'layout', mark)));
   }
 
   /**
-   * Whether Redis holds anything of this crawl: the layout mark layoutMatches() leaves on every
+   * Rebuild, on a crawl whose keys are cleared: marks every shard `rebuilding` before anything is
+   * refilled, so that no worker's script runs on a half-rebuilt frontier (a worker still running
+   * after Redis lost its data stops; one started meanwhile is refused) until endRebuild().
+   */
+  async beginRebuild(): Promise<void> {
+    this.#marked = false;
+    await this.#setMark(REBUILDING);
+  }
+
+  /** Rebuild, once every URL is restored: the layout mark that lets workers in. */
+  async endRebuild(): Promise<void> {
+    await this.#setMark(LAYOUT);
+    this.#mark();
+  }
+
+  /**
+   * Whether Redis holds anything of this crawl: the layout mark layout() leaves on every
    * shard when the crawl is created, or the counters of any shard. A crawl PostgreSQL knows with none lost its frontier (Redis
    * restarted without persistence, or flushed, or this is another database).
    */
@@ -542,7 +573,7 @@ export class RedisFrontier implements Frontier {
    * its data mid-crawl looks empty too, and a worker would record the crawl as finished.
    */
   async #finishedIfPresent(): Promise<true> {
-    // Only a frontier that found or left its layout mark (every shared crawl's, layoutMatches) can tell.
+    // Only a frontier that found or left its layout mark (every shared crawl's, layout()) can tell.
     if (!this.#marked || (await this.present())) return true;
     throw new FocusCrawlError('STORE', `${LOST_FRONTIER} (${this.#prefix}): it lost its data (restarted without persistence, or flushed)`);
   }

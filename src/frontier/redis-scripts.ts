@@ -509,14 +509,23 @@ export type ScriptCall = (key: string, ...args: ScriptArg[]) => Promise<unknown>
 
 /**
  * A guarded script refuses to run on a shard without the crawl's layout mark (cfg's `layout`,
- * RedisFrontier.layoutMatches), before it writes anything: a Redis restarted empty, or flushed,
+ * RedisFrontier.layout), before it writes anything: a Redis restarted empty, or flushed,
  * under running workers. Unguarded, their next add and claim recreated the crawl's keys from
  * nothing (counters and page budget at 0), so they went on crawling a frontier of a few URLs, past
  * the page budget, and left keys that made `rebuild` refuse.
  */
 export const LOST_MARK = 'FCLOST';
+/** The key layout of these scripts, stored in each shard's cfg hash as `layout`: 2 is the compact, binary one. */
+export const LAYOUT = '2';
+/**
+ * The mark a rebuild leaves while it refills the keys (RedisFrontier.beginRebuild): a worker's
+ * scripts refuse it as they refuse no mark, so none crawls a half-rebuilt frontier, and one a
+ * rebuild left half done (interrupted) stays refused until a rebuild finishes.
+ */
+export const REBUILDING = 'rebuilding';
 const GUARD = `
-if not call('HGET', B .. 'cfg', 'layout') then return redis.error_reply('${LOST_MARK} the crawl has no keys here') end
+local mark = call('HGET', B .. 'cfg', 'layout')
+if mark ~= '${LAYOUT}' then return redis.error_reply('${LOST_MARK} ' .. (mark == '${REBUILDING}' and '${REBUILDING}' or 'the crawl has no keys here')) end
 `;
 /** The scripts a running worker calls, which must not recreate a lost crawl. */
 const GUARDED: ReadonlySet<ScriptName> = new Set<ScriptName>(['add', 'claim', 'end', 'claimHost', 'reap', 'renew', 'budget', 'rescore']);

@@ -6,7 +6,7 @@ import { serveMultiHostWeb } from '../../src/bench/multi-host-web.js';
 import { pgSchema, redisPrefix } from '../../src/distributed/shared-crawl.js';
 import { dropCrawlKeys } from '../../src/distributed/drop-crawl-keys.js';
 import { runCli, untilWhileRunning } from '../helpers/run-cli.js';
-import { connectTestRedis, REDIS_URL } from '../helpers/test-redis.js';
+import { connectTestRedis, keysUnder, REDIS_URL } from '../helpers/test-redis.js';
 import { PG_URL } from '../helpers/test-pg.js';
 import { dropTestSchema } from '../helpers/drop-test-crawl.js';
 
@@ -72,6 +72,24 @@ test('a crawl PostgreSQL knows and Redis lost: workers and crawl refuse and name
     // rebuild is the way back.
     const rebuilt = await runCli(['rebuild', ...shared]);
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
+
+    // A rebuild interrupted half way leaves its mark: no worker runs on the partial frontier, and
+    // only a rebuild that finishes lets them in.
+    const admin = await connectTestRedis();
+    const marks = await keysUnder(admin, redisPrefix(name), '*:cfg');
+    assert.ok(marks.length >= 1);
+    for (const key of marks) await admin.hset(key, 'layout', 'rebuilding');
+    admin.disconnect();
+    const refused = await runCli(['worker', ...shared]);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    oneLine(refused.stderr);
+    assert.match(refused.stderr, new RegExp(`^focuscrawl: Redis at .* holds crawl '${name}' half rebuilt: .*focuscrawl rebuild --name ${name} --force`));
+    const unforced = await runCli(['rebuild', ...shared]);
+    assert.equal(unforced.code, 2, unforced.stdout + unforced.stderr);
+    assert.match(unforced.stderr, /half rebuilt, by a rebuild that was interrupted.*--force/);
+    const forced = await runCli(['rebuild', ...shared, '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+
     const again = await runCli(['worker', ...shared]);
     assert.equal(again.code, 0, again.stderr);
   } finally {

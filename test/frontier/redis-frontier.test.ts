@@ -1,7 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
-import { RedisFrontier, type RedisFrontierOptions } from '../../src/frontier/redis-frontier.js';
+import { RedisFrontier, REBUILDING_FRONTIER, type RedisFrontierOptions } from '../../src/frontier/redis-frontier.js';
+import { FocusCrawlError } from '../../src/errors.js';
 import type { PolitenessOptions } from '../../src/frontier/host-scheduler.js';
 import type { CrawlRequest } from '../../src/types.js';
 import type { UrlJournal } from '../../src/frontier/url-journal.js';
@@ -346,12 +347,30 @@ test('RedisFrontier: a crawl written in an earlier key layout is told apart; an 
   const redis = await connection;
   const fresh1 = await fresh('layout');
   const f = await worker(fresh1, 'w1', {}, { shards: 2 });
-  assert.equal(await f.layoutMatches(), true, 'an empty crawl takes this layout');
+  assert.equal(await f.layout(), 'current', 'an empty crawl takes this layout');
   await f.add([req('http://layout.test/a', 1)], T);
-  assert.equal(await f.layoutMatches(), true, 'and keeps it');
+  assert.equal(await f.layout(), 'current', 'and keeps it');
   const old = await fresh('layout-old');
   await redis.hset(`${old}:{1}:n`, 'waiting', 3); // counters an earlier focuscrawl wrote, no layout mark
-  assert.equal(await (await worker(old, 'w1', {}, { shards: 2 })).layoutMatches(), false);
+  assert.equal(await (await worker(old, 'w1', {}, { shards: 2 })).layout(), 'earlier');
+});
+
+test('RedisFrontier: while a rebuild refills the keys, a running worker stops at its next call and a new one is told; after it, both run', async () => {
+  const prefix = await fresh('rebuilding');
+  const running = await worker(prefix, 'w1', { perHost: 5, delayMs: 0 }, { shards: 2 });
+  assert.equal(await running.layout(), 'current');
+  await running.add([req('http://r.test/a', 1)], T);
+  const rebuild = await worker(prefix, 'rebuild', { perHost: 5, delayMs: 0 }, { shards: 2 });
+  await rebuild.beginRebuild();
+  await rebuild.restoreFinal([{ url: 'http://r.test/done', host: 'r.test', state: 'done', reason: null }]);
+  await rebuild.add([req('http://r.test/b', 2)], T);
+  await assert.rejects(running.claim(5, T + 1), (err: Error) => err instanceof FocusCrawlError && err.message.startsWith(REBUILDING_FRONTIER));
+  await assert.rejects(running.add([req('http://r.test/c', 1)], T + 1), (err: Error) => err.message.startsWith(REBUILDING_FRONTIER), 'an add writes nothing either');
+  assert.equal(await (await worker(prefix, 'w2', {}, { shards: 2 })).layout(), 'rebuilding', 'a worker started meanwhile (or after an interrupted rebuild) is told');
+  await rebuild.endRebuild();
+  assert.equal(await (await worker(prefix, 'w3', {}, { shards: 2 })).layout(), 'current');
+  const claimed = await running.claim(5, T + 2);
+  assert.deepEqual(claimed.map((r) => r.url).sort(), ['http://r.test/a', 'http://r.test/b']);
 });
 
 test('RedisFrontier: a discard for depth stays revivable through rebuild, and across workers whatever their caches hold', async () => {
