@@ -66,10 +66,27 @@ export function endpointOf(link: OgcLink): string {
   const u = new URL(link.url.href);
   u.hash = '';
   const only = REQUEST_PARAMS.get(link.params.get('request')?.toLowerCase() ?? '');
-  const keep = [...u.searchParams].filter(([k]) => !OGC_PARAMS.has(k.toLowerCase()) && !only?.has(k.toLowerCase()));
-  u.search = '';
-  for (const [k, v] of keep) u.searchParams.append(k, v);
+  // The query's own pieces, not URLSearchParams, which decodes as UTF-8 and encodes again: a GBK
+  // file name's escapes (map=%D6%D0...) became U+FFFD and so another file, `?token` became
+  // `?token=`, and `map=/a.map` came back as `map=%2Fa.map`.
+  const keep = u.search.slice(1).split('&').filter((piece) => {
+    if (!piece) return false;
+    const name = paramName(piece);
+    return !OGC_PARAMS.has(name) && !only?.has(name);
+  });
+  u.search = keep.length ? `?${keep.join('&')}` : '';
   return normalizeUrl(u.href) ?? u.href;
+}
+
+/** A query piece's parameter name, decoded and lower-cased as a server reads it (`%53ERVICE` is SERVICE). */
+function paramName(piece: string): string {
+  const eq = piece.indexOf('=');
+  const raw = (eq < 0 ? piece : piece.slice(0, eq)).replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
 }
 
 /** The KVP GetCapabilities request for an endpoint (no VERSION: the server answers its highest). */

@@ -20,15 +20,19 @@ export const MAX_LAYER_CRS = 256;
 /**
  * Bounds on a whole document: named layers listed, and CRS codes over all of them. A 15 KB gzip
  * body of 200,000 layers under a root of 256 codes took 1.3 GB and could not be stored (one JSON
- * string past V8's limit). Past the code budget a layer lists its own codes only, as many as the
- * budget has left.
+ * string past V8's limit). The budget holds apart the codes layers list themselves and those
+ * they inherit: past the inherited ones' budget a layer lists its own codes only, so that
+ * GeoServer's thousands of root codes copied down 800 layers do not leave the rest with none.
  */
 export const MAX_LAYERS = 10_000;
 export const MAX_DOCUMENT_CRS = 200_000;
 
 interface Budget {
   layers: number;
-  crs: number;
+  /** Codes the layers list themselves. */
+  own: number;
+  /** Codes copied from a parent. */
+  inherited: number;
 }
 
 /**
@@ -38,16 +42,17 @@ interface Budget {
  */
 function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[], budget: Budget): void {
   if (budget.layers <= 0) return;
-  const cap = Math.min(MAX_LAYER_CRS, budget.crs);
+  const cap = Math.min(MAX_LAYER_CRS, budget.own);
   const own = new Set<string>();
   for (const c of [...childrenNamed(layer, 'CRS'), ...childrenNamed(layer, 'SRS')]) {
     for (const code of c.text.split(/\s+/)) if (code && own.size < cap) own.add(code);
   }
   // Inherited codes first, as the document lists them, in the room the layer's own leave.
   const inherited = new Set(up.crs);
-  let room = cap;
+  let room = MAX_LAYER_CRS;
   for (const code of own) if (!inherited.has(code)) room--;
-  const crs = new Set(up.crs.slice(0, Math.max(0, room)));
+  const copied = up.crs.slice(0, Math.max(0, Math.min(room, budget.inherited)));
+  const crs = new Set(copied);
   for (const code of own) crs.add(code);
   const ex = child(layer, 'EX_GeographicBoundingBox');
   const ll = child(layer, 'LatLonBoundingBox');
@@ -66,7 +71,8 @@ function collectLayers(layer: XmlElement, up: Inherited, out: ServiceLayer[], bu
   if (name) {
     out.push({ name, title: childText(layer, 'Title') ?? name, crs: codes, wgs84, boxes });
     budget.layers--;
-    budget.crs = Math.max(0, budget.crs - codes.length);
+    budget.own -= own.size;
+    budget.inherited = Math.max(0, budget.inherited - copied.length);
   }
   for (const c of childrenNamed(layer, 'Layer')) collectLayers(c, { crs: codes, wgs84, boxes }, out, budget);
 }
@@ -88,7 +94,7 @@ export const wmsDetector: ServiceDetector = {
       const capability = child(root, 'Capability');
       if (!service || !capability) return `<${root.name}> without ${service ? 'a Capability' : 'a Service'} element`;
       const layers: ServiceLayer[] = [];
-      const budget: Budget = { layers: MAX_LAYERS, crs: MAX_DOCUMENT_CRS };
+      const budget: Budget = { layers: MAX_LAYERS, own: MAX_DOCUMENT_CRS, inherited: MAX_DOCUMENT_CRS };
       for (const l of childrenNamed(capability, 'Layer')) collectLayers(l, { crs: [], wgs84: null, boxes: [] }, layers, budget);
       const version = root.attrs.version ?? null;
       const contact = child(service, 'ContactInformation');

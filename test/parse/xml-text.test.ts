@@ -20,6 +20,8 @@ test('an XML body is decoded by its BOM, then the HTTP charset (RFC 7303), then 
   // A BOM is before everything.
   const utf16 = new Uint8Array([0xff, 0xfe, ...[...'<t>é</t>'].flatMap((c) => [c.charCodeAt(0), 0])]);
   assert.equal(xmlText(utf16, 'text/xml; charset=iso-8859-1'), '<t>é</t>');
+  const bom8 = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('<t>é</t>')]);
+  assert.equal(xmlText(bom8, 'text/xml; charset=iso-8859-1'), '<t>é</t>', "a UTF-8 BOM wins over the header's Latin-1");
 });
 
 test('a WMS capabilities document in Latin-1, said only by the HTTP charset, keeps its accented title', () => {
