@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { PageRecord } from '../store/store.js';
 
 /** What the crawl loop reports as it goes: the progress bar, the dashboard and the metrics listen. */
 export interface CrawlEvents {
@@ -17,6 +18,17 @@ export interface CrawlEvents {
     fetchMs: number;
     depth: number;
     priority: number;
+    /**
+     * The page as stored (title, text, outlinks, headers, relevance), for a page that was stored;
+     * null for an error, and for a page the store does not keep (a service probe's answer).
+     */
+    page: PageRecord | null;
+    /**
+     * The response's body as served, decompressed, not decoded (`page.encoding` names its
+     * charset); null where none was read (no request made, a type that is not parsed). Held by the
+     * event only: a listener that keeps it keeps its memory.
+     */
+    body: Uint8Array | null;
   };
   /** A URL was discarded (with the reason) before or instead of a fetch. */
   discarded: { url: string; reason: string; kind: string };

@@ -180,6 +180,7 @@ export class UrlEnding {
         key: req.key, url: req.url, host: req.host, state: outcome.state, requested: fetched, status: res?.status ?? extra.status ?? null,
         relevance, relevant: topic !== null && relevance !== null && relevance >= topic.threshold,
         bytes: res?.bytes ?? 0, fetchMs: res?.fetchMs ?? 0, depth: req.depth, priority: req.priority,
+        page: extra.page ?? null, body: res?.body ?? null,
       });
     }
   }

@@ -1,10 +1,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resumeCrawl, startCrawl } from '../../src/crawl.js';
 import { FocusCrawlError } from '../../src/errors.js';
+import type { CrawlEvents } from '../../src/engine/crawl-events.js';
 import { topicFromFile } from '../../src/relevance/topic.js';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 
@@ -201,5 +204,33 @@ test('crawler.stop() before run() is kept: run() ends at once as stopped (a stop
     assert.equal(next.stats.fetched, 5);
   } finally {
     await c.close();
+  }
+});
+
+test("a 'fetched' event carries the stored page and the body as served, for a library caller's own per-page work", async () => {
+  // GBK bytes with the charset only in <meta>: the body is the server's bytes, the page the decoded text.
+  const gbk = Buffer.from('3c68746d6c3e3c686561643e3c6d65746120636861727365743d2267626b223e3c7469746c653ed6d0cec43c2f7469746c653e3c2f686561643e3c626f64793e3c703ed6d0cec43c2f703e3c6120687265663d222f6d697373696e67223e6d697373696e673c2f613e3c2f626f64793e3c2f68746d6c3e', 'hex');
+  const server = http.createServer((req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(gbk);
+    res.writeHead(404, { 'content-type': 'text/html' }).end('<p>gone</p>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const c = await startCrawl({ seeds: [origin + '/'], db: join(dir, 'per-page.db'), delayMs: 0, maxPages: 5, sitemaps: false, retries: 0 });
+    const seen: CrawlEvents['fetched'][] = [];
+    c.crawler.events.on('fetched', (e) => seen.push(e));
+    await c.run();
+    await c.close();
+    const home = seen.find((e) => e.url === origin + '/')!;
+    assert.equal(home.page?.title, '中文');
+    assert.match(home.page?.text ?? '', /中文/);
+    assert.deepEqual(home.page?.outlinks.map((l) => l.url), [origin + '/missing']);
+    assert.deepEqual(Buffer.from(home.body!), gbk, 'the bytes as served');
+    const missing = seen.find((e) => e.url === origin + '/missing')!;
+    assert.equal(missing.state, 'error');
+    assert.equal(missing.page, null);
+  } finally {
+    server.close();
   }
 });
