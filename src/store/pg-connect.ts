@@ -4,6 +4,8 @@ import { redact } from '../distributed/shared-target.js';
 
 /** Attempts to reach PostgreSQL before giving up, with a doubling wait from 250 ms (about 2 s in all). */
 const CONNECT_ATTEMPTS = 4;
+/** How long a connection may take to be answered (node-postgres's connectionTimeoutMillis). */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * Waits before the retries of a statement that lost its connection: about 8 s in all, enough for
@@ -52,7 +54,7 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
     // Prepared statements (the group commit's) are planned for each execution's arrays: a generic
     // plan, which PostgreSQL may settle on while a crawl's tables are still empty, is kept for the
     // connection's life and is not re-planned as the tables grow.
-    const pool = new pg.Pool({ connectionString: driverUrl, max: size, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
+    const pool = new pg.Pool({ connectionString: driverUrl, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, options: '-c plan_cache_mode=force_custom_plan' });
     // An idle client that loses its server emits here; the next query reports it where it is awaited.
     pool.on('error', () => {});
     shownUrl.set(pool, url);
@@ -63,7 +65,10 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
         return pool;
       } catch (err) {
         last = err;
-        if (!isTransient(err)) break;
+        // Five seconds of silence is no restart (a starting PostgreSQL says so at once): another
+        // server on the port, Redis at 6379 for one, or a firewall that drops packets. Four
+        // attempts of it took 25 s to say so.
+        if (!isTransient(err) || isConnectTimeout(err)) break;
         await sleep(250 * 2 ** attempt);
       }
     }
@@ -75,7 +80,8 @@ export async function connectPg(url: string, size = 10): Promise<pg.Pool> {
       driverUrl = plain;
       continue;
     }
-    throw new FocusCrawlError('STORE', `cannot reach PostgreSQL at ${redact(url)}: ${reason(last)}`, { cause: last });
+    const silent = isConnectTimeout(last) ? ` (no PostgreSQL answered within ${CONNECT_TIMEOUT_MS / 1000} s: is it another server's port, or are packets dropped?)` : '';
+    throw new FocusCrawlError('STORE', `cannot reach PostgreSQL at ${redact(url)}: ${reason(last)}${silent}`, { cause: last });
   }
 }
 
@@ -127,6 +133,8 @@ function isTransient(err: unknown): boolean {
   if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
   return /timeout|Connection terminated|Client has encountered a connection error/i.test((err as Error).message ?? '');
 }
+
+const isConnectTimeout = (err: unknown): boolean => /connection timeout/i.test((err as Error | null)?.message ?? '');
 
 /** Deadlock or serialization failure: PostgreSQL rolled the statement back, so it can simply run again. */
 function isConflict(err: unknown): boolean {
