@@ -14,6 +14,7 @@ import { probeLock } from '../store/crawl-lock.js';
 import { heartbeatWindowMs } from '../frontier/lease-timing.js';
 import { DEFAULT_LEASE_MS } from '../frontier/frontier.js';
 import { count } from './progress.js';
+import { crawlSchemaExists } from '../store/pg-table-exists.js';
 
 /** What Redis says of a shared crawl's workers now (RedisFrontier.liveness). */
 export interface SharedLiveness {
@@ -143,8 +144,7 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
   ]);
   const pool = await connectPg(target.pg, 2);
   const schema = pgSchema(target.name);
-  const exists = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${schema}.meta`]);
-  if (!(exists.rows[0] as { ok: boolean }).ok) {
+  if (!(await crawlSchemaExists(pool, schema))) {
     await pool.end();
     throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)}`);
   }

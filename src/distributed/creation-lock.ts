@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { libpqSemantics } from '../store/pg-connect.js';
 import { pgSchema, type SharedTarget } from './shared-target.js';
+import { crawlSchemaExists } from '../store/pg-table-exists.js';
 
 /**
  * Serialises the creation of a named crawl: two `crawl --name` started together would otherwise
@@ -21,8 +22,7 @@ export class CreationLock {
     try {
       await client.connect();
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`create ${schema}`]);
-      const r = await client.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]);
-      return new CreationLock(client, schema, (r.rows[0] as { ok: boolean }).ok);
+      return new CreationLock(client, schema, await crawlSchemaExists(client, schema));
     } catch {
       // The store's connection, made next, names PostgreSQL and why; creation goes on unserialised.
       await client.end().catch(() => {});

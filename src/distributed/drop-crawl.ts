@@ -8,6 +8,7 @@ import { count } from '../text/count.js';
 import { connectRedis, pgSchema, redisPrefix } from './shared-crawl.js';
 import { dropCrawlKeys, hasCrawlKeys } from './drop-crawl-keys.js';
 import { redact, type SharedTarget } from './shared-target.js';
+import { crawlSchemaExists } from '../store/pg-table-exists.js';
 
 /** After the drop, how long keys a running worker's last scripts wrote again are looked for, and how often. */
 const SWEEP_MS = 10_000;
@@ -40,7 +41,7 @@ export async function dropCrawl(target: SharedTarget, o: { force?: boolean; swee
   try {
     pool = await connectPg(target.pg, 1);
     const schema = pgSchema(target.name);
-    const inPg = ((await pool.query(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${schema}.meta`])).rows[0] as { ok: boolean }).ok;
+    const inPg = await crawlSchemaExists(pool, schema);
     const inRedis = await hasCrawlKeys(redis, prefix);
     if (!inPg && !inRedis) {
       throw new FocusCrawlError('USAGE', `there is no crawl named '${target.name}' in PostgreSQL at ${redact(target.pg)} or Redis at ${redact(target.redis)}`);

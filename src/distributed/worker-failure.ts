@@ -3,6 +3,7 @@ import { FocusCrawlError } from '../errors.js';
 import { LOST_FRONTIER, REBUILDING_FRONTIER } from '../frontier/redis-frontier.js';
 import type { PgStore } from '../store/pg-store.js';
 import { pgSchema, redact, type SharedTarget } from './shared-target.js';
+import { crawlSchemaExists } from '../store/pg-table-exists.js';
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
 export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget; dropped?: boolean }): unknown {
@@ -40,13 +41,8 @@ export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; 
  */
 export async function runFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget; pool: PgStore['pool'] }): Promise<unknown> {
   const gone = err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER);
-  const dropped = gone && !(await schemaExists(s.pool, pgSchema(s.target.name)).catch(() => true));
+  const dropped = gone && !(await crawlSchemaExists(s.pool, pgSchema(s.target.name)).catch(() => true));
   return explainFailure(err, { redis: s.redis, target: s.target, dropped });
-}
-
-async function schemaExists(pool: PgStore['pool'], schema: string): Promise<boolean> {
-  const r = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]);
-  return (r.rows[0] as { ok: boolean }).ok;
 }
 
 const portOf = (url: string, fallback: string): string => {

@@ -15,6 +15,7 @@ import { PgServiceRegistry } from './pg-service-registry.js';
 import { pgTextQuery } from './pg-text-query.js';
 import { snippet } from './sqlite-store.js';
 import type { LogEntry, SearchHit } from './store.js';
+import { crawlSchemaExists, tableExists } from './pg-table-exists.js';
 
 const PAGE = 1000;
 
@@ -38,11 +39,11 @@ export class PgCrawlReader implements CrawlReader {
     checkCrawlName(name, "PgCrawlReader.open's name");
     const pool = await connectPg(url, 2);
     const schema = pgSchema(name);
-    const found = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]).catch(async (err: unknown) => {
+    const found = await crawlSchemaExists(pool, schema).catch(async (err: unknown) => {
       await pool.end().catch(() => {});
       throw err;
     });
-    if (!(found.rows[0] as { ok: boolean }).ok) {
+    if (!found) {
       await pool.end();
       throw new FocusCrawlError('USAGE', `there is no crawl named '${name}' in PostgreSQL at ${redact(url)}`);
     }
@@ -292,8 +293,7 @@ export class PgCrawlReader implements CrawlReader {
   }
 
   async #hasTable(name: string): Promise<boolean> {
-    const r = await this.#query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${this.#s}.${name}`]);
-    return (r.rows[0] as { ok: boolean }).ok;
+    return tableExists({ query: (sql, params) => this.#query(sql, params) }, `${this.#s}.${name}`);
   }
 
   #hasLabels(): Promise<boolean> {

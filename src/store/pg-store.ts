@@ -14,6 +14,7 @@ import { PgWriterThread } from './pg-writer-thread.js';
 import type { LogEntry, NewLogEntry, SearchHit, Store, UrlCommit } from './store.js';
 import { FocusCrawlError } from '../errors.js';
 import { GroupWriter } from './group-writer.js';
+import { crawlSchemaExists } from './pg-table-exists.js';
 
 /**
  * Batches closed and waiting behind the one being written before congested() asks the crawl to
@@ -93,11 +94,11 @@ export class PgStore implements Store, UrlJournal {
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new FocusCrawlError('USAGE', `'${schema}' is not a usable PostgreSQL schema name`);
     const pool = await connectPg(url, opts.poolSize ?? 10);
     if (opts.missing) {
-      const found = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.meta`]).catch(async (err: unknown) => {
+      const found = await crawlSchemaExists(pool, schema).catch(async (err: unknown) => {
         await pool.end().catch(() => {});
         throw new FocusCrawlError('STORE', `PostgreSQL: cannot read the crawl's schema ${schema}: ${(err as Error).message}`, { cause: err });
       });
-      if (!(found.rows[0] as { ok: boolean }).ok) {
+      if (!found) {
         await pool.end().catch(() => {});
         throw opts.missing();
       }
