@@ -331,7 +331,13 @@ export class SqliteDb {
     this.#ops = [];
     this.#pendingBytes = 0;
     if (!this.#worker) {
-      this.#runInline(ops);
+      try {
+        this.#runInline(ops);
+      } catch (err) {
+        // As the writer thread does: nothing after a failed batch is written (they build on it).
+        this.#fail(err as Error);
+        throw this.#failure;
+      }
       this.#acked = ++this.#seq; // committed already
       return;
     }

@@ -37,17 +37,29 @@ if (parentPort) {
   let queued: [number, unknown[]][][] = [];
   let lastSeq = 0;
   let timer: NodeJS.Timeout | null = null;
+  /**
+   * The first failed commit (a full disk): every later batch is refused, not committed. The
+   * batches build on each other (a page's row refers to its URL's, written a batch before), so
+   * one committed past a rolled-back one stored a page under another URL's row, and the file no
+   * longer held a state the crawl passed through.
+   */
+  let failed: string | null = null;
   const commit = () => {
     if (timer) clearTimeout(timer);
     timer = null;
     if (!queued.length) return;
     const batches = queued;
     queued = [];
+    if (failed !== null) {
+      port.postMessage({ type: 'failed', seq: lastSeq, message: `not written after an earlier failure (${failed})` } satisfies WriterReply);
+      return;
+    }
     try {
       run(batches);
       port.postMessage({ type: 'done', seq: lastSeq } satisfies WriterReply);
     } catch (err) {
-      port.postMessage({ type: 'failed', seq: lastSeq, message: (err as Error).message } satisfies WriterReply);
+      failed = (err as Error).message;
+      port.postMessage({ type: 'failed', seq: lastSeq, message: failed } satisfies WriterReply);
     }
   };
   port.on('message', (m: WriterMessage) => {

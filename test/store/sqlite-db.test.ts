@@ -36,3 +36,32 @@ test('a crawl reader used after close() says it is closed, in one line', async (
   await assert.rejects(reader.pageCount(), (err: unknown) => err instanceof FocusCrawlError && err.message === 'this crawl reader is closed: open another (SqliteCrawlReader.open)');
   await reader.close();
 });
+
+test('after a failed batch (a full disk) no later one is written, on the writer thread or inline: the file keeps a state the crawl passed through', async () => {
+  for (const writer of ['thread', 'inline'] as const) {
+    const path = join(mkdtempSync(join(tmpdir(), 'fc-db-')), `${writer}.db`);
+    const db = new SqliteDb(path, { create: true, writer });
+    const put = db.prepareWrite('INSERT INTO meta(key, value) VALUES (?, ?)');
+    db.write(put, ['a', '1']);
+    db.flush();
+    await db.settle();
+    db.write(put, ['a', 'again']); // UNIQUE fails, as a write to a full disk does
+    if (writer === 'inline') assert.throws(() => db.flush(), (err: Error) => err instanceof FocusCrawlError && /UNIQUE/.test(err.message));
+    else db.flush();
+    // The crawl thread is busy (parsing) while the writer fails, and hands over the next batch before it hears of it.
+    const busy = Date.now();
+    while (Date.now() - busy < 300);
+    db.write(put, ['b', 'after the failure']);
+    try {
+      db.flush();
+      await db.settle();
+    } catch {
+      // The failure, said by flush() or settle(): what the crawl stops on.
+    }
+    assert.ok(db.failure, `${writer}: the failure is kept`);
+    await db.close().catch(() => {});
+    const again = new SqliteDb(path, { create: false, readonly: true });
+    assert.deepEqual(again.db.prepare("SELECT key, value FROM meta WHERE key IN ('a', 'b') ORDER BY key").all(), [{ key: 'a', value: '1' }], `${writer}: nothing written after the failed batch`);
+    await again.close();
+  }
+});
