@@ -240,7 +240,7 @@ export async function startCrawl(input: CrawlConfigInput, opts: CrawlParts = {})
   const lock = CrawlLock.acquire(config.db, opts.command ?? 'crawl');
   let db: SqliteDb | null = null;
   try {
-    if (existed) checkIntact(config.db);
+    if (existed) checkIntact(config.db, { mayWrite: true });
     db = new SqliteDb(config.db, { create: true, writer: 'thread' });
     const stored = db.getMeta('config');
     const previous = stored ? parseStored<Record<string, unknown> & { topic?: TopicFile | null; seeds?: string[] }>(stored, 'config', config.db) : null;
@@ -324,7 +324,7 @@ export async function resumeCrawl(dbPath: string, overrides: ResumeOverrides = {
   const lock = CrawlLock.acquire(dbPath, 'resume');
   let db: SqliteDb | null = null;
   try {
-    checkIntact(dbPath);
+    checkIntact(dbPath, { mayWrite: true });
     db = new SqliteDb(dbPath, { create: false, writer: 'thread' });
     const stored = db.getMeta('config');
     if (!stored) throw new FocusCrawlError('STORE', `${dbPath} holds no crawl to resume (no stored config)`);

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
 import { checkDbFile } from './db-files.js';
@@ -31,8 +33,9 @@ export function explainCorruption(path: string, err: unknown): unknown {
  * file is reported in one line and never written to. It reads the whole file once: 0.36 s for a
  * 620 MB file in the page cache (docs/architecture.md).
  */
-export function checkIntact(path: string): void {
+export function checkIntact(path: string, opts: { mayWrite: boolean }): void {
   checkDbFile(path);
+  undoHotJournal(path, opts.mayWrite);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -47,6 +50,30 @@ export function checkIntact(path: string): void {
     throw cannotOpen(path, explainCorruption(path, err));
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A `-journal` file beside a crawl database is the undo log of a transaction that never ended:
+ * a crawl killed while it made the file, before WAL mode (the crawl's own journal) was set.
+ * SQLite undoes it at the first read of a writable connection; a read-only one cannot, and said
+ * "attempt to write a readonly database" for good. So the process that may write (the crawl's
+ * lock holder, or a reader no crawl holds the file against) opens it writable once to undo it.
+ */
+function undoHotJournal(path: string, mayWrite: boolean): void {
+  const journal = `${path}-journal`;
+  if (!existsSync(journal) || statSync(journal).size === 0) return;
+  if (!mayWrite) {
+    throw new FocusCrawlError('STORE', `${path} holds an unfinished write (its ${basename(journal)} file), which only a process that may write the file can undo: run this again once no crawl holds it, where the file can be written`);
+  }
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (err) {
+    throw cannotOpen(path, explainCorruption(path, err));
+  } finally {
+    db?.close();
   }
 }
 

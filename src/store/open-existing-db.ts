@@ -20,9 +20,10 @@ export function openExistingDb(path: string): ExistingDb {
   if (!existsSync(path)) throw new FocusCrawlError('IO', `no crawl database at ${path}`);
   checkDbFile(path, { existing: true });
   const running = probeLock(path);
-  checkIntact(path);
   // Read-only also where the file or its folder cannot be written (a read-only mount): reading needs no write.
-  return { db: new SqliteDb(path, { create: false, readonly: running !== null || unwritableReason(path) !== null }), running };
+  const readonly = running !== null || unwritableReason(path) !== null;
+  checkIntact(path, { mayWrite: !readonly });
+  return { db: new SqliteDb(path, { create: false, readonly }), running };
 }
 
 

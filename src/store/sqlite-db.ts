@@ -225,7 +225,13 @@ export class SqliteDb {
       if (!this.readonly) {
         this.db.pragma('journal_mode = WAL');
         this.db.pragma('synchronous = NORMAL');
-        this.db.exec(SCHEMA);
+        // One transaction with the version of a new file: a crawl killed while it made the file
+        // leaves all of the schema or none (table by table, a kill left a file of some tables,
+        // refused as another program's).
+        this.db.transaction(() => {
+          this.db.exec(SCHEMA);
+          if (this.getMeta('schema_version') === null) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
+        })();
       }
     } catch (err) {
       throw usable(err);
@@ -236,8 +242,7 @@ export class SqliteDb {
     } catch (err) {
       throw usable(err);
     }
-    if (version === null && !this.readonly) this.setMetaNow('schema_version', String(SCHEMA_VERSION));
-    else if (this.readonly && Number(version) !== SCHEMA_VERSION) {
+    if (this.readonly && Number(version) !== SCHEMA_VERSION) {
       throw new FocusCrawlError('STORE', `${this.path} has schema version ${version ?? 'none'} and cannot be upgraded while a crawl holds it; try again when it has ended`);
     } else if (Number(version) >= 1 && Number(version) < SCHEMA_VERSION) this.#upgrade(Number(version));
     else if (Number(version) !== SCHEMA_VERSION) {

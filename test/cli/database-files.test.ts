@@ -10,6 +10,8 @@ import { CLI, runCli } from '../helpers/run-cli.js';
 import { cliFails } from '../helpers/cli-fails.js';
 import { startTestServer } from '../helpers/misbehaving-server.js';
 import { html } from '../helpers/hostile-web.js';
+import { checkIntact } from '../../src/store/db-integrity.js';
+import { FocusCrawlError } from '../../src/errors.js';
 
 /**
  * The files around a crawl database that are not what a command expects: another program's SQLite
@@ -129,4 +131,25 @@ test('a crawl stopped before its seeds were stored: resume adds them, not "front
   const pages = check.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   check.close();
   assert.equal(pages, 3, 'the seed and its two links');
+});
+
+test('a crawl killed while it made its database (an unfinished write in a -journal file): a reader a crawl holds it against says so, and crawl undoes it and runs', async () => {
+  // The state a kill leaves: the first transaction's pages partly in the file, their undo log beside it.
+  const made = join(dir, 'making.db');
+  const killed = join(dir, 'killed.db');
+  const sql = new Database(made);
+  sql.pragma('journal_mode = DELETE');
+  sql.pragma('cache_size = 1'); // the transaction spills into the file, as a long one does
+  sql.exec('BEGIN; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE urls (id INTEGER PRIMARY KEY, t TEXT)');
+  const put = sql.prepare('INSERT INTO urls(t) VALUES (?)');
+  for (let i = 0; i < 2000; i++) put.run('x'.repeat(200));
+  writeFileSync(killed, readFileSync(made));
+  writeFileSync(`${killed}-journal`, readFileSync(`${made}-journal`));
+  sql.close();
+  assert.throws(() => checkIntact(killed, { mayWrite: false }), (err: Error) => err instanceof FocusCrawlError && err.code === 'STORE' && /killed\.db holds an unfinished write \(its killed\.db-journal file\), which only a process that may write the file can undo/.test(err.message));
+  const again = await crawl(killed);
+  assert.equal(again.code, 0, again.stderr);
+  const done = Number(/frontier: 0 waiting, (\d+) done, 0 errors/.exec(again.stdout)?.[1]);
+  assert.ok(done >= 3, again.stdout);
+  assert.equal(existsSync(`${killed}-journal`), false, 'the undo log was played back and removed');
 });
