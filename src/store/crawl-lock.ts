@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -143,17 +143,21 @@ export class CrawlLock {
 /**
  * Whether a process holds the crawl database at `dbPath`: null when none does, else the holder
  * (null inside when its details cannot be read). Probes the lock without waiting and never
- * creates the lock file. Null as well when the lock cannot be probed (no write access to it):
- * a reader then behaves as with no crawl running.
+ * creates the lock file. A reader without write access to the lock (another user, a read-only
+ * mount) cannot probe it: it goes by the holder the lock names, running while that process is
+ * alive on this host (it took a live crawl for an interrupted one, and searched without its
+ * newest pages in silence).
  */
 export function probeLock(dbPath: string): { holder: LockHolder | null } | null {
   const path = lockPath(dbPath);
   if (!existsSync(path)) return null;
+  // SQLite opens a file it may not write read-only without saying so, and its BEGIN IMMEDIATE then succeeds: no probe.
+  if (!writable(path)) return holderAlive(path);
   let db: Database.Database;
   try {
     db = new Database(path, { fileMustExist: true });
   } catch {
-    return null;
+    return holderAlive(path);
   }
   try {
     db.pragma('busy_timeout = 0');
@@ -162,7 +166,10 @@ export function probeLock(dbPath: string): { holder: LockHolder | null } | null 
       db.exec('ROLLBACK');
       return null;
     } catch (err) {
-      if (!isBusy(err)) return null;
+      if (!isBusy(err)) {
+        db.close();
+        return holderAlive(path);
+      }
     }
     db.pragma(`busy_timeout = ${ACQUIRE_WAIT_MS}`);
     let h: ReturnType<typeof readHolder> = null;
@@ -176,6 +183,41 @@ export function probeLock(dbPath: string): { holder: LockHolder | null } | null 
     return null;
   } finally {
     db.close();
+  }
+}
+
+/** The lock's holder as it names itself, when that process runs on this host; else null (none, or one that cannot be told). */
+function holderAlive(path: string): { holder: LockHolder } | null {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { fileMustExist: true, readonly: true });
+    db.pragma('busy_timeout = 1000');
+    const h = readHolder(db);
+    if (!h || h.host !== hostname() || !processAlive(h.pid)) return null;
+    return { holder: { pid: h.pid, host: h.host, command: h.command, started: h.started } };
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -105,6 +105,6 @@ function cannotOpen(path: string, err: unknown): unknown {
   if (err instanceof FocusCrawlError) return err;
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
-  const hint = code.startsWith('SQLITE_CANTOPEN') ? ' (a crawl database needs its folder writable, for its -wal and -shm files)' : '';
+  const hint = code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_READONLY_DIRECTORY' ? ' (a crawl database needs its folder writable, for its -wal and -shm files, even to be read: copy it to a writable folder)' : '';
   return new FocusCrawlError('IO', `cannot open crawl database ${path}: ${(err as Error).message}${hint}`, { cause: err });
 }

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlLock, lockPath, probeLock } from '../../src/store/crawl-lock.js';
@@ -45,4 +48,29 @@ test('group writes a crawl database too: it takes the same lock', async () => {
     lock.release();
   }
   assert.equal(existsSync(db), false);
+});
+
+const asNobody = process.getuid?.() === 0 && existsSync('/usr/sbin/runuser');
+
+test('a reader that may not write the lock (another user) goes by the holder it names: a live crawl is running, a released one is not', { skip: asNobody ? false : 'needs root and runuser, to read as another user' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fc-lock-user-'));
+  chmodSync(dir, 0o755);
+  const db = join(dir, 'c.db');
+  const module = fileURLToPath(new URL('../../src/store/crawl-lock.js', import.meta.url));
+  const probe = () => {
+    const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '--input-type=module', '-e', `import { probeLock } from ${JSON.stringify(module)}; console.log(JSON.stringify(probeLock(${JSON.stringify(db)})));`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { holder: { pid: number } | null } | null;
+  };
+  const lock = CrawlLock.acquire(db, 'crawl');
+  try {
+    chmodSync(lockPath(db), 0o644);
+    assert.equal(probe()?.holder?.pid, process.pid, 'a running crawl, not an interrupted one');
+  } finally {
+    lock.release();
+  }
+  // The holder's row stays; a process of that pid that is gone is no crawl.
+  const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+  new Database(lockPath(db)).prepare('UPDATE holder SET pid = ?').run(gone);
+  assert.equal(probe(), null);
 });
