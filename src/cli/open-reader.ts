@@ -107,7 +107,8 @@ export async function openReader(o: SharedFlags & { db?: string }, opts: { live?
       liveness: async () => null,
       searchLag: async () => {
         // Asked again each time: serve outlives the crawl it was started beside.
-        const pending = probeLock(path) !== null ? await reader.unindexed() : 0;
+        if (probeLock(path) === null) return reader.unsearchable(unwritableReason(path));
+        const pending = await reader.unindexed();
         return pending ? `${pending} pages stored so far are not yet searchable (the crawl indexes them in batches of ${FTS_BATCH} and at its end)` : null;
       },
       prepareSearch: async () => {

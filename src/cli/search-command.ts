@@ -19,11 +19,11 @@ export function registerSearch(program: Command): void {
         const found = await open.reader.search(query, o.limit + 1);
         const hits = found.slice(0, o.limit);
         const more = found.length > o.limit ? `… and more match: --limit ${o.limit * 2} shows more\n` : '';
-        if (open.running) {
-          // Read-only during a crawl: pages stored since its last index batch are not found yet.
-          const lag = await open.searchLag();
-          process.stderr.write(`focuscrawl: ${open.running}${lag ? `; ${lag}` : ''}\n`);
-        }
+        // Read-only during a crawl: pages stored since its last index batch are not found yet; a
+        // read-only copy or a full disk leaves the pending ones out too.
+        const lag = await open.searchLag();
+        const said = [open.running, lag].filter(Boolean);
+        if (said.length) process.stderr.write(`focuscrawl: ${said.join('; ')}\n`);
         if (o.json) {
           for (const h of hits) process.stdout.write(JSON.stringify(h) + '\n');
           // On stderr: standard output stays one JSON record a line.

@@ -31,7 +31,7 @@ export interface ServiceRecord {
   reason: string | null;
   /** Version of the capabilities document. */
   version: string | null;
-  /** Every version the service declares (OWS ServiceTypeVersion) or was seen linked with. */
+  /** Every version the service declares: the document's own and its OWS ServiceTypeVersion list (not the versions links asked for). */
   versions: string[];
   title: string | null;
   abstract: string | null;

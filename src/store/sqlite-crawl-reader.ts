@@ -275,9 +275,26 @@ export class SqliteCrawlReader implements CrawlReader {
     ).map(({ data, ...l }) => ({ ...l, relevant: l.relevant === 1, linkData: data ? parseStored<Record<string, unknown>>(data, () => `carried state of ${l.url}`, this.#sql.path) : null }));
   }
 
+  /**
+   * Stored pages a search does not find, and why, when no crawl will index them: the database
+   * cannot be written here (a read-only copy), or indexing them failed (a full disk). Null when
+   * every page is searchable or a running crawl indexes them (unindexed() counts those).
+   */
+  unsearchable(why: string | null): string | null {
+    const sql = this.#sql;
+    const failure = sql.failure;
+    const reason = failure ? `indexing them failed (${failure.message})` : sql.readonly && why ? `indexing them is a write, and ${why}` : null;
+    if (!reason) return null;
+    const n = Number(sql.db.prepare('SELECT count(*) FROM fts_pending').pluck().get());
+    return n ? `${n} ${n === 1 ? 'page' : 'pages'} stored are not searchable: ${reason}` : null;
+  }
+
   async close(): Promise<void> {
     const db = this.#open;
     this.#open = null;
-    if (db && this.#owned) await db.close();
+    // A reader's failed index (a full disk) was said by unsearchable(); closing does not fail on it again.
+    if (db && this.#owned) await db.close().catch((err: unknown) => {
+      if (!db.failure) throw err;
+    });
   }
 }

@@ -170,7 +170,12 @@ export class SqliteStore implements Store {
     // Written only when something is pending, so that searching a finished crawl stays read-only.
     if (!this.#sql.readonly && this.#sql.db.prepare('SELECT EXISTS (SELECT 1 FROM fts_pending)').pluck().get()) {
       this.indexPending();
-      await this.#sql.settle();
+      try {
+        await this.#sql.settle();
+      } catch {
+        // A full disk: what is indexed is still searched; the database keeps its failure
+        // (SqliteDb.failure), and the reader says how many pages were left out (unsearchable()).
+      }
     }
     const rows = this.#sql.db
       .prepare(

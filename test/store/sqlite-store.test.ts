@@ -131,3 +131,23 @@ test('a version 5 file, whose index holds traditional Chinese as written, is ind
   assert.equal(db.db.prepare(`SELECT count(*) FROM pages_fts WHERE pages_fts MATCH '"網路"'`).pluck().get(), 0, 'the old form is gone from the index');
   await db.close();
 });
+
+test('a search whose index update fails (a full disk) searches what is indexed, says how many pages it left out, and closes', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'fc-store-')), 'full.db');
+  {
+    const db = new SqliteDb(path, { create: true, writer: 'thread' });
+    const store = new SqliteStore(db);
+    await commitPage(store, record(1, 'Photovoltaic basics', 'silicon cells and inverters'));
+    store.indexPending();
+    for (let i = 2; i < 40; i++) await commitPage(store, record(i, `Wafer page ${i}`, `silicon wafers ${'text '.repeat(400)}`));
+    await db.close();
+  }
+  const db = new SqliteDb(path, { create: false });
+  // The file may not grow: the index's write fails as on a full disk.
+  db.db.pragma(`max_page_count = ${Number(db.db.pragma('page_count', { simple: true }))}`);
+  const reader = new SqliteCrawlReader(db, true);
+  assert.equal(reader.unsearchable(null), null, 'nothing left out before a failure');
+  assert.deepEqual((await reader.search('silicon', 10)).map((h) => h.url), ['http://a.test/1'], 'what was indexed is found');
+  assert.match(reader.unsearchable(null) ?? '', /^38 pages stored are not searchable: indexing them failed \(.*full/);
+  await reader.close();
+});
