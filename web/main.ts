@@ -13,6 +13,8 @@ const live = embedded === null;
 const chart = new HarvestChart($('harvest'));
 const recall = new RecallChart($('recall'));
 let map: ServicesMap | null = null;
+/** What the services panel shows now (render() redraws it only when this changes). */
+let servicesShown = '';
 let current: Snapshot | null = null;
 // The report holds no full-text index: its box filters the pages it lists (see search()).
 if (!live) ($('q') as HTMLInputElement).placeholder = 'filter the listed pages by title and URL';
@@ -70,10 +72,14 @@ function render(s: Snapshot): void {
     ]),
   );
   $('services-panel').hidden = s.services.length === 0;
-  if (s.services.length) {
+  // Drawn again only when they changed: a thousand rows rebuilt every second kept the page busy.
+  const shownServices = JSON.stringify([s.servicesTotal, s.services.map((v) => [v.endpoint, v.type, v.status, v.title, v.extentCount])]);
+  if (s.services.length && shownServices !== servicesShown) {
+    servicesShown = shownServices;
     map ??= new ServicesMap($('map'));
     map.update(s.services);
-    renderTable($('services'), ['type', 'status', 'title', 'endpoint', 'extents'], s.services.map((v) => [v.type, v.status, v.title ?? '', v.endpoint, v.extents.length]));
+    $('services-note').textContent = s.servicesTotal > s.services.length ? `The first ${s.services.length} of ${s.servicesTotal} services, valid ones first: focuscrawl services lists them all.` : '';
+    renderTable($('services'), ['type', 'status', 'title', 'endpoint', 'extents'], s.services.map((v) => [v.type, v.status, v.title ?? '', v.endpoint, v.extentCount]));
   }
 }
 

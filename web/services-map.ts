@@ -35,7 +35,10 @@ export class ServicesMap {
         // writes it (one from w to e would be a band around the rest of the Earth).
         for (const [a, b] of w <= e ? [[w, e]] : [[w, 180], [-180, e]]) {
           const r = L.rectangle([[so, a!], [n, b!]], { color: COLORS[s.status] ?? '#555', weight: 1, fillOpacity: 0.08 });
-          r.bindTooltip(`${s.type} ${s.title ?? s.endpoint}`);
+          // An element, not a string, which Leaflet would put in as HTML: a crawled title is text (`<img onerror=...>`).
+          const tip = document.createElement('span');
+          tip.textContent = `${s.type} ${s.title ?? s.endpoint}`;
+          r.bindTooltip(tip);
           r.addTo(this.#layer);
           bounds.extend(r.getBounds());
         }

@@ -35,10 +35,18 @@ export interface RunningDashboard {
 const labelBody = z.object({ url: z.string().min(1).max(8192), relevant: z.boolean() });
 
 /** Every response: no MIME sniffing, and no framing by another site (a page could trick a click on a label button). */
-const SAFE_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" };
+// script-src 'self': a crawled string that reaches the page as HTML despite the page's care (a
+// library that takes strings as markup, as Leaflet's tooltips do) runs no inline handler.
+const SAFE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'; script-src 'self'; object-src 'none'; base-uri 'none'",
+};
 
 function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SAFE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra }).end(JSON.stringify(body));
+  // Before the head: a body that cannot be written (past V8's longest string) is a logged 500, not an empty 200.
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SAFE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra }).end(text);
 }
 
 /** The largest label body read; a larger one is answered 413. */

@@ -7,7 +7,10 @@ export interface ServiceOnMap {
   type: string;
   status: string;
   title: string | null;
+  /** At most MAP_EXTENTS of its layers' extents: the map draws no more. */
   extents: [number, number, number, number][];
+  /** Its layers with an extent, all of them. */
+  extentCount: number;
 }
 
 /** A page in the dashboard's lists: its scores, the way the crawl reached it, and its label. */
@@ -50,7 +53,10 @@ export interface Snapshot {
    */
   recall: { labelled: RecallSeries | null; truth: RecallSeries | null };
   hosts: HostSummary[];
+  /** The first SERVICES_SHOWN services, valid ones first (`focuscrawl services` lists all). */
   services: ServiceOnMap[];
+  /** Services in the registry, all of them. */
+  servicesTotal: number;
   relevantPages: ListedPage[];
   labels: { relevant: number; notRelevant: number };
 }

@@ -3,6 +3,8 @@ import { Parser } from 'htmlparser2';
 import type { Link, Page, ServiceText } from '../types.js';
 import { baseUrl, normalizeUrl, resolveLink, type BaseUrl } from './normalize-url.js';
 import { isLegacyEncoding, queryInPageEncoding } from './query-encoding.js';
+import { clip } from '../text/clip.js';
+import { MAX_ANCHOR_CHARS, MAX_TITLE_CHARS } from './stored-text-limits.js';
 
 /** Elements whose text is never visible. */
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'head']);
@@ -17,11 +19,12 @@ const INLINE = new Set([
 const MESSY_SPACE = /\s{2,}|[\t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
 /**
- * Characters a browser shows as nothing inside a word: NUL (dropped from text), the soft hyphen
- * (photo&shy;voltaic), the zero-width space and the word joiner. Left in, they split the word for
- * search and scoring.
+ * Characters a browser shows as nothing inside a word: control characters (NUL is dropped from
+ * text; the others, printed by `search` or `status`, drove the terminal: ESC [31m), the soft
+ * hyphen (photo&shy;voltaic), the zero-width space and the word joiner. Left in, they split the
+ * word for search and scoring.
  */
-const INVISIBLE = /[\0\u00ad\u200b\u2060]/g;
+const INVISIBLE = /[\0-\x08\x0e-\x1f\x7f-\x9f\u00ad\u200b\u2060]/g;
 
 function collapse(s: string): string {
   return s.replace(INVISIBLE, '').replace(MESSY_SPACE, ' ').trim();
@@ -185,7 +188,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
   };
   const closeAnchor = () => {
     if (!anchor) return;
-    addLink(anchor.href, collapse(anchor.parts.join('')), anchor.nofollow, anchor.start);
+    addLink(anchor.href, clip(collapse(anchor.parts.join('')), MAX_ANCHOR_CHARS), anchor.nofollow, anchor.start);
     anchor = null;
   };
 
@@ -273,12 +276,12 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
           return;
         case 'area':
           if (attrs.href !== undefined) {
-            addLink(attrs.href, collapse(attrs.alt ?? ''), relTokens(attrs.rel).includes('nofollow'));
+            addLink(attrs.href, clip(collapse(attrs.alt ?? ''), MAX_ANCHOR_CHARS), relTokens(attrs.rel).includes('nofollow'));
           }
           return;
         case 'frame':
         case 'iframe':
-          if (attrs.src) addLink(attrs.src, collapse(attrs.title ?? ''), false);
+          if (attrs.src) addLink(attrs.src, clip(collapse(attrs.title ?? ''), MAX_ANCHOR_CHARS), false);
           if (name === 'iframe') hidden++; // fallback content of an iframe is not rendered
           return;
         case 'img':
@@ -345,7 +348,7 @@ export function parseHtml(html: string, url: string, encoding = 'UTF-8', opts: P
 
   const page: Page = {
     url,
-    title: collapse(title),
+    title: clip(collapse(title), MAX_TITLE_CHARS),
     text: collapse(raw),
     headings: collapse(headings.join('')),
     links,

@@ -26,6 +26,7 @@ export interface ServiceRegistry {
   /** Records that `page` links to the endpoint; repeats are kept once. */
   addSource(endpoint: string, type: ServiceType, page: string): Promise<void>;
   /** Every entry, valid ones first, then by type and endpoint. */
-  entries(): Promise<ServiceEntry[]>;
+  /** Valid ones first, then by type and endpoint; `limit`: the first so many (the dashboard's). */
+  entries(limit?: number): Promise<ServiceEntry[]>;
   counts(): Promise<Record<ServiceStatus, number>>;
 }

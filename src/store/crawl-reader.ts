@@ -235,7 +235,8 @@ export interface CrawlReader {
   /** Discarded URLs by kind of reason (discard-reasons.ts). */
   discardedByKind(): Promise<Record<string, number>>;
   serviceCounts(): Promise<Partial<Record<ServiceStatus, number>>>;
-  services(): Promise<ServiceEntry[]>;
+  /** The registry's entries, valid ones first; `limit`: the first so many. */
+  services(limit?: number): Promise<ServiceEntry[]>;
   /** Sitemap files read, and URLs that joined the frontier from them. */
   sitemapCounts(): Promise<{ files: number; urls: number }>;
   /** The crawl log in order; `after` skips entries up to that seq (live readers poll with it). */

@@ -148,8 +148,8 @@ export class PgCrawlReader implements CrawlReader {
     return this.#registry.counts();
   }
 
-  services(): Promise<ServiceEntry[]> {
-    return this.#registry.entries();
+  services(limit?: number): Promise<ServiceEntry[]> {
+    return this.#registry.entries(limit);
   }
 
   async sitemapCounts(): Promise<{ files: number; urls: number }> {

@@ -73,10 +73,11 @@ export class PgServiceRegistry implements ServiceRegistry {
     await this.#query(`INSERT INTO ${this.#s}.service_sources(endpoint, type, page) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [endpoint, type, page]);
   }
 
-  async entries(): Promise<ServiceEntry[]> {
+  async entries(limit?: number): Promise<ServiceEntry[]> {
     const r = await this.#query(
       `SELECT s.*, (SELECT array_agg(page ORDER BY page) FROM ${this.#s}.service_sources x WHERE x.endpoint = s.endpoint AND x.type = s.type) AS found_on
-       FROM ${this.#s}.services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
+       FROM ${this.#s}.services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint LIMIT $1`,
+      [limit ?? null],
     );
     return (r.rows as Row[]).map((x) => ({
       endpoint: x.endpoint, type: x.type, status: x.status, reason: x.reason, version: x.version, versions: x.versions, title: x.title, abstract: x.abstract,

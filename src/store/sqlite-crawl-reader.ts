@@ -124,8 +124,8 @@ export class SqliteCrawlReader implements CrawlReader {
     return new SqliteServiceRegistry(this.#sql).counts();
   }
 
-  services(): Promise<ServiceEntry[]> {
-    return new SqliteServiceRegistry(this.#sql).entries();
+  services(limit?: number): Promise<ServiceEntry[]> {
+    return new SqliteServiceRegistry(this.#sql).entries(limit);
   }
 
   async sitemapCounts(): Promise<{ files: number; urls: number }> {

@@ -96,15 +96,15 @@ export class SqliteServiceRegistry implements ServiceRegistry {
     this.#sql.write(this.#source, [endpoint, type, page]);
   }
 
-  async entries(): Promise<ServiceEntry[]> {
+  async entries(limit?: number): Promise<ServiceEntry[]> {
     await this.#sql.settle();
     const rows = this.#sql.db
       .prepare(
         `SELECT s.*, (SELECT json_group_array(page) FROM (SELECT page FROM service_sources x
             WHERE x.endpoint = s.endpoint AND x.type = s.type ORDER BY page)) AS found_on
-         FROM services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint`,
+         FROM services s ORDER BY CASE s.status WHEN 'valid' THEN 0 WHEN 'exception' THEN 1 ELSE 2 END, s.type, s.endpoint LIMIT ?`,
       )
-      .all() as Row[];
+      .all(limit ?? -1) as Row[];
     const json = <T>(v: string, column: string): T => parseStored<T>(v, () => `${column} of a service`, this.#sql.path);
     return rows.map((r) => ({
       endpoint: r.endpoint,

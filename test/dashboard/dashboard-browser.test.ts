@@ -1,6 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
@@ -189,4 +191,41 @@ test('a report of a crawl without a topic shows no empty harvest chart, and says
   assert.equal(await page.locator('#harvest canvas').count(), 0, 'no axes drawn over nothing');
   assert.match((await page.textContent('#harvest-note')) ?? '', /has no topic/);
   await page.close();
+});
+
+test("a service title that carries HTML is shown as text on the map's tooltip and in the table, in the dashboard and in the report", async () => {
+  const hostile = '<img src=x onerror="window.__xss=1">';
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const caps = `<?xml version="1.0"?><WMS_Capabilities version="1.3.0"><Service><Name>WMS</Name><Title>${esc(hostile)}</Title></Service><Capability><Layer><Name>l</Name><Title>l</Title><EX_GeographicBoundingBox><westBoundLongitude>-10</westBoundLongitude><eastBoundLongitude>30</eastBoundLongitude><southBoundLatitude>35</southBoundLatitude><northBoundLatitude>60</northBoundLatitude></EX_GeographicBoundingBox></Layer></Capability></WMS_Capabilities>`;
+  const geo = http.createServer((req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>maps</title><a href="/wms?SERVICE=WMS&amp;REQUEST=GetCapabilities">WMS</a>');
+    if (req.url?.startsWith('/wms')) return void res.writeHead(200, { 'content-type': 'text/xml' }).end(caps);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => geo.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(geo.address() as AddressInfo).port}`;
+  const gdb = join(dir, 'geo.db');
+  let served: ServeProcess | null = null;
+  try {
+    const crawl = await startCrawl({ seeds: [`${origin}/`], db: gdb, maxPages: 10, delayMs: 0, sitemaps: false, detect: ['wms'] });
+    await crawl.run();
+    await crawl.close();
+    const out = join(dir, 'geo-report');
+    assert.equal((await runCli(['report', '--db', gdb, '--out', out])).code, 0);
+    served = await startServe(['--db', gdb]);
+    for (const address of [served.url, 'file://' + join(out, 'index.html')]) {
+      const page = await browser.context.newPage();
+      await page.goto(address);
+      await page.locator('#services tbody tr').first().waitFor();
+      assert.equal(await page.locator('#services tbody td').nth(2).textContent(), hostile, 'the table shows the title as text');
+      await page.locator('#map path.leaflet-interactive').first().hover();
+      await page.locator('.leaflet-tooltip').waitFor();
+      assert.equal(await page.locator('.leaflet-tooltip').textContent(), `WMS ${hostile}`, 'the tooltip too');
+      assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, `${address}: nothing of the title ran`);
+      await page.close();
+    }
+  } finally {
+    await served?.stop();
+    geo.close();
+  }
 });

@@ -4,7 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
-import { wasInPlay } from '../../src/dashboard/read-snapshot.js';
+import { MAP_EXTENTS, SERVICES_SHOWN, wasInPlay } from '../../src/dashboard/read-snapshot.js';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { SqliteServiceRegistry } from '../../src/store/sqlite-service-registry.js';
+import { emptyFindings } from '../../src/services/service-record.js';
 import type { Snapshot } from '../../src/dashboard/snapshot.js';
 import type { HostSummary } from '../../src/store/crawl-reader.js';
 import Database from 'better-sqlite3';
@@ -128,4 +131,23 @@ test('a later run killed between two requests reads as interrupted in status and
   const { state } = JSON.parse(readFileSync(join(dir, 'killed-later-report', 'data.json'), 'utf8')) as Snapshot;
   assert.equal(state.name, 'stopped');
   assert.match(state.detail, /^a run started [^ ]+ ended without recording its end \(killed or crashed\): focuscrawl resume continues it; the run before: page budget reached/);
+});
+
+test('a snapshot lists the first services and their first extents, with the counts of all: a WMS crawl of a thousand services sent them all every second', async () => {
+  const db = join(dir, 'many-services.db');
+  const c = await runCli(['crawl', '--seeds', web.roots.solar!, '--db', db, '--delay-ms', '0', '--no-sitemaps']);
+  assert.equal(c.code, 0, c.stderr);
+  const sql = new SqliteDb(db, { create: false });
+  const registry = new SqliteServiceRegistry(sql);
+  const layer = (i: number) => ({ name: `l${i}`, title: `L${i}`, crs: ['EPSG:4326'], wgs84: [i % 90, 0, (i % 90) + 1, 1] as [number, number, number, number], boxes: [] });
+  for (let s = 0; s < SERVICES_SHOWN + 50; s++) {
+    await registry.save({ ...emptyFindings('valid', null), endpoint: `http://geo${s}.test/wms`, type: 'WMS', probedUrl: `http://geo${s}.test/wms?request=GetCapabilities`, checkedAt: '2026-01-01T00:00:00Z', layers: Array.from({ length: MAP_EXTENTS + 10 }, (_x, i) => layer(i)) });
+  }
+  await sql.close();
+  const r = await runCli(['report', '--db', db, '--out', join(dir, 'services-report')]);
+  assert.equal(r.code, 0, r.stderr);
+  const snap = JSON.parse(readFileSync(join(dir, 'services-report', 'data.json'), 'utf8')) as Snapshot;
+  assert.equal(snap.services.length, SERVICES_SHOWN);
+  assert.equal(snap.servicesTotal, SERVICES_SHOWN + 50);
+  assert.ok(snap.services.every((s) => s.extents.length === MAP_EXTENTS && s.extentCount === MAP_EXTENTS + 10));
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHtml } from '../../src/parse/html-page.js';
+import { MAX_ANCHOR_CHARS, MAX_TITLE_CHARS } from '../../src/parse/stored-text-limits.js';
 
 test('title, visible text without script/style, links with anchor text', () => {
   const p = parseHtml(
@@ -80,4 +81,16 @@ test('a link\'s query is encoded in the page\'s encoding, as browsers request it
   assert.deepEqual(links('<a href="/s?q=中文">a</a>', 'Big5'), ['http://x.org/s?q=%A4%A4%A4%E5']);
   // A character the encoding lacks goes as a numeric character reference, as browsers send it.
   assert.deepEqual(links('<a href="/s?q=é中">a</a>', 'windows-1252'), ['http://x.org/s?q=%E9%26%2320013%3B']);
+});
+
+test('titles and anchors are bounded, and control characters are dropped from text (printed, they drove the terminal)', () => {
+  const huge = 'solar '.repeat(5000);
+  const p = parseHtml(`<title>${huge}</title><p>red\x1b[31m alert\x07</p><a href="/a">${huge}</a><a href="/b">${'x'.repeat(MAX_ANCHOR_CHARS - 2)}😀 tail</a>`, 'http://x.org/');
+  assert.equal(p.title.length, MAX_TITLE_CHARS);
+  assert.ok(p.title.endsWith('…'));
+  assert.equal(p.links[0]!.anchor.length, MAX_ANCHOR_CHARS);
+  assert.equal(p.text.includes('\x1b') || p.text.includes('\x07'), false);
+  assert.match(p.text, /red\[31m alert/);
+  assert.ok(p.links[1]!.anchor.endsWith('x…') && p.links[1]!.anchor.length < MAX_ANCHOR_CHARS, 'cut before the emoji, whose two halves straddle the limit');
+  assert.equal(/[\ud800-\udbff](?![\udc00-\udfff])/.test(p.links[1]!.anchor), false, 'no surrogate pair cut in half');
 });

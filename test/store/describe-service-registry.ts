@@ -28,6 +28,7 @@ export function describeServiceRegistry(name: string, make: () => Promise<{ regi
       ]);
       assert.deepEqual([all[0]!.title, all[0]!.keywords, all[0]!.versions, all[0]!.layers], ['Rivers', ['hydro'], ['1.3.0'], [layer('rivers')]]);
       assert.deepEqual(await registry.counts(), { valid: 1, exception: 1, invalid: 1 });
+      assert.deepEqual((await registry.entries(2)).map((e) => [e.endpoint, e.type]), [['http://m.test/wms', 'WMS'], ['http://m.test/wfs', 'WFS']], 'a limit keeps the first, in the same order');
     } finally {
       await close();
     }
