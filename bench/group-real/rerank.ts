@@ -64,7 +64,7 @@ for (const w of ws) {
     const byScore = selectTargets(scored, rule);
     const named = (d: RankedDoc) => Math.max(0, ...lib.slice(0, nEx).map((e) => cosineOf(d.nameVector, e.nameVector)));
     const t = withSectionParts(scored.map((x, i) => ({ url: x.d.url, score: x.score, sample: x.sample, target: byScore[i]!, entry: x.d.path.length === 0, nameLikeness: named(x.d) })), sections, noise, rule.sectionParts!);
-    const pages = scored.map((x, i) => ({ site: x.site, url: x.d.url, path: x.d.path, score: x.score, target: t[i]! }));
+    const pages = scored.map((x, i) => ({ site: x.site, root: x.site, url: x.d.url, path: x.d.path, score: x.score, target: t[i]! }));
     rows.push(prf(pages, labels, new Set(exampleUrls)));
     const zhUrls = new Set(j.pages.filter((p) => p.zh).map((p) => p.url));
     zh += pages.filter((p) => p.target && zhUrls.has(p.url)).length;

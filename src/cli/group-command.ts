@@ -129,12 +129,13 @@ export function registerGroup(program: Command): void {
       }
       await writeChunks(o.out, formatRanking(report.pages, format, o.all === true));
       const targets = report.pages.filter((p) => p.target);
-      const withTargets = new Set(targets.map((p) => p.site)).size;
+      const withTargets = new Set(targets.map((p) => p.root)).size;
       log(`${count(targets.length, 'target page')} on ${withTargets} of ${count(sites.length, 'site')} (${count(report.pages.length, 'page')} fetched and ranked)${o.out ? `; written to ${o.out}` : ''}`);
       // Sites of which no page could be read (refused connections, errors, robots.txt): said, not
       // left for the reader to infer from the ranking; the crawl log has each one's reason.
-      const read = new Set(report.pages.map((p) => p.site));
-      const unread = sites.filter((s) => !read.has(s.name));
+      // By root: two sites may share a name.
+      const read = new Set(report.pages.map((p) => p.root));
+      const unread = sites.filter((s) => !read.has(s.root));
       if (unread.length) {
         const shown = unread.slice(0, 5).map((s) => s.root).join(', ');
         log(`${unread.length} of ${sites.length} sites gave no page to rank: ${shown}${unread.length > 5 ? ', …' : ''} (their reasons are in the crawl log: focuscrawl export --db ${o.db})`);

@@ -1,5 +1,6 @@
 import { readableUrl } from '../parse/readable-url.js';
 import { getDomain } from 'tldts';
+import { hostnameOf, wwwTwin } from './www-twin.js';
 
 export type ScopeMode = 'host' | 'domain' | 'any';
 
@@ -22,11 +23,6 @@ export interface ScopeOptions {
  */
 export const DEFAULT_MAX_URL_LENGTH = 2083;
 
-function hostname(host: string): string {
-  // host[:port] -> hostname; IPv6 literals keep their brackets.
-  const i = host.lastIndexOf(':');
-  return i > 0 && !host.endsWith(']') ? host.slice(0, i) : host;
-}
 
 /** Decides which discovered URLs the crawl may fetch. Pure after construction. */
 export class CrawlScope {
@@ -53,11 +49,10 @@ export class CrawlScope {
    * sites do one way or the other, would otherwise leave a host-scoped crawl with nothing.
    */
   addSeedHost(host: string): void {
-    const hn = hostname(host);
+    const hn = hostnameOf(host);
     const port = host.slice(hn.length);
-    const named = hn.includes('.') && !/^[\d.]+$/.test(hn) && !hn.startsWith('[');
-    const twin = named ? (hn.startsWith('www.') ? hn.slice(4) : `www.${hn}`) : null;
-    for (const h of twin && twin.includes('.') ? [hn, twin] : [hn]) {
+    const twin = wwwTwin(hn);
+    for (const h of twin ? [hn, twin] : [hn]) {
       this.#hosts.add(h + port);
       this.#hosts.add(h);
       this.#domains.add(getDomain(h) ?? h);
@@ -68,7 +63,7 @@ export class CrawlScope {
   check(url: string, host: string): string | null {
     if (this.#mode === 'host' && !this.#hosts.has(host)) return 'out of scope (host)';
     if (this.#mode === 'domain' && !this.#hosts.has(host)) {
-      const hn = hostname(host);
+      const hn = hostnameOf(host);
       if (!this.#domains.has(getDomain(hn) ?? hn)) return 'out of scope (domain)';
     }
     return this.checkFilters(url);

@@ -1,5 +1,6 @@
 import { FocusCrawlError } from '../errors.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+import { siteOfHost } from './site-of-host.js';
 import type { LogEntry } from '../store/store.js';
 import type { GroupExample } from './group-inputs.js';
 import type { rankableDocs, RankedDoc } from './group-ranking.js';
@@ -36,9 +37,10 @@ export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry
   const roots = new Map(missing.map((e) => [normalizeUrl(e.site.root) ?? e.site.root, e.site.host]));
   const rootErrors = new Map<string, string>();
   const fetched = new Map<string, number>();
+  const siteOf = siteOfHost(o.examples.map((e) => e.site));
   for await (const e of store.logEntries()) {
     if (e.state === 'done') {
-      const host = hostOf(e.url);
+      const host = siteOf(hostOf(e.url));
       fetched.set(host, (fetched.get(host) ?? 0) + 1);
     }
     // A root that ended without its page (refused, dead, disallowed by robots.txt, redirected out of scope).

@@ -1,4 +1,5 @@
 import { hostOf } from '../parse/normalize-url.js';
+import { siteOfHost } from './site-of-host.js';
 import { count } from '../text/count.js';
 import { fetchedNote } from './round-line.js';
 import { startCrawl } from '../crawl.js';
@@ -85,7 +86,10 @@ export const GROUP_DEFAULTS = {
 } as const;
 
 export interface RankedPage {
+  /** The site's name (the sites file's, or its host). */
   site: string;
+  /** The site's root: names may repeat, roots do not. */
+  root: string;
   url: string;
   path: string[];
   score: number;
@@ -163,6 +167,7 @@ function crawlConfig(o: GroupCrawlOptions, seeds: string[]) {
 
 async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
   const log = o.log ?? (() => {});
+  const siteOf = siteOfHost(o.sites);
   const library = new SampleLibrary();
   library.deadEndWeight = o.deadEndWeight;
   const bridge = o.topicKeywords ? new TopicBridge(o.topicKeywords, o.topicWeight) : null;
@@ -194,7 +199,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const tree = await graph.discoveryTree();
     // Running again with fewer sites: what waits on a dropped site is not this run's to fetch.
     const siteHosts = new Set(o.sites.map((s) => s.host));
-    const dropped = new Set(tree.filter((u) => u.state === 'waiting' && !siteHosts.has(hostOf(u.url))).map((u) => hostOf(u.url)));
+    const dropped = new Set(tree.filter((u) => u.state === 'waiting' && !siteHosts.has(siteOf(hostOf(u.url)))).map((u) => hostOf(u.url)));
     const ended = await crawl.crawler.discardHosts(dropped, 'its site is not in this run\'s --sites');
     if (ended) log(`${count(ended, 'URL')} waiting on ${count(dropped.size, 'site')} no longer in --sites ended as discarded`);
     // Running again on the same database: examples fetched before need no search.
@@ -204,7 +209,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     const pathRun = pending.size ? (await runs.run('path extraction')).stats : null;
     const searched = pathRun?.fetched ?? 0;
     await db.settle();
-    let ranked = await rankableDocs(graph);
+    let ranked = await rankableDocs(graph, siteOf);
     const found = foundExamples(o, ranked, log, await exampleFates(crawl.store, o, ranked));
     for (const d of found) library.add({ site: d.host, url: d.url, path: d.path, terms: d.terms, example: true });
     log(`path extraction (${searched} pages): ${found.map((d) => d.path.join(' > ') || '(root)').join(' | ')}`);
@@ -223,7 +228,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
       sofar = { fetched: total.fetched, errors: total.errors, notFetched: total.notFetched };
       await db.settle();
       const after = crawl.frontier.countsNow();
-      ranked = await rankableDocs(graph);
+      ranked = await rankableDocs(graph, siteOf);
       const added: string[] = [];
       let dead = 0;
       if (round < o.iterations) {
@@ -299,6 +304,7 @@ async function learnDeadEnds(graph: CrawlGraphReader, library: SampleLibrary, ra
 
 async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   const log = o.log ?? (() => {});
+  const siteOf = siteOfHost(o.sites);
   const strategy = new PhaseStrategy(EXAMPLES_FIRST);
   await refuseOtherMethod(o, 'fc');
   const crawl = await startCrawl(crawlConfig(o, o.examples.map((e) => e.url)), { strategy, command: 'group', fetcher: o.fetcher });
@@ -315,7 +321,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     const searched = (await runs.run('the examples\' fetch')).stats.fetched;
     await db.settle();
     const graph = new SqliteCrawlGraphReader(db.db);
-    let ranked = await rankableDocs(graph);
+    let ranked = await rankableDocs(graph, siteOf);
     const found = foundExamples(o, ranked, log, await exampleFates(crawl.store, o, ranked));
     const space = new TfIdfSpace();
     for (const d of ranked.docs) space.observe(d.terms);
@@ -332,7 +338,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
     const after = crawl.frontier.countsNow();
     const fetched = after.done + after.error - before.done - before.error;
     log(`round 1: ${fetchedNote(stats)}, ${[...fc.judged.values()].filter((j) => j.relevant).length} judged relevant, ${count(after.discarded - before.discarded, 'link')} discarded`);
-    ranked = await rankableDocs(graph);
+    ranked = await rankableDocs(graph, siteOf);
     const pages = ranked.docs.map((d) => {
       const j = fc.judged.get(d.url);
       return { d, score: j?.score ?? 0, target: j?.relevant ?? false };
@@ -428,7 +434,7 @@ function coverageOf(a: SampleView['nameVector'], b: SampleView['nameVector']): n
 /** The final ranking per site in the sites file's order, best first. */
 function perSite(o: GroupCrawlOptions, pages: { d: RankedDoc; score: number; target: boolean }[]): RankedPage[] {
   const bySite = new Map(o.sites.map((s) => [s.host, [] as RankedPage[]]));
-  const names = new Map(o.sites.map((s) => [s.host, s.name]));
-  for (const { d, score, target } of pages) bySite.get(d.host)?.push({ site: names.get(d.host)!, url: d.url, path: d.path, score, target });
+  const sites = new Map(o.sites.map((s) => [s.host, s]));
+  for (const { d, score, target } of pages) bySite.get(d.host)?.push({ site: sites.get(d.host)!.name, root: sites.get(d.host)!.root, url: d.url, path: d.path, score, target });
   return [...bySite.values()].flatMap((list) => list.sort((a, b) => b.score - a.score || a.url.localeCompare(b.url)));
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { notTextLine } from '../config/seeds.js';
 import { FocusCrawlError, fileError } from '../errors.js';
 import { hostOf, normalizeUrl } from '../parse/normalize-url.js';
+import { siteOfHost } from './site-of-host.js';
 
 /** One site of the group: its root URL, a display name, and the host it is crawled on. */
 export interface GroupSite {
@@ -52,11 +53,15 @@ export function readSitesFile(file: string): GroupSite[] {
     // A URL holds no whitespace, so a tab or spaces (an editor's "TSV") end the root alike; the rest names the site.
     const [, rawRoot = '', rest = ''] = /^(\S+)\s*(.*)$/s.exec(text.trim()) ?? [];
     const where = `${file}:${n}`;
+    // A CSV line (`http://a.edu/,North University`) read as a root of `http://a.edu/,North` was crawled, and failed only after.
+    if (rawRoot.includes(',')) throw new FocusCrawlError('USAGE', `${where}: ',' in the site root '${rawRoot}': separate the name with a tab (a CSV file?), or write a comma in the URL as %2C`);
     const root = httpUrl(rawRoot, where, 'site root');
     const host = hostOf(root);
     const other = byHost.get(host);
     if (other === root) throw new FocusCrawlError('USAGE', `${where}: site ${root} is listed twice`);
     if (other) throw new FocusCrawlError('USAGE', `${where}: site ${root} is on the same host as ${other}; give one root per host`);
+    const twin = sites.find((s) => siteOfHost([s])(host) === s.host);
+    if (twin) throw new FocusCrawlError('USAGE', `${where}: site ${root} is ${twin.root} under another name (its www. twin, or another port): one site, give one root`);
     byHost.set(host, root);
     sites.push({ root, name: rest.replace(/\s+/g, ' ').trim() || host, host });
   }
@@ -75,9 +80,11 @@ export function readExamplesFile(file: string, sites: GroupSite[]): GroupExample
     }
     const root = httpUrl(cols[0], where, 'site root');
     const url = httpUrl(cols[1], where, 'page URL');
-    const site = sites.find((s) => s.root === root) ?? sites.find((s) => s.host === hostOf(root));
+    // A page of a site's www. twin (an address copied from the browser, after the root's redirect) is the site's.
+    const siteOf = siteOfHost(sites);
+    const site = sites.find((s) => s.root === root) ?? sites.find((s) => s.host === siteOf(hostOf(root)));
     if (!site) throw new FocusCrawlError('USAGE', `${where}: site root ${root} is not in the sites file`);
-    if (hostOf(url) !== site.host) throw new FocusCrawlError('USAGE', `${where}: page ${url} is not on the site ${site.root}`);
+    if (siteOf(hostOf(url)) !== site.host) throw new FocusCrawlError('USAGE', `${where}: page ${url} is not on the site ${site.root}`);
     // As a site listed twice is: a repeated example is a slip (another page was meant), not a second example.
     const twice = examples.find((e) => e.url === url);
     if (twice) throw new FocusCrawlError('USAGE', `${where}: example ${url} is listed twice (first at line ${twice.where.slice(twice.where.lastIndexOf(':') + 1)})`);

@@ -7,6 +7,7 @@ import { cosineOf, TfIdfSpace } from '../relevance/tfidf-space.js';
 /** A fetched page with its anchor path and the vector the rankings compare. */
 export interface RankedDoc {
   url: string;
+  /** The host of its site (the sites file's), which may be its own host's www. twin. */
   host: string;
   path: string[];
   terms: Map<string, number>;
@@ -23,11 +24,12 @@ export interface RankedDoc {
  * space over all of them, site boilerplate removed. Rankings are computed from the repository
  * after each round, so a resumed group crawl ranks exactly as an uninterrupted one.
  */
-export async function rankableDocs(graph: CrawlGraphReader): Promise<{ docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace }> {
+export async function rankableDocs(graph: CrawlGraphReader, siteOf: (host: string) => string = (h) => h): Promise<{ docs: RankedDoc[]; space: TfIdfSpace; names: TfIdfSpace }> {
   const rows = await graph.storedTexts();
   const paths = anchorPaths(await graph.discoveryTree());
   const anchors = inLinkAnchors(rows);
-  const docs = rows.map((r) => ({ url: r.url, host: r.host, path: paths.get(r.url) ?? [], terms: pageTerms(r.title ?? '', r.text) }));
+  // `host` is the site's (siteOf): a root that redirects to its www. twin has its pages there.
+  const docs = rows.map((r) => ({ url: r.url, host: siteOf(r.host), path: paths.get(r.url) ?? [], terms: pageTerms(r.title ?? '', r.text) }));
   withoutBoilerplate(docs);
   const named = docs.map((d, i) => ({ host: d.host, terms: nameTerms(rows[i]!.title ?? '', anchors.get(d.url) ?? []) }));
   withoutBoilerplate(named);

@@ -4,7 +4,7 @@ import { gradeGroup } from '../../bench/group-real/group-grade.js';
 import { prf } from '../../bench/group/selection-sweep.js';
 import type { RankedPage } from '../../src/group/group-crawl.js';
 
-const page = (site: string, url: string, score: number, target: boolean): RankedPage => ({ site, url, path: [], score, target });
+const page = (site: string, url: string, score: number, target: boolean): RankedPage => ({ site, root: site, url, path: [], score, target });
 
 test('group grading leaves the given examples out of the pages found and of the targets', () => {
   const sites = [{ name: 'a', root: 'http://a/' }, { name: 'b', root: 'http://b/' }];

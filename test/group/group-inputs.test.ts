@@ -53,3 +53,14 @@ test('examples file: a malformed line names the file and line number', () => {
   const repeated = file('repeated.tsv', 'https://a.example.edu/\thttps://a.example.edu/x\n# again\nhttps://a.example.edu/\thttps://a.example.edu/x\n');
   assert.throws(() => readExamplesFile(repeated, sites), { message: `${repeated}:3: example https://a.example.edu/x is listed twice (first at line 1)` });
 });
+
+test("a site's www. twin is the site: a second root of it is refused, an example on it is the site's; a CSV line is refused at its line", () => {
+  assert.throws(() => readSitesFile(file('twin-sites.tsv', 'http://north.example.edu/\nhttps://www.north.example.edu/\n')), /twin-sites\.tsv:2: site https:\/\/www\.north\.example\.edu\/ is http:\/\/north\.example\.edu\/ under another name/);
+  const sites = readSitesFile(file('www-sites.tsv', 'http://north.example.edu/\tNorth\nhttp://www.east.example.edu/\tEast\n'));
+  const ex = readExamplesFile(file('www-ex.tsv', 'http://north.example.edu/\thttp://www.north.example.edu/zs/2023.html\nhttp://www.east.example.edu/\thttps://east.example.edu/zs/2023.html\n'), sites);
+  assert.deepEqual(ex.map((e) => e.site.name), ['North', 'East']);
+  const csv = file('sites.csv', 'http://127.0.0.2:8181/,North University\n');
+  assert.throws(() => readSitesFile(csv), { message: `${csv}:1: ',' in the site root 'http://127.0.0.2:8181/,North': separate the name with a tab (a CSV file?), or write a comma in the URL as %2C` });
+  // Addresses have no twins: two ports are two sites.
+  assert.equal(readSitesFile(file('ports.tsv', 'http://127.0.0.1:8001/\nhttp://127.0.0.1:8002/\n')).length, 2);
+});
