@@ -44,9 +44,9 @@ export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry
       fetched.set(host, (fetched.get(host) ?? 0) + 1);
     }
     // A root that ended without its page (refused, dead, disallowed by robots.txt, redirected out of scope).
-    if (e.state !== 'done' && roots.has(e.url)) rootErrors.set(roots.get(e.url)!, `${e.state === 'error' ? '' : 'discarded: '}${e.error ?? 'no reason recorded'}`);
+    if (e.state !== 'done' && roots.has(e.url)) rootErrors.set(roots.get(e.url)!, `${e.state === 'error' ? '' : 'discarded: '}${groupReason(e.error)}`);
     if (!wanted.has(e.url)) continue;
-    fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${e.error ?? 'no reason recorded'}`);
+    fates.set(e.url, e.state === 'done' ? `fetched, but it is no HTML page with text${e.status ? ` (HTTP ${e.status})` : ''}` : `${e.state === 'error' ? 'could not be fetched' : 'was discarded'}: ${groupReason(e.error)}`);
   }
   for (const e of missing) {
     const key = normalizeUrl(e.url) ?? e.url;
@@ -58,6 +58,15 @@ export async function exampleFates(store: { logEntries(): AsyncIterable<LogEntry
     else if (n < o.pathSearchPages) fates.set(key, `was not reached: ${n === 1 ? 'the one page' : `none of the ${n} pages`} crawled from ${e.site.root} ${n === 1 ? 'does not link' : 'links'} to it, and no more were found from there (check the URL)`);
   }
   return fates;
+}
+
+/**
+ * A crawl log reason as the group's user acts on it: a redirect to another host names the crawl's
+ * `--hosts`, which `group` has not (its hosts are the sites file's roots).
+ */
+function groupReason(reason: string | null): string {
+  if (reason === null) return 'no reason recorded';
+  return reason.replace(/; --hosts (\S+) would allow it$/, (_m, host: string) => `; it moved to ${host}: give that address as the site's root in the sites file`);
 }
 
 /** The example pages as fetched; the ones not reached are reported, with why when the log says, and left out. */

@@ -4,6 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readExamplesFile, readSitesFile } from '../../src/group/group-inputs.js';
+import { exampleFates } from '../../src/group/example-pages.js';
+import type { LogEntry } from '../../src/store/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fc-group-inputs-'));
 const file = (name: string, text: string) => {
@@ -63,4 +65,16 @@ test("a site's www. twin is the site: a second root of it is refused, an example
   assert.throws(() => readSitesFile(csv), { message: `${csv}:1: ',' in the site root 'http://127.0.0.2:8181/,North': separate the name with a tab (a CSV file?), or write a comma in the URL as %2C` });
   // Addresses have no twins: two ports are two sites.
   assert.equal(readSitesFile(file('ports.tsv', 'http://127.0.0.1:8001/\nhttp://127.0.0.1:8002/\n')).length, 2);
+});
+
+test("a root that redirected to another host is explained as group's user acts on it: the sites file, not crawl's --hosts", async () => {
+  const sites = readSitesFile(file('moved-sites.tsv', 'http://127.0.0.12:8182/\tMoved\n'));
+  const examples = readExamplesFile(file('moved-ex.tsv', 'http://127.0.0.12:8182/\thttp://127.0.0.12:8182/faq.html\n'), sites);
+  const log = {
+    async *logEntries() {
+      yield { seq: 1, url: 'http://127.0.0.12:8182/', state: 'discarded', error: 'out of scope (host); --hosts 127.0.0.13:8182 would allow it' } as LogEntry;
+    },
+  };
+  const fates = await exampleFates(log, { examples, pathSearchPages: 20 }, { docs: [] } as never);
+  assert.equal(fates.get('http://127.0.0.12:8182/faq.html'), "was not reached: its site root http://127.0.0.12:8182/ could not be fetched (discarded: out of scope (host); it moved to 127.0.0.13:8182: give that address as the site's root in the sites file)");
 });
