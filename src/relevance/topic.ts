@@ -37,7 +37,7 @@ export const topicFileSchema = z.strictObject({
     )
     .refine((k) => Object.keys(k).length > 0, 'needs at least one keyword'),
   /** Relevance at or above which a page counts as relevant in statistics. Default 0.2. */
-  threshold: z.number().gt(0, 'must be above 0: at 0 every page, one without a single topic word too, counts as relevant').max(1).default(0.2),
+  threshold: z.number().min(0).max(1).default(0.2),
   /** Porter-stem English words in pages and keywords. Default false. */
   stem: z.boolean().default(false),
   /** Chinese, Japanese and Korean terms: 'bigrams' (default) or 'words' (Intl.Segmenter). See tokenize.ts. */

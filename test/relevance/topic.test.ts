@@ -114,7 +114,6 @@ test('topicFromFile, as the library exports it, refuses a bad topic with a one-l
   const refused = (input: object, message: string) => assert.throws(() => topicFromFile(input as never), (err: unknown) => err instanceof FocusCrawlError && err.code === 'CONFIG' && err.message === message);
   refused({ name: 't', keywords: { solar: 1 }, threshhold: 0.3 }, "topic field 'threshhold': unknown (did you mean 'threshold'?)");
   refused({ keywords: { solar: 1 } }, "topic field 'name': is missing");
-  refused({ name: 't', keywords: { solar: 1 }, threshold: 0 }, "topic field 'threshold': must be above 0: at 0 every page, one without a single topic word too, counts as relevant");
   refused({ name: 't', keywords: { the: 1 } }, "topic field 'keywords.the': keyword 'the' gives no term (a stopword or punctuation)");
   refused(topicFromFile({ name: 't', keywords: { solar: 1 } }), "topic is a compiled Topic (loadTopic, topicFromFile): give the topic file's form, loadTopicFile(FILE) or { name, keywords }");
 });
