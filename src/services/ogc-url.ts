@@ -66,16 +66,30 @@ export function endpointOf(link: OgcLink): string {
   const u = new URL(link.url.href);
   u.hash = '';
   const only = REQUEST_PARAMS.get(link.params.get('request')?.toLowerCase() ?? '');
-  // The query's own pieces, not URLSearchParams, which decodes as UTF-8 and encodes again: a GBK
-  // file name's escapes (map=%D6%D0...) became U+FFFD and so another file, `?token` became
-  // `?token=`, and `map=/a.map` came back as `map=%2Fa.map`.
   const keep = u.search.slice(1).split('&').filter((piece) => {
     if (!piece) return false;
     const name = paramName(piece);
     return !OGC_PARAMS.has(name) && !only?.has(name);
   });
-  u.search = keep.length ? `?${keep.join('&')}` : '';
+  u.search = keep.length ? `?${keep.map(canonicalPiece).join('&')}` : '';
   return normalizeUrl(u.href) ?? u.href;
+}
+
+/**
+ * A query piece in one spelling, so that `map=/a.map` and `map=%2Fa.map` are one service: as
+ * form-encoding writes it (the registry's form since the first version). A piece that is not
+ * UTF-8 (a GBK file name, map=%D6%D0...) or has no value (`?token`) stays as written: decoded
+ * and encoded again it became U+FFFD, another file, or `token=`.
+ */
+function canonicalPiece(piece: string): string {
+  const eq = piece.indexOf('=');
+  if (eq < 0) return piece;
+  try {
+    const [name, value] = [piece.slice(0, eq), piece.slice(eq + 1)].map((p) => decodeURIComponent(p.replace(/\+/g, ' ')));
+    return new URLSearchParams([[name!, value!]]).toString();
+  } catch {
+    return piece;
+  }
 }
 
 /** A query piece's parameter name, decoded and lower-cased as a server reads it (`%53ERVICE` is SERVICE). */

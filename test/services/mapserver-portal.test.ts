@@ -104,9 +104,9 @@ test('a MapServer portal with endpoints only in text, .xml capabilities files an
     const api = by('OGC API', `${ms}/hydro/ogcapi`);
     assert.equal(api.status, 'valid', 'from a JSON-escaped script string');
     assert.deepEqual(api.layers.map((l) => l.name), ['gauges', 'lakes']);
-    const retired = by('WMS', `${ms}?map=${MAPFILES}retired.map`);
+    const retired = by('WMS', `${ms}?map=${encodeURIComponent(MAPFILES + 'retired.map')}`);
     assert.equal(retired.status, 'exception', 'from a <textarea>');
-    assert.match(by('WMS', `${ms}?map=${MAPFILES}missing.map`).reason!, /HTML page/, 'from a data- attribute');
+    assert.match(by('WMS', `${ms}?map=${encodeURIComponent(MAPFILES + 'missing.map')}`).reason!, /HTML page/, 'from a data- attribute');
     assert.match(by('WMS', `${o}/fake/wms`).reason!, /^an HTML page, not a WMS/, 'from Chinese prose, the full stop left out');
     assert.ok(!front.hits.some((h) => h.startsWith('/text-only') || h.startsWith('/help/')), 'a URL in text that is no endpoint is not fetched');
 

@@ -59,7 +59,7 @@ test('a crawl finds, probes and registers the services of a real MapServer', { s
     const wcs = by('WCS')!;
     assert.deepEqual([wcs.status, wcs.version, wcs.layers], ['valid', '2.0.1', []], 'WCS 2.0.1 with no raster layer to offer');
 
-    const retired = by('WMS', `${front.origin}/cgi-bin/mapserv?map=${MAPFILES}retired.map`)!;
+    const retired = by('WMS', `${front.origin}/cgi-bin/mapserv?map=${encodeURIComponent(MAPFILES + 'retired.map')}`)!;
     assert.equal(retired.status, 'exception');
     assert.match(retired.reason!, /^ServiceExceptionReport: msWMSGetCapabilities\(\): WMS server error. WMS request not enabled/);
 
@@ -73,7 +73,7 @@ test('a crawl finds, probes and registers the services of a real MapServer', { s
     );
 
     assert.match(by('WMS', `${front.origin}/fake/wms`)!.reason!, /an HTML page, not a WMS capabilities document/);
-    const missing = by('WMS', `${front.origin}/cgi-bin/mapserv?map=${MAPFILES}missing.map`)!;
+    const missing = by('WMS', `${front.origin}/cgi-bin/mapserv?map=${encodeURIComponent(MAPFILES + 'missing.map')}`)!;
     assert.equal(missing.status, 'invalid', 'MapServer answers an unknown map with an HTML message page');
     assert.match(missing.reason!, /HTML page/);
 
