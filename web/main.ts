@@ -73,7 +73,7 @@ function render(s: Snapshot): void {
   );
   $('services-panel').hidden = s.services.length === 0;
   // Drawn again only when they changed: a thousand rows rebuilt every second kept the page busy.
-  const shownServices = JSON.stringify([s.servicesTotal, s.services.map((v) => [v.endpoint, v.type, v.status, v.title, v.extentCount])]);
+  const shownServices = JSON.stringify([s.servicesTotal, s.services]);
   if (s.services.length && shownServices !== servicesShown) {
     servicesShown = shownServices;
     map ??= new ServicesMap($('map'));

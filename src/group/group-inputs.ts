@@ -61,7 +61,7 @@ export function readSitesFile(file: string): GroupSite[] {
     if (other === root) throw new FocusCrawlError('USAGE', `${where}: site ${root} is listed twice`);
     if (other) throw new FocusCrawlError('USAGE', `${where}: site ${root} is on the same host as ${other}; give one root per host`);
     const twin = sites.find((s) => siteOfHost([s])(host) === s.host);
-    if (twin) throw new FocusCrawlError('USAGE', `${where}: site ${root} is ${twin.root} under another name (its www. twin, or another port): one site, give one root`);
+    if (twin) throw new FocusCrawlError('USAGE', `${where}: site ${root} is ${twin.root} under its www. twin's name: one site, give one root`);
     byHost.set(host, root);
     sites.push({ root, name: rest.replace(/\s+/g, ' ').trim() || host, host });
   }

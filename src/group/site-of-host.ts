@@ -2,17 +2,18 @@ import type { GroupSite } from './group-inputs.js';
 import { hostnameOf, wwwTwin } from '../engine/www-twin.js';
 
 /**
- * Which site of the group a host's pages belong to (its `host`): its own, or, for a site with a
- * name, its `www.` twin's and its name on another port (http:// and https://), which the crawl's
- * scope follows a root to when it redirects there. A host of no site is its own.
+ * Which site of the group a host's pages belong to (its `host`): its own, or the site whose `www.`
+ * twin it is, on the same port (north.edu and www.north.edu), which the crawl's scope follows a
+ * root to when it redirects there. Another port is another site (two apps on one name); a host of
+ * no site is its own.
  */
 export function siteOfHost(sites: readonly GroupSite[]): (host: string) => string {
-  const exact = new Set(sites.map((s) => s.host));
-  const byName = new Map<string, string>();
-  for (const s of sites) if (wwwTwin(hostnameOf(s.host))) byName.set(hostnameOf(s.host), s.host);
+  const owner = new Map(sites.map((s) => [s.host, s.host]));
   for (const s of sites) {
-    const twin = wwwTwin(hostnameOf(s.host));
-    if (twin && !byName.has(twin)) byName.set(twin, s.host);
+    const name = hostnameOf(s.host);
+    const twin = wwwTwin(name);
+    const twinHost = twin === null ? null : twin + s.host.slice(name.length);
+    if (twinHost !== null && !owner.has(twinHost)) owner.set(twinHost, s.host);
   }
-  return (host) => (exact.has(host) ? host : (byName.get(hostnameOf(host)) ?? host));
+  return (host) => owner.get(host) ?? host;
 }

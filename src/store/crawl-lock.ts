@@ -135,6 +135,14 @@ export class CrawlLock {
     const db = this.#db;
     if (!db) return;
     this.#db = null;
+    // The holder's row goes with the hold: a reader that cannot probe the lock goes by it
+    // (probeLock), and a library caller's process lives on after its crawl ended.
+    try {
+      db.prepare('DELETE FROM holder WHERE id = 1').run();
+      db.exec('COMMIT');
+    } catch {
+      // Closing ends the hold all the same.
+    }
     if (removeFile) rmSync(this.path, { force: true });
     db.close();
   }

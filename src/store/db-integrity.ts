@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import Database from 'better-sqlite3';
 import { FocusCrawlError } from '../errors.js';
@@ -61,7 +61,8 @@ export function checkIntact(path: string, opts: { mayWrite: boolean }): void {
  * lock holder, or a reader no crawl holds the file against) opens it writable once to undo it.
  */
 function undoHotJournal(path: string, mayWrite: boolean): void {
-  const journal = `${path}-journal`;
+  // Beside the file itself: SQLite keeps it there when `path` is a symbolic link.
+  const journal = `${realpathSync(path)}-journal`;
   if (!existsSync(journal) || statSync(journal).size === 0) return;
   if (!mayWrite) {
     throw new FocusCrawlError('STORE', `${path} holds an unfinished write (its ${basename(journal)} file), which only a process that may write the file can undo: run this again once no crawl holds it, where the file can be written`);

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, linkSync, mkdtempSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -145,7 +145,17 @@ test('a crawl killed while it made its database (an unfinished write in a -journ
   for (let i = 0; i < 2000; i++) put.run('x'.repeat(200));
   writeFileSync(killed, readFileSync(made));
   writeFileSync(`${killed}-journal`, readFileSync(`${made}-journal`));
+  // The same through a symbolic link: SQLite keeps the journal beside the file, not the link.
+  mkdirSync(join(dir, 'real'), { recursive: true });
+  const real = join(dir, 'real', 'killed.db');
+  writeFileSync(real, readFileSync(made));
+  writeFileSync(`${real}-journal`, readFileSync(`${made}-journal`));
+  const linked = join(dir, 'linked.db');
+  symlinkSync(real, linked);
   sql.close();
+  const viaLink = await crawl(linked);
+  assert.equal(viaLink.code, 0, viaLink.stderr);
+  assert.equal(existsSync(`${real}-journal`), false, 'undone through the link');
   assert.throws(() => checkIntact(killed, { mayWrite: false }), (err: Error) => err instanceof FocusCrawlError && err.code === 'STORE' && /killed\.db holds an unfinished write \(its killed\.db-journal file\), which only a process that may write the file can undo/.test(err.message));
   const again = await crawl(killed);
   assert.equal(again.code, 0, again.stderr);

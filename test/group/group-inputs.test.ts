@@ -57,7 +57,9 @@ test('examples file: a malformed line names the file and line number', () => {
 });
 
 test("a site's www. twin is the site: a second root of it is refused, an example on it is the site's; a CSV line is refused at its line", () => {
-  assert.throws(() => readSitesFile(file('twin-sites.tsv', 'http://north.example.edu/\nhttps://www.north.example.edu/\n')), /twin-sites\.tsv:2: site https:\/\/www\.north\.example\.edu\/ is http:\/\/north\.example\.edu\/ under another name/);
+  assert.throws(() => readSitesFile(file('twin-sites.tsv', 'http://north.example.edu/\nhttps://www.north.example.edu/\n')), /twin-sites\.tsv:2: site https:\/\/www\.north\.example\.edu\/ is http:\/\/north\.example\.edu\/ under its www\. twin's name/);
+  // Two ports of one name are two sites (two apps); a twin on another port is another site too.
+  assert.equal(readSitesFile(file('name-ports.tsv', 'http://apps.example.edu:8080/\nhttp://apps.example.edu:9090/\nhttp://www.apps.example.edu:7070/\n')).length, 3);
   const sites = readSitesFile(file('www-sites.tsv', 'http://north.example.edu/\tNorth\nhttp://www.east.example.edu/\tEast\n'));
   const ex = readExamplesFile(file('www-ex.tsv', 'http://north.example.edu/\thttp://www.north.example.edu/zs/2023.html\nhttp://www.east.example.edu/\thttps://east.example.edu/zs/2023.html\n'), sites);
   assert.deepEqual(ex.map((e) => e.site.name), ['North', 'East']);

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlLock, lockPath, probeLock } from '../../src/store/crawl-lock.js';
 import { startCrawl } from '../../src/crawl.js';
@@ -69,8 +69,8 @@ test('a reader that may not write the lock (another user) goes by the holder it 
   } finally {
     lock.release();
   }
-  // The holder's row stays; a process of that pid that is gone is no crawl.
-  const gone = spawnSync(process.execPath, ['-e', '']).pid!;
-  new Database(lockPath(db)).prepare('UPDATE holder SET pid = ?').run(gone);
+  assert.equal(probe(), null, 'released while its process lives on (a library caller): not running');
+  // A crawl killed leaves its row: a process of that pid that is gone is no crawl.
+  new Database(lockPath(db)).prepare('INSERT INTO holder(id, pid, host, command, started, token) VALUES (1, ?, ?, ?, ?, ?)').run(spawnSync(process.execPath, ['-e', '']).pid!, hostname(), 'crawl', new Date().toISOString(), 'gone');
   assert.equal(probe(), null);
 });
