@@ -6,6 +6,12 @@ import { openReader } from './open-reader.js';
 import { positiveInt } from './option-parsers.js';
 import { withSharedOptions } from './shared-options.js';
 
+/**
+ * Text as the terminal is given it: a page stored before the parser dropped control characters
+ * (html-page.ts) may hold ESC sequences, which printed would recolour or clear the terminal.
+ */
+const plain = (s: string): string => s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
+
 export function registerSearch(program: Command): void {
   withSharedOptions(program.command('search').description('full-text search over the stored pages (all words must match; Chinese and English)'))
     .option('--db <file>', 'crawl database (default focuscrawl.db)')
@@ -31,7 +37,7 @@ export function registerSearch(program: Command): void {
           return;
         }
         if (!hits.length) process.stdout.write(`no page matches '${shownQuery(query)}'\n`);
-        hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${h.title || '(no title)'}\n   ${displayUrl(h.url)}\n   ${h.snippet}\n`));
+        hits.forEach((h, i) => process.stdout.write(`${i + 1}. ${plain(h.title) || '(no title)'}\n   ${displayUrl(h.url)}\n   ${plain(h.snippet)}\n`));
         process.stdout.write(more);
       } finally {
         await open.close();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { serveSite, type RunningSite } from '../../src/bench/site-server.js';
 import { DEMO_TOPIC } from '../../src/cli/demo-command.js';
 import { runCli } from '../helpers/run-cli.js';
+import Database from 'better-sqlite3';
 
 let site: RunningSite;
 const dir = mkdtempSync(join(tmpdir(), 'fc-cli-crawl-'));
@@ -43,6 +44,20 @@ test('search finds English and Chinese words', async () => {
   assert.ok(hits.every((h) => h.url.startsWith(site.origin)));
   const none = await runCli(['search', '--db', db, 'xylophonist']);
   assert.match(none.stdout, /no page matches/);
+});
+
+test('search prints no control character a page stored before the parser dropped them still holds (ESC sequences drove the terminal)', async () => {
+  const copy = join(dir, 'escapes.db');
+  const sql = new Database(db, { readonly: true });
+  await sql.backup(copy);
+  sql.close();
+  const old = new Database(copy);
+  old.prepare("UPDATE pages SET title = 'red\x1b[31m title\x07'").run();
+  old.close();
+  const r = await runCli(['search', '--db', copy, 'photovoltaic']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /red\[31m title/);
+  assert.doesNotMatch(r.stdout, /[\x1b\x07]/);
 });
 
 test('search says when more pages match than it shows', async () => {
