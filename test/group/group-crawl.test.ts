@@ -181,9 +181,10 @@ test('an example that was fetched but cannot be used is named with the reason fr
     // A second site that refuses connections: named at the end as giving no page.
     writeFileSync(sites, `${z.roots.z}\tZeta\nhttp://127.0.0.1:9/\tDead\n`);
     const examples = join(dir, 'gone-examples.tsv');
-    writeFileSync(examples, `${z.roots.z}\t${z.roots.z}gone.html\n${z.roots.z}\t${z.roots.z}ok.html\n`);
+    writeFileSync(examples, `${z.roots.z}\t${z.roots.z}gone.html\n${z.roots.z}\t${z.roots.z}ok.html\n${z.roots.z}\t${z.roots.z}\n`);
     const r = await runCli(['group', '--sites', sites, '--examples', examples, '--budget-per-site', '5', '--iterations', '1', '--delay-ms', '0', '--db', join(dir, 'gone.db')]);
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /gone-examples\.tsv:3: example http:\/\/127\.0\.0\.1:\d+\/ is its site's start page, which is never a target: give a page of the kind you want/);
     assert.match(r.stderr, /gone-examples\.tsv:1: example http:\/\/127\.0\.0\.1:\d+\/gone\.html could not be fetched: HTTP 404; left out/);
     assert.match(r.stderr, /1 of 2 sites gave no page to rank: http:\/\/127\.0\.0\.1:9\/ \(their reasons are in the crawl log/);
     assert.match(r.stderr, /round 1: \d+ pages? fetched[^,\n]*, \d+ URLs? ended without a request \(host or its robots\.txt unreachable\)/, 'the dead site\'s URLs are no failed fetches');
