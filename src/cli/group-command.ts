@@ -86,8 +86,6 @@ export function registerGroup(program: Command): void {
       const topicKeywords = o.topic ? loadTopicFile(o.topic).keywords : null;
       const format = o.format ?? formatOfFile(o.out, ['csv', 'jsonl', 'json'] as const) ?? 'jsonl';
       const log = (line: string) => process.stderr.write(`[focuscrawl group] ${line}\n`);
-      // Taken as given, but said: the library then learns what a start page is like (menus, news), not the kind of page.
-      for (const e of examples) if (e.url === e.site.root) log(`${e.where}: example ${e.url} is its site's start page, which is never a target: give a page of the kind you want`);
       // Ctrl-C or SIGTERM: the requests in flight are given back and the run ends without a
       // ranking; a second signal quits at once. Either way the database keeps what was fetched.
       const stop = new AbortController();

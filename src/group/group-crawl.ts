@@ -192,6 +192,7 @@ async function runBfc(o: GroupCrawlOptions): Promise<GroupReport> {
     // `focuscrawl resume` cannot rebuild this crawl's strategy (it needs the examples and the
     // library): it refuses a database marked so, instead of crawling every site breadth-first.
     markGroupRun(db, o, log);
+    sayStartPageExamples(o, log);
     db.setMetaNow('driver', 'group');
     // Its stored config names no strategy (the group crawler brings its own): readers say which from this.
     db.setMetaNow('groupMethod', 'bfc');
@@ -312,6 +313,7 @@ async function runFc(o: GroupCrawlOptions): Promise<GroupReport> {
   try {
     const db = crawl.db;
     markGroupRun(db, o, log);
+    sayStartPageExamples(o, log);
     db.setMetaNow('driver', 'group');
     db.setMetaNow('groupMethod', 'fc');
     // The examples alone: a budget of as many pages a site as it has examples.
@@ -429,6 +431,15 @@ function coverageOf(a: SampleView['nameVector'], b: SampleView['nameVector']): n
   let sq = 0;
   for (const [t, w] of a.v) if (b.v.has(t)) sq += w * w;
   return sq / (a.norm * a.norm);
+}
+
+/**
+ * An example that is its site's start page is taken as given, and said once the run is under way
+ * (a refused database says only that): the library learns what a start page is like, menus and
+ * news, not the kind of page, and a start page is never a target.
+ */
+function sayStartPageExamples(o: GroupCrawlOptions, log: (line: string) => void): void {
+  for (const e of o.examples) if (e.url === e.site.root) log(`${e.where}: example ${e.url} is its site's start page, which is never a target: give a page of the kind you want`);
 }
 
 /** The final ranking per site in the sites file's order, best first. */
