@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import { FocusCrawlError } from '../errors.js';
 import { LOST_FRONTIER, REBUILDING_FRONTIER } from '../frontier/redis-frontier.js';
 import type { PgStore } from '../store/pg-store.js';
 import { pgSchema, redact, type SharedTarget } from './shared-target.js';
-import { crawlSchemaExists } from '../store/pg-table-exists.js';
 
 /** Says which service failed, in one line, when a worker stops on a lost connection. */
 export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget; dropped?: boolean }): unknown {
@@ -41,8 +41,29 @@ export function explainFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; 
  */
 export async function runFailure(err: unknown, s: { redis: Pick<Redis, 'status'>; target: SharedTarget; pool: PgStore['pool'] }): Promise<unknown> {
   const gone = err instanceof FocusCrawlError && err.message.startsWith(LOST_FRONTIER);
-  const dropped = gone && !(await crawlSchemaExists(s.pool, pgSchema(s.target.name)).catch(() => true));
+  const dropped = gone && !(await crawlStillInPg(s.pool, pgSchema(s.target.name)));
   return explainFailure(err, { redis: s.redis, target: s.target, dropped });
+}
+
+/**
+ * Whether the crawl's schema is still there, read through its meta table: `drop` deletes the keys
+ * inside the transaction that drops the schema, and a catalog lookup (to_regclass) in between saw
+ * the schema still there and called a dropped crawl lost. The read waits for that transaction's
+ * lock, then finds the table gone (42P01). A lock not had within 5 s, or no answer: taken as there.
+ */
+async function crawlStillInPg(pool: PgStore['pool'], schema: string): Promise<boolean> {
+  let client: pg.PoolClient | null = null;
+  try {
+    client = await pool.connect();
+    await client.query(`BEGIN; SET LOCAL lock_timeout = '5s'; SELECT 1 FROM ${schema}.meta LIMIT 1; COMMIT`);
+    return true;
+  } catch (err) {
+    await client?.query('ROLLBACK').catch(() => {});
+    const code = (err as { code?: unknown }).code;
+    return !(code === '42P01' || code === '3F000');
+  } finally {
+    client?.release();
+  }
 }
 
 const portOf = (url: string, fallback: string): string => {
